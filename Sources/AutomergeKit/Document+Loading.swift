@@ -1,0 +1,230 @@
+/// Loading: chunks into history and state.
+extension Document {
+    /// Loads a file written by automerge 0.6 or by this engine: a document chunk, change chunks,
+    /// compressed change chunks, or several of them one after another.
+    ///
+    /// - Throws: ``AutomergeError`` for malformed input, a bad checksum, stored heads that do not
+    ///   match the changes, or (for files of change chunks only) changes whose dependencies are
+    ///   missing.
+    public static func load(_ bytes: [UInt8]) throws(AutomergeError) -> Document {
+        var document = Document()
+        guard !bytes.isEmpty else { return document }
+        var reader = ByteReader(bytes)
+        let first = try Chunk.read(from: &reader)
+        var incoming: [StoredChange] = []
+        let firstWasDocument = first.type == .document
+        if firstWasDocument {
+            document = try reconstruct(DocumentChunk.parse(first), verifyHeads: true)
+        } else {
+            incoming.append(try StoredChange.parse(first))
+        }
+        while !reader.isAtEnd {
+            let chunk = try Chunk.read(from: &reader)
+            if chunk.type == .document {
+                incoming += try reconstruct(DocumentChunk.parse(chunk), verifyHeads: false).history
+            } else {
+                incoming.append(try StoredChange.parse(chunk))
+            }
+        }
+        try document.applyChanges(incoming)
+        if !document.queue.isEmpty && !firstWasDocument {
+            throw AutomergeError(.missingDependency, "a change's dependencies are not in the document")
+        }
+        document.savedHistoryCount = document.history.count
+        return document
+    }
+
+    /// Applies changes as the reference does: each one whose dependencies are present is applied
+    /// at once, the others wait in the queue; then the queue is drained.
+    mutating func applyChanges(_ changes: [StoredChange]) throws(AutomergeError) {
+        for change in changes where historyIndex[change.hash] == nil {
+            if sequenceByActor[change.actor, default: 0] >= change.sequence {
+                throw AutomergeError(.invalidOperation, "duplicate sequence number \(change.sequence) for actor \(change.actor)")
+            }
+            if isCausallyReady(change) {
+                try applyChange(change)
+            } else {
+                queue.append(change)
+            }
+        }
+        while let index = queue.firstIndex(where: isCausallyReady) {
+            let change = queue[index]
+            queue[index] = queue[queue.count - 1]
+            queue.removeLast()
+            if historyIndex[change.hash] == nil { try applyChange(change) }
+        }
+    }
+
+    func isCausallyReady(_ change: StoredChange) -> Bool {
+        change.dependencies.allSatisfy { historyIndex[$0] != nil }
+    }
+
+    /// Applies one change whose dependencies are present.
+    mutating func applyChange(_ change: StoredChange) throws(AutomergeError) {
+        let actorMap = change.actors.map { operationSet.index(of: $0) }
+        func translate(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
+        recordInHistory(change)
+        for operation in change.operations {
+            let key: OpKey
+            switch operation.key {
+            case .property(let name): key = .property(operationSet.property(name))
+            case .head: key = .element(.root)
+            case .element(let element): key = .element(translate(element))
+            }
+            let predecessors = operation.references.map(translate)
+                .sorted { operationSet.precedes($0, $1) }
+            try operationSet.apply(
+                Operation(
+                    id: translate(operation.id), object: operation.object.map(translate) ?? .root, key: key,
+                    insert: operation.insert, action: operation.action, value: operation.value, successors: [],
+                    expand: operation.expand, markName: operation.markName),
+                predecessors: predecessors)
+        }
+    }
+
+    /// Rebuilds a document from a document chunk: its operations as they are, and its changes
+    /// re-encoded from the operations so that their hashes can be computed and checked.
+    static func reconstruct(_ chunk: DocumentChunk, verifyHeads: Bool) throws(AutomergeError) -> Document {
+        var document = Document()
+        var set = OperationSet()
+        for actor in chunk.actors { _ = set.index(of: actor) }
+        func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
+
+        var previousObject: OpID?
+        for operation in chunk.operations {
+            let object = operation.object.map(convert) ?? .root
+            if let previousObject, object != previousObject, !set.precedes(previousObject, object) {
+                throw AutomergeError(.invalidOperation, "the document contained ops which were out of order")
+            }
+            previousObject = object
+            let key: OpKey
+            switch operation.key {
+            case .property(let name): key = .property(set.property(name))
+            case .head: key = .element(.root)
+            case .element(let element): key = .element(convert(element))
+            }
+            let successors = operation.references.map(convert)
+            for (left, right) in zip(successors, successors.dropFirst()) where !set.precedes(left, right) {
+                throw AutomergeError(.invalidOperation, "successors out of order")
+            }
+            try set.appendLoaded(Operation(
+                id: convert(operation.id), object: object, key: key, insert: operation.insert,
+                action: operation.action, value: operation.value, successors: successors,
+                expand: operation.expand, markName: operation.markName))
+        }
+        for (id, object) in set.objects where object.type == nil {
+            throw AutomergeError(.invalidOperation, "operations refer to object \(id.counter) which was never created (NotAnObject)")
+        }
+        // Predecessors, counter totals, and the deletions the chunk only records as successors.
+        var predecessors: [OpID: [OpID]] = [:]
+        var deletions: [OpID: [Int]] = [:]
+        for index in set.operations.indices {
+            let operation = set.operations[index]
+            for successor in operation.successors {
+                predecessors[successor, default: []].append(operation.id)
+                if let target = set.operationByID[successor] {
+                    if operation.isCounter && set.operations[target].isIncrement {
+                        if case .int(let step) = set.operations[target].value {
+                            set.operations[index].incrementTotal &+= step
+                        } else if case .uint(let step) = set.operations[target].value {
+                            set.operations[index].incrementTotal &+= Int64(truncatingIfNeeded: step)
+                        }
+                    }
+                } else {
+                    deletions[successor, default: []].append(index)
+                }
+            }
+        }
+        document.operationSet = set
+        try document.rebuildHistory(chunk, predecessors: predecessors, deletions: deletions, verifyHeads: verifyHeads)
+        return document
+    }
+
+    private mutating func rebuildHistory(
+        _ chunk: DocumentChunk, predecessors: [OpID: [OpID]], deletions: [OpID: [Int]], verifyHeads: Bool
+    ) throws(AutomergeError) {
+        let set = operationSet
+        func sortedReferences(_ ids: [OpID]) -> [ChunkOpID] {
+            ids.sorted { set.precedes($0, $1) }.map { ChunkOpID(counter: $0.counter, actor: Int($0.actor)) }
+        }
+        func chunkKey(_ key: OpKey) -> ChunkKey {
+            switch key {
+            case .property(let index): return .property(set.properties[index])
+            case .element(let element):
+                return element.isRoot ? .head : .element(ChunkOpID(counter: element.counter, actor: Int(element.actor)))
+            }
+        }
+        func chunkObject(_ id: OpID) -> ChunkOpID? {
+            id.isRoot ? nil : ChunkOpID(counter: id.counter, actor: Int(id.actor))
+        }
+
+        // Group the operations (and synthesized deletions) by the change that made them.
+        var rowsByActor: [Int: [Int]] = [:]
+        for (row, change) in chunk.changes.enumerated() {
+            if let previous = rowsByActor[change.actor]?.last, chunk.changes[previous].maxOperation > change.maxOperation {
+                throw AutomergeError(.invalidOperation, "changes out of order")
+            }
+            rowsByActor[change.actor, default: []].append(row)
+        }
+        var operationsByRow = Array(repeating: [ChunkOperation](), count: chunk.changes.count)
+        func assign(_ operation: ChunkOperation) throws(AutomergeError) {
+            guard let rows = rowsByActor[operation.id.actor] else {
+                throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
+            }
+            var low = 0, high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if chunk.changes[rows[middle]].maxOperation < operation.id.counter { low = middle + 1 } else { high = middle }
+            }
+            guard low < rows.count else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
+            operationsByRow[rows[low]].append(operation)
+        }
+        for operation in set.operations {
+            try assign(ChunkOperation(
+                id: ChunkOpID(counter: operation.id.counter, actor: Int(operation.id.actor)),
+                object: chunkObject(operation.object), key: chunkKey(operation.key), insert: operation.insert,
+                action: operation.action, value: operation.value,
+                references: sortedReferences(predecessors[operation.id] ?? []),
+                expand: operation.expand, markName: operation.markName))
+        }
+        for (id, targets) in deletions {
+            let target = set.operations[targets[0]]
+            let key: OpKey = target.insert ? .element(target.id) : target.key
+            try assign(ChunkOperation(
+                id: ChunkOpID(counter: id.counter, actor: Int(id.actor)), object: chunkObject(target.object),
+                key: chunkKey(key), insert: false, action: .delete, value: .null,
+                references: sortedReferences(targets.map { set.operations[$0].id }), expand: false, markName: nil))
+        }
+
+        for rows in rowsByActor.values {
+            for (expected, row) in rows.enumerated() where chunk.changes[row].sequence != UInt64(expected + 1) {
+                throw AutomergeError(.invalidOperation, "changes out of order (sequence numbers are not consecutive)")
+            }
+        }
+        var hashes: [ChangeHash] = []
+        hashes.reserveCapacity(chunk.changes.count)
+        for (row, change) in chunk.changes.enumerated() {
+            var operations = operationsByRow[row]
+            operations.sort { $0.id.counter < $1.id.counter }
+            guard UInt64(operations.count) <= change.maxOperation else {
+                throw AutomergeError(.invalidOperation, "incorrect max op")
+            }
+            let start = change.maxOperation - UInt64(operations.count) + 1
+            guard start >= 1 else { throw AutomergeError(.invalidOperation, "missing ops") }
+            var dependencies: [ChangeHash] = []
+            for index in change.dependencies {
+                guard index < hashes.count else { throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)") }
+                dependencies.append(hashes[index])
+            }
+            let stored = StoredChange.build(
+                author: change.actor, actorTable: set.actors, sequence: change.sequence, startOperation: start,
+                time: change.time, message: change.message, dependencies: dependencies,
+                extraBytes: change.extraBytes, operations: operations)
+            hashes.append(stored.hash)
+            recordInHistory(stored)
+        }
+        if verifyHeads && Set(chunk.heads) != headSet {
+            throw AutomergeError(.mismatchingHeads, "the document's stored heads do not match its changes (mismatching heads)")
+        }
+    }
+}

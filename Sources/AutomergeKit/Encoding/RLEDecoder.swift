@@ -1,0 +1,87 @@
+/// Reads a run-length encoded column. `next()` gives `nil` for a null entry and for the end of
+/// the column; ``isAtEnd`` tells them apart.
+struct RLEDecoder<Value: ColumnValue> {
+    private var reader: ByteReader
+    private var remaining = 0
+    private var isLiteral = false
+    private var current: Value?
+
+    init(_ bytes: [UInt8], range: Range<Int>) {
+        reader = ByteReader(bytes, range: range)
+    }
+
+    var isAtEnd: Bool { remaining == 0 && reader.isAtEnd }
+
+    mutating func next() throws(AutomergeError) -> Value? {
+        while remaining == 0 {
+            if reader.isAtEnd { return nil }
+            let start = reader.position
+            let count = try reader.readSignedLEB128()
+            if count > 0 {
+                guard count <= Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "run length \(count) is too large", at: start) }
+                remaining = Int(count)
+                current = try Value.read(from: &reader)
+                isLiteral = false
+            } else if count < 0 {
+                guard count >= -Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "literal run length \(count) is too large", at: start) }
+                remaining = Int(-count)
+                isLiteral = true
+            } else {
+                let nulls = try reader.readUnsignedLEB128()
+                guard nulls <= UInt64(Int32.max) else { throw AutomergeError(.invalidColumns, "null run length \(nulls) is too large", at: start) }
+                remaining = Int(nulls)
+                current = nil
+                isLiteral = false
+            }
+        }
+        remaining -= 1
+        return isLiteral ? try Value.read(from: &reader) : current
+    }
+}
+
+/// Reads a delta-encoded column of signed integers.
+struct DeltaDecoder {
+    private var rle: RLEDecoder<Int64>
+    private var absolute: Int64 = 0
+
+    init(_ bytes: [UInt8], range: Range<Int>) {
+        rle = RLEDecoder(bytes, range: range)
+    }
+
+    var isAtEnd: Bool { rle.isAtEnd }
+
+    mutating func next() throws(AutomergeError) -> Int64? {
+        guard let delta = try rle.next() else { return nil }
+        let (sum, overflow) = absolute.addingReportingOverflow(delta)
+        guard !overflow else { throw AutomergeError(.invalidColumns, "delta-encoded value overflows 64 bits") }
+        absolute = sum
+        return sum
+    }
+}
+
+/// Reads a boolean column: alternating run lengths starting with `false`. Past the end it
+/// yields `nil`.
+struct BooleanDecoder {
+    private var reader: ByteReader
+    private var value = true
+    private var remaining = 0
+
+    init(_ bytes: [UInt8], range: Range<Int>) {
+        reader = ByteReader(bytes, range: range)
+    }
+
+    var isAtEnd: Bool { remaining == 0 && reader.isAtEnd }
+
+    mutating func next() throws(AutomergeError) -> Bool? {
+        while remaining == 0 {
+            if reader.isAtEnd { return nil }
+            let start = reader.position
+            let count = try reader.readUnsignedLEB128()
+            guard count <= UInt64(Int32.max) else { throw AutomergeError(.invalidColumns, "boolean run length \(count) is too large", at: start) }
+            remaining = Int(count)
+            value.toggle()
+        }
+        remaining -= 1
+        return value
+    }
+}

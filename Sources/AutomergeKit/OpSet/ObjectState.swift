@@ -1,0 +1,20 @@
+/// The operations of one object: per key for maps and tables, per element in order for lists
+/// and text.
+struct ObjectState: Sendable {
+    /// One element of a sequence: the operation that inserted it, then every later operation on
+    /// it (sets, increments), in Lamport order.
+    struct Element: Sendable {
+        var operations: [Int]
+    }
+
+    var type: ObjectType?
+    /// Map and table keys: operation indices in Lamport order.
+    var keys: [Int: [Int]] = [:]
+    /// Sequence elements, indices into ``elementStore``, in document order.
+    var order: [Int] = []
+    var elementStore: [Element] = []
+    /// Element id to its index in ``elementStore``.
+    var elementByID: [OpID: Int] = [:]
+
+    init(type: ObjectType?) { self.type = type }
+}

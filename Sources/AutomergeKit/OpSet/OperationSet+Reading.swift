@@ -1,0 +1,72 @@
+/// The visible state: which operations win, and what value they show.
+extension OperationSet {
+    /// An operation is visible when nothing has overwritten or deleted it. A counter stays visible
+    /// while its only successors are increments. Increments, marks and deletions never are.
+    func isVisible(_ operation: Operation) -> Bool {
+        switch operation.action {
+        case .increment, .mark, .delete: return false
+        default: break
+        }
+        if operation.successors.isEmpty { return true }
+        guard operation.isCounter else { return false }
+        for successor in operation.successors {
+            guard let index = operationByID[successor], operations[index].isIncrement else { return false }
+        }
+        return true
+    }
+
+    func visibleOperations(_ indices: [Int]) -> [Int] {
+        indices.filter { isVisible(operations[$0]) }
+    }
+
+    /// The value an operation shows: the object it made, or its scalar (a counter with its total).
+    func value(of operation: Operation) -> Value {
+        if let type = operation.action.createdObjectType {
+            return .object(exportObjectID(operation.id), type)
+        }
+        if case .counter(let start) = operation.value {
+            return .scalar(.counter(start &+ operation.incrementTotal))
+        }
+        return .scalar(operation.value)
+    }
+
+    func exportOperationID(_ id: OpID) -> OperationID {
+        OperationID(counter: id.counter, actor: actors[Int(id.actor)])
+    }
+
+    func exportObjectID(_ id: OpID) -> ObjectID {
+        id.isRoot ? .root : ObjectID(counter: id.counter, actor: actors[Int(id.actor)])
+    }
+
+    func importObjectID(_ id: ObjectID) -> OpID? {
+        guard let actor = id.actor else { return .root }
+        guard let index = existingIndex(of: actor) else { return nil }
+        let opID = OpID(counter: id.counter, actor: index)
+        return objects[opID] == nil ? nil : opID
+    }
+
+    /// The visible elements of a sequence, in order, each with its visible operations.
+    func visibleElements(of object: ObjectState) -> [[Int]] {
+        var result: [[Int]] = []
+        result.reserveCapacity(object.order.count)
+        for store in object.order {
+            let visible = visibleOperations(object.elementStore[store].operations)
+            if !visible.isEmpty { result.append(visible) }
+        }
+        return result
+    }
+
+    /// The text a text object shows: each visible element's string; other values show as U+FFFC.
+    func text(of object: ObjectState) -> String {
+        var text = ""
+        for store in object.order {
+            guard let winner = visibleOperations(object.elementStore[store].operations).last else { continue }
+            if case .string(let piece) = operations[winner].value, operations[winner].action == .set {
+                text += piece
+            } else {
+                text += "\u{FFFC}"
+            }
+        }
+        return text
+    }
+}

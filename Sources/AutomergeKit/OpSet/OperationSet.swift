@@ -1,0 +1,189 @@
+/// Every operation a document holds, arranged by object and key, with the actor and property
+/// tables their ids refer to.
+struct OperationSet: Sendable {
+    private(set) var actors: [ActorID] = []
+    private var actorIndex: [ActorID: Int32] = [:]
+    /// `actorRank[i]` is the position of `actors[i]` in byte order, so Lamport comparisons need no
+    /// byte comparison.
+    private var actorRank: [Int32] = []
+
+    private(set) var properties: [ColumnString] = []
+    private var propertyIndex: [ColumnString: Int] = [:]
+
+    var operations: [Operation] = []
+    var objects: [OpID: ObjectState] = [.root: ObjectState(type: .map)]
+    /// The id of every operation held, to its index in ``operations``.
+    var operationByID: [OpID: Int] = [:]
+    private(set) var maxCounter: UInt64 = 0
+
+    // MARK: Tables
+
+    mutating func index(of actor: ActorID) -> Int32 {
+        if let index = actorIndex[actor] { return index }
+        let index = Int32(actors.count)
+        actors.append(actor)
+        actorIndex[actor] = index
+        let order = actors.indices.sorted { actors[$0] < actors[$1] }
+        actorRank = Array(repeating: 0, count: actors.count)
+        for (rank, position) in order.enumerated() { actorRank[position] = Int32(rank) }
+        return index
+    }
+
+    func existingIndex(of actor: ActorID) -> Int32? { actorIndex[actor] }
+
+    mutating func property(_ name: ColumnString) -> Int {
+        if let index = propertyIndex[name] { return index }
+        properties.append(name)
+        propertyIndex[name] = properties.count - 1
+        return properties.count - 1
+    }
+
+    func existingProperty(_ name: ColumnString) -> Int? { propertyIndex[name] }
+
+    /// Lamport order: counter first, then the actor's bytes.
+    @inline(__always)
+    func precedes(_ left: OpID, _ right: OpID) -> Bool {
+        if left.counter != right.counter { return left.counter < right.counter }
+        return actorRank[Int(left.actor)] < actorRank[Int(right.actor)]
+    }
+
+    // MARK: Adding operations
+
+    /// Adds an operation read from a document chunk, which lists operations in document order.
+    mutating func appendLoaded(_ operation: Operation) throws(AutomergeError) {
+        let index = operations.count
+        guard operationByID.updateValue(index, forKey: operation.id) == nil else {
+            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
+        }
+        operations.append(operation)
+        maxCounter = max(maxCounter, operation.id.counter)
+        if let type = operation.action.createdObjectType {
+            objects[operation.id, default: ObjectState(type: nil)].type = type
+        }
+        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
+            switch operation.key {
+            case .property(let property):
+                guard !operation.insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
+                object.keys[property, default: []].append(index)
+            case .element(let element):
+                if operation.insert {
+                    object.elementByID[operation.id] = object.elementStore.count
+                    object.order.append(object.elementStore.count)
+                    object.elementStore.append(ObjectState.Element(operations: [index]))
+                } else {
+                    guard let position = object.elementByID[element] else {
+                        throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
+                    }
+                    object.elementStore[position].operations.append(index)
+                }
+            }
+        }
+    }
+
+    /// Applies one operation of a change: links it to its predecessors and places it.
+    /// `predecessors` must be sorted. Deletions update successors and are not kept.
+    mutating func apply(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+        guard objects[operation.object]?.type != nil else {
+            throw AutomergeError(.invalidOperation, "operation refers to an object that does not exist")
+        }
+        maxCounter = max(maxCounter, operation.id.counter)
+        let index = operations.count
+        let keep = operation.action != .delete
+        var incrementValue: Int64 = 0
+        if operation.isIncrement {
+            switch operation.value {
+            case .int(let number): incrementValue = number
+            case .uint(let number): incrementValue = Int64(truncatingIfNeeded: number)
+            default: break
+            }
+        }
+        // The operations this one overwrites get it as a successor.
+        let candidates: [Int]
+        switch operation.key {
+        case .property(let property):
+            candidates = objects[operation.object]?.keys[property] ?? []
+        case .element(let element):
+            if operation.insert {
+                candidates = []
+            } else {
+                guard let position = objects[operation.object]?.elementByID[element],
+                      let ops = objects[operation.object]?.elementStore[position].operations else {
+                    throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
+                }
+                candidates = ops
+            }
+        }
+        if !predecessors.isEmpty {
+            for candidate in candidates where predecessors.contains(operations[candidate].id) {
+                insertSuccessor(operation.id, into: candidate)
+                if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
+            }
+        }
+        guard keep else { return }
+        operations.append(operation)
+        operationByID[operation.id] = index
+        if let type = operation.action.createdObjectType {
+            objects[operation.id] = ObjectState(type: type)
+        }
+        let isInsert = operation.insert
+        let ops = operations
+        let precedes = self.precedes
+        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
+            switch operation.key {
+            case .property(let property):
+                var list = object.keys[property] ?? []
+                var position = list.count
+                while position > 0 && precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
+                list.insert(index, at: position)
+                object.keys[property] = list
+            case .element(let element):
+                if isInsert {
+                    var position: Int
+                    if element.isRoot {
+                        position = 0
+                    } else {
+                        guard let store = object.elementByID[element],
+                              let found = object.order.firstIndex(of: store) else {
+                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
+                        }
+                        position = found + 1
+                    }
+                    // Skip elements inserted concurrently with a greater id (and what follows them).
+                    while position < object.order.count {
+                        let other = ops[object.elementStore[object.order[position]].operations[0]].id
+                        if precedes(other, operation.id) { break }
+                        position += 1
+                    }
+                    object.elementByID[operation.id] = object.elementStore.count
+                    object.order.insert(object.elementStore.count, at: position)
+                    object.elementStore.append(ObjectState.Element(operations: [index]))
+                } else {
+                    guard let store = object.elementByID[element] else {
+                        throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
+                    }
+                    var list = object.elementStore[store].operations
+                    var position = list.count
+                    while position > 1 && precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
+                    list.insert(index, at: position)
+                    object.elementStore[store].operations = list
+                }
+            }
+        }
+    }
+
+    private mutating func insertSuccessor(_ id: OpID, into index: Int) {
+        var successors = operations[index].successors
+        var position = successors.count
+        while position > 0 && precedes(id, successors[position - 1]) { position -= 1 }
+        successors.insert(id, at: position)
+        operations[index].successors = successors
+    }
+
+    private mutating func withObject(
+        _ id: OpID, _ body: (inout ObjectState) throws(AutomergeError) -> Void
+    ) throws(AutomergeError) {
+        var object = objects.removeValue(forKey: id) ?? ObjectState(type: nil)
+        defer { objects[id] = object }
+        try body(&object)
+    }
+}

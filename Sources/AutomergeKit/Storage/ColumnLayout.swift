@@ -1,0 +1,82 @@
+/// The column metadata of a chunk (`count (spec length)*`) and where each column's data lies.
+struct ColumnLayout {
+    struct Column {
+        var specification: ColumnSpecification
+        var range: Range<Int>
+    }
+
+    var columns: [Column]
+    /// Total data bytes the metadata declares.
+    var totalLength: Int
+
+    /// Reads the metadata. Ranges are relative to the start of the column data, which follows
+    /// later in the chunk.
+    static func readMetadata(from reader: inout ByteReader) throws(AutomergeError) -> ColumnLayout {
+        let start = reader.position
+        let count = try reader.readLength()
+        // Each column takes at least two bytes of metadata: a count larger than what is left is a lie.
+        guard count <= reader.remainingCount / 2 else {
+            throw .truncated(at: reader.end, needed: count * 2 - reader.remainingCount)
+        }
+        var columns: [Column] = []
+        columns.reserveCapacity(count)
+        var offset = 0
+        for _ in 0..<count {
+            let specOffset = reader.position
+            let rawSpec = try reader.readUnsignedLEB128()
+            guard rawSpec <= UInt64(UInt32.max) else {
+                throw AutomergeError(.invalidLEB128, "column specification does not fit in 32 bits", at: specOffset)
+            }
+            let length = try reader.readUnsignedLEB128()
+            guard length <= UInt64(Int32.max) else {
+                throw .truncated(at: reader.end, needed: Int(clamping: length))
+            }
+            let specification = ColumnSpecification(rawValue: UInt32(rawSpec))
+            if let previous = columns.last, specification.normalized < previous.specification.normalized {
+                throw AutomergeError(.invalidColumns, "columns were not in normalized order", at: specOffset)
+            }
+            columns.append(Column(specification: specification, range: offset..<(offset + Int(length))))
+            offset += Int(length)
+        }
+        _ = start
+        return ColumnLayout(columns: columns, totalLength: offset)
+    }
+
+    /// Inflates the deflated columns. `bytes[dataStart...]` is where the column data begins.
+    /// Returns the uncompressed data and a layout whose ranges index into it.
+    func inflated(from bytes: [UInt8], dataStart: Int) throws(AutomergeError) -> (data: [UInt8], layout: ColumnLayout) {
+        var data: [UInt8] = []
+        data.reserveCapacity(totalLength)
+        var result: [Column] = []
+        result.reserveCapacity(columns.count)
+        for column in columns {
+            let source = (dataStart + column.range.lowerBound)..<(dataStart + column.range.upperBound)
+            let begin = data.count
+            if column.specification.isDeflated {
+                data.append(contentsOf: try RawInflate.decompress(bytes[source], at: source.lowerBound))
+            } else {
+                data.append(contentsOf: bytes[source])
+            }
+            result.append(Column(specification: column.specification.normalized, range: begin..<data.count))
+        }
+        return (data, ColumnLayout(columns: result, totalLength: data.count))
+    }
+
+    /// The data range of the column with this (normalized) specification, or an empty range.
+    func range(of specification: ColumnSpecification) -> Range<Int> {
+        for column in columns where column.specification.normalized == specification {
+            return column.range
+        }
+        return 0..<0
+    }
+
+    /// Writes metadata for columns, leaving out empty ones, as the reference does.
+    static func writeMetadata(_ columns: [(ColumnSpecification, Int)], to output: inout [UInt8]) {
+        let present = columns.filter { $0.1 > 0 }
+        output.appendLength(present.count)
+        for (specification, length) in present {
+            output.appendUnsignedLEB128(UInt64(specification.rawValue))
+            output.appendLength(length)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+/// A document chunk: the whole history in columns. Actors, heads, change metadata columns,
+/// operation columns, then the index of each head in the change list.
+struct DocumentChunk {
+    /// One change's metadata row. `actor` indexes ``actors``; `dependencies` index earlier rows.
+    struct ChangeRow {
+        var actor: Int
+        var sequence: UInt64
+        var maxOperation: UInt64
+        var time: Int64
+        var message: String?
+        var dependencies: [Int]
+        var extraBytes: [UInt8]
+    }
+
+    var actors: [ActorID]
+    var heads: [ChangeHash]
+    var changes: [ChangeRow]
+    /// Operations in document order; references are successors.
+    var operations: [ChunkOperation]
+
+    /// The columns are DEFLATE-compressed when they are at least this long, as the reference does.
+    static let compressionThreshold = 256
+
+    static func parse(_ chunk: Chunk.Parsed) throws(AutomergeError) -> DocumentChunk {
+        var reader = ByteReader(chunk.bytes, range: chunk.contents)
+        let actorCount = try reader.readLength()
+        guard actorCount <= reader.remainingCount else { throw .truncated(at: reader.end, needed: actorCount - reader.remainingCount) }
+        var actors: [ActorID] = []
+        actors.reserveCapacity(actorCount)
+        for _ in 0..<actorCount {
+            actors.append(ActorID(bytes: try reader.readBytes(count: try reader.readLength())))
+        }
+        let headCount = try reader.readLength()
+        guard headCount <= reader.remainingCount / 32 else { throw .truncated(at: reader.end, needed: headCount * 32 - reader.remainingCount) }
+        var heads: [ChangeHash] = []
+        for _ in 0..<headCount { heads.append(ChangeHash(bytes: try reader.readBytes(count: 32))) }
+        let changeLayout = try ColumnLayout.readMetadata(from: &reader)
+        let operationLayout = try ColumnLayout.readMetadata(from: &reader)
+        let changeStart = reader.position
+        _ = try reader.readRange(count: changeLayout.totalLength)
+        let operationStart = reader.position
+        _ = try reader.readRange(count: operationLayout.totalLength)
+        if !reader.isAtEnd {
+            for _ in 0..<headCount { _ = try reader.readUnsignedLEB128() }
+            guard reader.isAtEnd else {
+                throw AutomergeError(.invalidColumns, "there was data in a chunk left over after parsing", at: reader.position)
+            }
+        }
+        let (changeData, changeColumns) = try changeLayout.inflated(from: chunk.bytes, dataStart: changeStart)
+        let (operationData, operationColumns) = try operationLayout.inflated(from: chunk.bytes, dataStart: operationStart)
+        let changes = try decodeChangeRows(changeData, changeColumns, actorCount: actors.count)
+        let operations = try OperationColumns.decode(operationData, layout: operationColumns, as: .document, actorCount: actors.count)
+        return DocumentChunk(actors: actors, heads: heads, changes: changes, operations: operations)
+    }
+
+    private static func decodeChangeRows(_ data: [UInt8], _ columns: ColumnLayout, actorCount: Int) throws(AutomergeError) -> [ChangeRow] {
+        var actor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.changeActor))
+        var sequence = DeltaDecoder(data, range: columns.range(of: ColumnID.changeSequence))
+        var maxOperation = DeltaDecoder(data, range: columns.range(of: ColumnID.changeMaxOperation))
+        var time = DeltaDecoder(data, range: columns.range(of: ColumnID.changeTime))
+        var message = RLEDecoder<ColumnString>(data, range: columns.range(of: ColumnID.changeMessage))
+        var dependencyCount = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.changeDependencyGroup))
+        var dependencyIndex = DeltaDecoder(data, range: columns.range(of: ColumnID.changeDependencyIndex))
+        var extra = ValueDecoder(data, metadata: columns.range(of: ColumnID.changeExtraMetadata), raw: columns.range(of: ColumnID.changeExtra))
+
+        func required<T>(_ value: T?, _ column: String) throws(AutomergeError) -> T {
+            guard let value else { throw AutomergeError(.invalidColumns, "unexpected null in change column \(column)") }
+            return value
+        }
+        var rows: [ChangeRow] = []
+        while !actor.isAtEnd {
+            let actorIndex = try required(try actor.next(), "actor")
+            guard actorIndex < UInt64(actorCount) else {
+                throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find (\(actorIndex))")
+            }
+            let sequenceValue = try required(try sequence.next(), "seq")
+            let maxValue = try required(try maxOperation.next(), "max op")
+            guard sequenceValue >= 0, maxValue >= 0 else {
+                throw AutomergeError(.invalidColumns, "negative sequence number or max op in change metadata")
+            }
+            let timeValue = try required(try time.next(), "time")
+            let messageValue = try message.next()
+            let count = try required(try dependencyCount.next(), "deps")
+            guard count <= UInt64(data.count) else { throw AutomergeError(.invalidColumns, "dependency count \(count) is too large") }
+            var dependencies: [Int] = []
+            for _ in 0..<count {
+                let index = try required(try dependencyIndex.next(), "deps index")
+                guard index >= 0, index < Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "dependency index \(index) is out of range") }
+                dependencies.append(Int(index))
+            }
+            var extraBytes: [UInt8] = []
+            switch try extra.next() {
+            case nil: break
+            case .bytes(let bytes)?: extraBytes = bytes
+            case _?: throw AutomergeError(.invalidColumns, "incorrect value in extra bytes column")
+            }
+            rows.append(ChangeRow(
+                actor: Int(actorIndex), sequence: UInt64(sequenceValue), maxOperation: UInt64(maxValue), time: timeValue,
+                message: messageValue?.string, dependencies: dependencies, extraBytes: extraBytes))
+        }
+        return rows
+    }
+
+    /// Encodes the chunk as the reference's `save()` does, compressing long columns.
+    func encode() -> [UInt8] {
+        var actorColumn = RLEEncoder<UInt64>()
+        var sequence = DeltaEncoder(), maxOperation = DeltaEncoder(), time = DeltaEncoder()
+        var message = RLEEncoder<ColumnString>()
+        var dependencyCount = RLEEncoder<UInt64>(), dependencyIndex = DeltaEncoder()
+        var extra = ValueEncoder()
+        for change in changes {
+            actorColumn.appendValue(UInt64(change.actor))
+            sequence.append(Int64(change.sequence))
+            maxOperation.append(Int64(change.maxOperation))
+            time.append(change.time)
+            message.append(change.message.map(ColumnString.init))
+            dependencyCount.appendValue(UInt64(change.dependencies.count))
+            for dependency in change.dependencies { dependencyIndex.append(Int64(dependency)) }
+            extra.append(.bytes(change.extraBytes))
+        }
+        let (extraMetadata, extraRaw) = extra.finish()
+        let changeColumns: [(ColumnSpecification, [UInt8])] = [
+            (ColumnID.changeActor, actorColumn.finish()),
+            (ColumnID.changeSequence, sequence.finish()),
+            (ColumnID.changeMaxOperation, maxOperation.finish()),
+            (ColumnID.changeTime, time.finish()),
+            (ColumnID.changeMessage, message.finish()),
+            (ColumnID.changeDependencyGroup, dependencyCount.finish()),
+            (ColumnID.changeDependencyIndex, dependencyIndex.finish()),
+            (ColumnID.changeExtraMetadata, extraMetadata),
+            (ColumnID.changeExtra, extraRaw),
+        ]
+        let operationColumns = OperationColumns.encode(operations, layout: .document)
+
+        var contents: [UInt8] = []
+        contents.appendLength(actors.count)
+        for actor in actors { contents.appendPrefixed(actor.bytes) }
+        contents.appendLength(heads.count)
+        for head in heads { contents.append(contentsOf: head.bytes) }
+        let compressedChanges = Self.compress(changeColumns)
+        let compressedOperations = Self.compress(operationColumns)
+        ColumnLayout.writeMetadata(compressedChanges.map { ($0.0, $0.1.count) }, to: &contents)
+        ColumnLayout.writeMetadata(compressedOperations.map { ($0.0, $0.1.count) }, to: &contents)
+        for (_, data) in compressedChanges { contents.append(contentsOf: data) }
+        for (_, data) in compressedOperations { contents.append(contentsOf: data) }
+        for head in heads {
+            if let index = headIndices[head] { contents.appendLength(index) }
+        }
+        return Chunk.encode(type: .document, contents: contents).bytes
+    }
+
+    /// For each head, its position in the change list; filled in by the caller that knows it.
+    var headIndices: [ChangeHash: Int] = [:]
+
+    private static func compress(_ columns: [(ColumnSpecification, [UInt8])]) -> [(ColumnSpecification, [UInt8])] {
+        columns.compactMap { specification, data in
+            if data.isEmpty { return nil }
+            if data.count < compressionThreshold { return (specification, data) }
+            return (specification.deflated, RawDeflate.compress(data))
+        }
+    }
+}

@@ -1,0 +1,205 @@
+/// The operation columns shared by change chunks and document chunks.
+///
+/// A change chunk has no id columns (ids follow from the change's start op) and stores
+/// predecessors in group 7; a document chunk stores ids and successors in group 8.
+enum OperationColumns {
+    enum Layout {
+        case change
+        case document
+
+        var referenceGroup: ColumnSpecification { self == .change ? ColumnID.predecessorGroup : ColumnID.successorGroup }
+        var referenceActor: ColumnSpecification { self == .change ? ColumnID.predecessorActor : ColumnID.successorActor }
+        var referenceCounter: ColumnSpecification { self == .change ? ColumnID.predecessorCounter : ColumnID.successorCounter }
+    }
+
+    /// Encodes operations into columns in the reference's order; empty columns are omitted by
+    /// ``ColumnLayout/writeMetadata(_:to:)``.
+    static func encode(_ operations: [ChunkOperation], layout: Layout) -> [(ColumnSpecification, [UInt8])] {
+        var objectActor = RLEEncoder<UInt64>(), objectCounter = RLEEncoder<UInt64>()
+        var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<ColumnString>()
+        var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
+        var insert = BooleanEncoder(), action = RLEEncoder<UInt64>()
+        var values = ValueEncoder()
+        var referenceCount = RLEEncoder<UInt64>(), referenceActor = RLEEncoder<UInt64>(), referenceCounter = DeltaEncoder()
+        var expand = BooleanEncoder(), markName = RLEEncoder<ColumnString>()
+
+        for operation in operations {
+            if let object = operation.object {
+                objectActor.appendValue(UInt64(object.actor))
+                objectCounter.appendValue(object.counter)
+            } else {
+                objectActor.appendNull()
+                objectCounter.appendNull()
+            }
+            switch operation.key {
+            case .property(let name):
+                keyString.appendValue(name)
+                keyActor.appendNull()
+                keyCounter.append(nil)
+            case .head:
+                keyString.appendNull()
+                keyActor.appendNull()
+                keyCounter.append(0)
+            case .element(let id):
+                keyString.appendNull()
+                keyActor.appendValue(UInt64(id.actor))
+                keyCounter.append(Int64(id.counter))
+            }
+            if layout == .document {
+                idActor.appendValue(UInt64(operation.id.actor))
+                idCounter.append(Int64(operation.id.counter))
+            }
+            insert.append(operation.insert)
+            action.appendValue(operation.action.rawValue)
+            values.append(operation.value)
+            referenceCount.appendValue(UInt64(operation.references.count))
+            for reference in operation.references {
+                referenceActor.appendValue(UInt64(reference.actor))
+                referenceCounter.append(Int64(reference.counter))
+            }
+            expand.append(operation.expand)
+            markName.append(operation.markName)
+        }
+
+        let (valueMetadata, valueRaw) = values.finish()
+        var columns: [(ColumnSpecification, [UInt8])] = [
+            (ColumnID.objectActor, objectActor.finish()),
+            (ColumnID.objectCounter, objectCounter.finish()),
+            (ColumnID.keyActor, keyActor.finish()),
+            (ColumnID.keyCounter, keyCounter.finish()),
+            (ColumnID.keyString, keyString.finish()),
+        ]
+        if layout == .document {
+            columns.append((ColumnID.idActor, idActor.finish()))
+            columns.append((ColumnID.idCounter, idCounter.finish()))
+        }
+        columns += [
+            (ColumnID.insert, insert.finish()),
+            (ColumnID.action, action.finish()),
+            (ColumnID.valueMetadata, valueMetadata),
+            (ColumnID.value, valueRaw),
+            (layout.referenceGroup, referenceCount.finish()),
+            (layout.referenceActor, referenceActor.finish()),
+            (layout.referenceCounter, referenceCounter.finish()),
+            (ColumnID.expand, expand.finishOmittingAllFalse()),
+            (ColumnID.markName, markName.finish()),
+        ]
+        return columns
+    }
+
+    /// Decodes operations. For a change, `changeStart` gives the first op's counter and actor 0
+    /// (the change's author) owns every op; `actorCount` bounds every actor index.
+    static func decode(
+        _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
+        actorCount: Int, changeStart: UInt64 = 0
+    ) throws(AutomergeError) -> [ChunkOperation] {
+        var objectActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectActor))
+        var objectCounter = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectCounter))
+        var keyActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.keyActor))
+        var keyCounter = DeltaDecoder(data, range: columns.range(of: ColumnID.keyCounter))
+        var keyString = RLEDecoder<ColumnString>(data, range: columns.range(of: ColumnID.keyString))
+        var idActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.idActor))
+        var idCounter = DeltaDecoder(data, range: columns.range(of: ColumnID.idCounter))
+        var insert = BooleanDecoder(data, range: columns.range(of: ColumnID.insert))
+        var action = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.action))
+        var values = ValueDecoder(data, metadata: columns.range(of: ColumnID.valueMetadata), raw: columns.range(of: ColumnID.value))
+        var referenceCount = RLEDecoder<UInt64>(data, range: columns.range(of: layout.referenceGroup))
+        var referenceActor = RLEDecoder<UInt64>(data, range: columns.range(of: layout.referenceActor))
+        var referenceCounter = DeltaDecoder(data, range: columns.range(of: layout.referenceCounter))
+        var expand = BooleanDecoder(data, range: columns.range(of: ColumnID.expand))
+        var markName = RLEDecoder<ColumnString>(data, range: columns.range(of: ColumnID.markName))
+
+        func actorIndex(_ raw: UInt64?, _ column: String) throws(AutomergeError) -> Int {
+            guard let raw else { throw AutomergeError(.invalidColumns, "unexpected null in column \(column)") }
+            guard raw < UInt64(actorCount) else {
+                throw AutomergeError(.missingActor, "an operation referenced a missing actor (index \(raw))")
+            }
+            return Int(raw)
+        }
+        func counter(_ raw: Int64?, _ column: String) throws(AutomergeError) -> UInt64 {
+            guard let raw else { throw AutomergeError(.invalidColumns, "unexpected null in column \(column)") }
+            guard raw >= 0, raw <= Int64(UInt32.max) else {
+                throw AutomergeError(.invalidColumns, "counter \(raw) in column \(column) is negative or too large")
+            }
+            return UInt64(raw)
+        }
+
+        var operations: [ChunkOperation] = []
+        var index: UInt64 = 0
+        while true {
+            let id: ChunkOpID
+            switch layout {
+            case .change:
+                if action.isAtEnd { return operations }
+                id = ChunkOpID(counter: changeStart + index, actor: 0)
+            case .document:
+                if idCounter.isAtEnd && idActor.isAtEnd { return operations }
+                let actor = try actorIndex(try idActor.next(), "id actor")
+                id = ChunkOpID(counter: try counter(try idCounter.next(), "id counter"), actor: actor)
+            }
+            index += 1
+
+            guard let rawAction = try action.next() else {
+                throw AutomergeError(.invalidColumns, "unexpected null in column action")
+            }
+            guard let decodedAction = Action(rawValue: rawAction) else {
+                throw AutomergeError(.invalidOperation, "unrecognized action index \(rawAction)")
+            }
+
+            let object: ChunkOpID?
+            switch (try objectActor.next(), try objectCounter.next()) {
+            case (nil, nil), (_, 0?): object = nil
+            case let (actor?, counterValue?):
+                guard counterValue <= UInt64(UInt32.max) else {
+                    throw AutomergeError(.invalidColumns, "object counter \(counterValue) is too large")
+                }
+                object = ChunkOpID(counter: counterValue, actor: try actorIndex(actor, "object actor"))
+            case (nil, _?): throw AutomergeError(.invalidColumns, "unexpected null in column object actor")
+            case (_?, nil): throw AutomergeError(.invalidColumns, "unexpected null in column object counter")
+            }
+
+            let key: ChunkKey
+            switch (try keyActor.next(), try keyCounter.next(), try keyString.next()) {
+            case (_?, _?, _?): throw AutomergeError(.invalidColumns, "key has an actor, a counter and a string")
+            case (nil, nil, let name?): key = .property(name)
+            case (nil, 0?, nil): key = .head
+            case let (actor?, counterValue?, nil):
+                key = .element(ChunkOpID(counter: try counter(counterValue, "key counter"), actor: try actorIndex(actor, "key actor")))
+            case (nil, nil, nil): throw AutomergeError(.invalidColumns, "operation has no key")
+            case (nil, _, _): throw AutomergeError(.invalidColumns, "unexpected null in column key actor")
+            case (_, nil, _): throw AutomergeError(.invalidColumns, "unexpected null in column key counter")
+            }
+
+            guard let value = try values.next() else {
+                throw AutomergeError(.invalidColumns, "unexpected null in column value")
+            }
+            if decodedAction == .increment {
+                switch value {
+                case .int, .uint: break
+                default: throw AutomergeError(.invalidOperation, "increment with a non-numeric value")
+                }
+            }
+            guard let count = try referenceCount.next() else {
+                throw AutomergeError(.invalidColumns, "unexpected null in column \(layout == .change ? "pred" : "succ") count")
+            }
+            guard count <= UInt64(data.count) else {
+                throw AutomergeError(.invalidColumns, "\(count) references cannot fit in the column")
+            }
+            var references: [ChunkOpID] = []
+            references.reserveCapacity(Int(count))
+            for _ in 0..<count {
+                let actor = try actorIndex(try referenceActor.next(), "reference actor")
+                references.append(ChunkOpID(counter: try counter(try referenceCounter.next(), "reference counter"), actor: actor))
+            }
+            let isInsert = try insert.next() ?? false
+            let expandFlag = try expand.next() ?? false
+            let mark = try markName.next()
+            operations.append(ChunkOperation(
+                id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: value,
+                references: references, expand: expandFlag, markName: mark))
+            if layout == .change && index > UInt64(data.count) + 1 {
+                throw AutomergeError(.invalidColumns, "more operations than the columns can hold")
+            }
+        }
+    }
+}

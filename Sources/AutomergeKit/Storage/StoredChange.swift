@@ -1,0 +1,131 @@
+/// A change as the format stores it: its chunk bytes, its metadata and its decoded operations.
+///
+/// Operation ids, object ids, keys and predecessors index into ``actors`` (the author first, then
+/// the other actors the change mentions, sorted), exactly as in the change chunk.
+struct StoredChange: Sendable {
+    var hash: ChangeHash
+    /// The whole uncompressed change chunk, header included.
+    var bytes: [UInt8]
+    var actors: [ActorID]
+    var sequence: UInt64
+    var startOperation: UInt64
+    var time: Int64
+    var message: String?
+    var dependencies: [ChangeHash]
+    var extraBytes: [UInt8]
+    var operations: [ChunkOperation]
+
+    var actor: ActorID { actors[0] }
+    var maxOperation: UInt64 { startOperation + UInt64(operations.count) - 1 }
+}
+
+extension StoredChange {
+    /// Parses the contents of a change chunk (after its header).
+    static func parse(_ chunk: Chunk.Parsed) throws(AutomergeError) -> StoredChange {
+        var reader = ByteReader(chunk.bytes, range: chunk.contents)
+        let dependencyCount = try reader.readLength()
+        guard dependencyCount <= reader.remainingCount / 32 else {
+            throw .truncated(at: reader.end, needed: dependencyCount * 32 - reader.remainingCount)
+        }
+        var dependencies: [ChangeHash] = []
+        for _ in 0..<dependencyCount {
+            dependencies.append(ChangeHash(bytes: try reader.readBytes(count: 32)))
+        }
+        let actor = ActorID(bytes: try reader.readBytes(count: try reader.readLength()))
+        let sequence = try reader.readUnsignedLEB128()
+        let startOffset = reader.position
+        let startOperation = try reader.readUnsignedLEB128()
+        guard startOperation > 0 else {
+            throw AutomergeError(.invalidValue, "change start op is zero", at: startOffset)
+        }
+        guard startOperation <= UInt64(UInt32.max) else {
+            throw AutomergeError(.invalidValue, "change start op \(startOperation) is too large (counter too large)", at: startOffset)
+        }
+        let time = try reader.readSignedLEB128()
+        let message = try reader.readUTF8(count: try reader.readLength())
+        let otherCount = try reader.readLength()
+        guard otherCount <= reader.remainingCount else { throw .truncated(at: reader.end, needed: otherCount - reader.remainingCount) }
+        var actors = [actor]
+        for _ in 0..<otherCount {
+            actors.append(ActorID(bytes: try reader.readBytes(count: try reader.readLength())))
+        }
+        let layout = try ColumnLayout.readMetadata(from: &reader)
+        if let deflated = layout.columns.first(where: { $0.specification.isDeflated }) {
+            throw AutomergeError(.invalidColumns, "change chunk has a deflated column (\(deflated.specification.rawValue))")
+        }
+        let dataStart = reader.position
+        _ = try reader.readRange(count: layout.totalLength)
+        let extraBytes = Array(chunk.bytes[reader.position..<reader.end])
+        let shifted = ColumnLayout(
+            columns: layout.columns.map { .init(specification: $0.specification, range: ($0.range.lowerBound + dataStart)..<($0.range.upperBound + dataStart)) },
+            totalLength: layout.totalLength)
+        let operations = try OperationColumns.decode(
+            chunk.bytes, layout: shifted, as: .change, actorCount: actors.count, changeStart: startOperation)
+        guard startOperation + UInt64(operations.count) <= UInt64(UInt32.max) else {
+            throw AutomergeError(.invalidValue, "change op counters exceed 32 bits (counter too large)")
+        }
+        let header = chunk.contents.lowerBound
+        let bytes: [UInt8]
+        if chunk.wasCompressed {
+            bytes = Chunk.encode(type: .change, contents: Array(chunk.bytes[chunk.contents])).bytes
+        } else {
+            // The chunk header sits just before the contents: magic, checksum, type, length.
+            let headerLength = 9 + LEB128.unsignedSize(UInt64(chunk.contents.count))
+            bytes = Array(chunk.bytes[(header - headerLength)..<chunk.contents.upperBound])
+        }
+        return StoredChange(
+            hash: ChangeHash(bytes: chunk.hash), bytes: bytes, actors: actors, sequence: sequence,
+            startOperation: startOperation, time: time, message: message.isEmpty ? nil : message,
+            dependencies: dependencies, extraBytes: extraBytes, operations: operations)
+    }
+
+    /// Builds a change chunk. `operations` index actors in `actorTable`; `author` is the index of
+    /// the change's actor there. Operations must be in counter order and their references sorted.
+    static func build(
+        author: Int, actorTable: [ActorID], sequence: UInt64, startOperation: UInt64, time: Int64,
+        message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: [ChunkOperation]
+    ) -> StoredChange {
+        // The actors the change mentions besides its author, sorted by their bytes.
+        var mentioned = Set<Int>()
+        for operation in operations {
+            if let object = operation.object { mentioned.insert(object.actor) }
+            if case .element(let element) = operation.key { mentioned.insert(element.actor) }
+            for reference in operation.references { mentioned.insert(reference.actor) }
+        }
+        mentioned.remove(author)
+        let others = mentioned.sorted { actorTable[$0] < actorTable[$1] }
+        var local = [author: 0]
+        for (position, index) in others.enumerated() { local[index] = position + 1 }
+        func translate(_ id: ChunkOpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: local[id.actor] ?? 0) }
+        let translated = operations.map { operation -> ChunkOperation in
+            var copy = operation
+            copy.id = translate(operation.id)
+            copy.object = operation.object.map(translate)
+            if case .element(let element) = operation.key { copy.key = .element(translate(element)) }
+            copy.references = operation.references.map(translate)
+            return copy
+        }
+        let actors = [actorTable[author]] + others.map { actorTable[$0] }
+        let sortedDependencies = dependencies.sorted()
+
+        var contents: [UInt8] = []
+        contents.appendLength(sortedDependencies.count)
+        for dependency in sortedDependencies { contents.append(contentsOf: dependency.bytes) }
+        contents.appendPrefixed(actors[0].bytes)
+        contents.appendUnsignedLEB128(sequence)
+        contents.appendUnsignedLEB128(startOperation)
+        contents.appendSignedLEB128(time)
+        contents.appendPrefixed(Array((message ?? "").utf8))
+        contents.appendLength(actors.count - 1)
+        for actor in actors.dropFirst() { contents.appendPrefixed(actor.bytes) }
+        let columns = OperationColumns.encode(translated, layout: .change)
+        ColumnLayout.writeMetadata(columns.map { ($0.0, $0.1.count) }, to: &contents)
+        for (_, data) in columns { contents.append(contentsOf: data) }
+        contents.append(contentsOf: extraBytes)
+        let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
+        return StoredChange(
+            hash: ChangeHash(bytes: hash), bytes: bytes, actors: actors, sequence: sequence,
+            startOperation: startOperation, time: time, message: message,
+            dependencies: sortedDependencies, extraBytes: extraBytes, operations: translated)
+    }
+}
