@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+
+/// Why a command could not do its work on one file: printed as the single line
+/// `minutafs: PATH: cause` on standard error, and the command exits with status 1 (SPEC §6).
+struct CommandFailure: Error, CustomStringConvertible {
+    /// The file the failure is about, as the user named it.
+    let path: String
+    /// A one-line human message: what went wrong with that file.
+    let cause: String
+
+    var description: String { "\(path): \(cause)" }
+}
+
+extension ParsableCommand {
+    /// Runs `body`; a `CommandFailure` it throws is printed as one line on standard error and
+    /// becomes exit status 1. Other errors go to ArgumentParser unchanged.
+    func reportingFailures(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as CommandFailure {
+            // One line, whatever the cause text holds.
+            let line = "minutafs: \(failure)".split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            throw ExitCode.failure
+        }
+    }
+}

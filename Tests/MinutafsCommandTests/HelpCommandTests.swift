@@ -1,0 +1,33 @@
+import Testing
+import TestSupport
+
+/// `--help` and `--version` on every command (SPEC §6).
+struct HelpCommandTests {
+    @Test("--help describes each command with an example", arguments: [
+        (["--help"], "inspect"),
+        (["inspect", "--help"], "minutafs inspect --conflicts"),
+        (["doc", "--help"], "compact"),
+        (["doc", "compact", "--help"], "minutafs doc compact"),
+        (["doc", "merge", "--help"], "minutafs doc merge -o"),
+    ] as [([String], String)])
+    func help(arguments: [String], mention: String) throws {
+        let result = try MinutafsBinary.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.outputText.contains("USAGE:"))
+        #expect(result.outputText.contains(mention))
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        let result = try MinutafsBinary.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.outputText == "0.1.0\n")
+    }
+
+    @Test("an unknown command is a usage error, not a crash")
+    func unknownCommand() throws {
+        let result = try MinutafsBinary.run(["frobnicate"])
+        #expect(result.status == 64)
+        #expect(result.errorText.contains("Usage") || result.errorText.contains("USAGE"))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The built `minutafs` executable, run as a user would run it.
+///
+/// Found, in this order: at `$MINUTAFS_BINARY`; beside the running test executable (SwiftPM puts
+/// both in the same products folder, such as `.build/x86_64-unknown-linux-gnu/debug/`); at
+/// `.build/debug/minutafs` in the package. `swift test` may build only the test products, so run
+/// `swift build` first (`make test` does).
+public enum MinutafsBinary {
+    /// The path of the executable.
+    ///
+    /// - Throws: `FixtureError` when there is none.
+    public static func path() throws -> String {
+        var candidates: [String] = []
+        if let configured = ProcessInfo.processInfo.environment["MINUTAFS_BINARY"], !configured.isEmpty {
+            candidates.append(configured)
+        }
+        if let testExecutable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(testExecutable.deletingLastPathComponent().appendingPathComponent("minutafs").path)
+        }
+        candidates.append(Fixtures.packageRoot + "/.build/debug/minutafs")
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        throw FixtureError("no minutafs executable at \(candidates.joined(separator: " or ")); run `swift build` first")
+    }
+
+    /// Runs `minutafs ARGUMENTS`, waits for it, and returns its exit status and output.
+    ///
+    /// Output goes through temporary files, not pipes, so a command that prints megabytes cannot
+    /// block on a full pipe while the test waits for it to exit.
+    public static func run(_ arguments: [String]) throws -> CommandResult {
+        let executable = try path()
+        return try withTemporaryDirectory { folder in
+            let outputPath = folder + "/stdout"
+            let errorPath = folder + "/stderr"
+            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+            let error = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+            defer {
+                try? output.close()
+                try? error.close()
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            process.waitUntilExit()
+            return CommandResult(
+                status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
+                standardOutput: try Fixtures.contents(ofFileAtPath: outputPath),
+                standardError: try Fixtures.contents(ofFileAtPath: errorPath)
+            )
+        }
+    }
+}
+
+/// What a finished `minutafs` run gave.
+public struct CommandResult: Sendable {
+    /// The exit status; 128 + the signal number when a signal ended it, as a shell reports it.
+    public let status: Int32
+    public let standardOutput: [UInt8]
+    public let standardError: [UInt8]
+
+    /// Standard output decoded as UTF-8 (invalid bytes become U+FFFD).
+    public var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+    /// Standard error decoded as UTF-8 (invalid bytes become U+FFFD).
+    public var errorText: String { String(decoding: standardError, as: UTF8.self) }
+}
