@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // zlib from Debian (zlib1g-dev): raw DEFLATE decompression of columns and change chunks.
@@ -21,14 +22,26 @@ let package = Package(
             name: "AutomergeKit",
             dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The Minuta store: records and tags over the documents, the JSON view, edits, the backing
+        // folder and conflict copies. Knows nothing of FUSE.
+        .target(name: "MinutaStore", dependencies: ["AutomergeKit"]),
+        // libfuse3 from Debian (libfuse3-dev): the low-level API the mount is served through.
+        .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
+        // The FUSE adapter: serves any FileTree through the kernel. Knows nothing of Automerge or Minuta.
+        .target(
+            name: "MinutaFS",
+            dependencies: ["CFuse3", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "minutafs",
-            dependencies: ["AutomergeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["AutomergeKit", "MinutaStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),
+        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

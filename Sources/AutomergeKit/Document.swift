@@ -44,6 +44,9 @@ public struct Document: Sendable {
         }
     }
 
+    /// How many changes the history holds (cheaper than `changes.count`).
+    public var changeCount: Int { history.count }
+
     /// Whether changes are waiting for dependencies this document does not have.
     public var hasPendingChanges: Bool { !queue.isEmpty }
 

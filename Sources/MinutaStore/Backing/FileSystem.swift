@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system calls the store needs, with typed errors and EINTR retried. Paths are absolute.
+enum FileSystem {
+    struct Identity: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modificationSeconds: Int
+        var modificationNanoseconds: Int
+    }
+
+    struct Status: Sendable {
+        var isDirectory: Bool
+        var isRegularFile: Bool
+        var isSymbolicLink: Bool
+        var size: Int64
+        var modificationSeconds: Int
+        var modificationNanoseconds: Int
+        var identity: Identity
+    }
+
+    /// `lstat`: never follows a symbolic link.
+    static func status(_ path: String) -> Status? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))
+        return Status(isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG, isSymbolicLink: type == S_IFLNK,
+                      size: Int64(info.st_size), modificationSeconds: Int(info.st_mtim.tv_sec),
+                      modificationNanoseconds: Int(info.st_mtim.tv_nsec), identity: identity)
+    }
+
+    static func listDirectory(_ path: String) throws(StoreError) -> [String] {
+        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
+    static func read(_ path: String, limit: Int = 1 << 30) throws(StoreError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .system(file: path, operation: "fstat", errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .system(file: path, operation: "read", errno: EISDIR) }
+        guard Int(info.st_size) <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system(file: path, operation: "read", errno: errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            guard bytes.count <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
+        }
+        return bytes
+    }
+
+    /// Writes a file atomically: a temporary file in the same folder, fsync, rename over the
+    /// target, fsync of the folder. A reader (or a sync tool) sees the old file or the new one,
+    /// never half of one.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
+        let folder = parentPath(path)
+        let name = lastComponent(path)
+        var random = SystemRandomNumberGenerator()
+        let temporary = folder + "/." + name + ".minutafs-" + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16) + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        var failure: StoreError?
+        var written = 0
+        while written < bytes.count && failure == nil {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = .system(file: path, operation: "write", errno: errno)
+            } else {
+                written += count
+            }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
+        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(folder)
+    }
+
+    static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    static func remove(_ path: String) throws(StoreError) {
+        guard unlink(path) == 0 else { throw .system(file: path, operation: "unlink", errno: errno) }
+        syncDirectory(parentPath(path))
+    }
+
+    static func move(_ source: String, to destination: String) throws(StoreError) {
+        guard rename(source, destination) == 0 else { throw .system(file: source, operation: "rename", errno: errno) }
+        syncDirectory(parentPath(destination))
+        if parentPath(source) != parentPath(destination) { syncDirectory(parentPath(source)) }
+    }
+
+    static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(StoreError) {
+        if mkdir(path, permissions) != 0 && errno != EEXIST { throw .system(file: path, operation: "mkdir", errno: errno) }
+    }
+
+    static func makeDirectories(_ path: String) throws(StoreError) {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if status(current)?.isDirectory == true { continue }
+            try makeDirectory(current)
+        }
+    }
+
+    static func removeDirectory(_ path: String) throws(StoreError) {
+        guard rmdir(path) == 0 else { throw .system(file: path, operation: "rmdir", errno: errno) }
+    }
+
+    static func parentPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

@@ -1,0 +1,37 @@
+/// What went wrong in the store, with the file it concerns. `description` is one line for a
+/// person: the CLI prints it, the mount logs it and adds it to `.minutafs/errors`.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A user wrote content the store refuses; nothing was changed.
+    case rejected(file: String, line: Int?, column: Int?, reason: RecordInputError)
+    case notFound(String)
+    case alreadyExists(String)
+    case notEmpty(String)
+    case invalidName(String)
+    /// A document in the backing folder that cannot be loaded.
+    case unreadableDocument(file: String, cause: String)
+    /// A system call failed; `errno` is its C error code.
+    case system(file: String, operation: String, errno: Int32)
+    case notAStore(String)
+    case legacyStore(String)
+
+    public var description: String {
+        switch self {
+        case let .rejected(file, line, column, reason):
+            if let line, let column, case .syntax = reason { return "\(file): \(reason)" }
+            if let line, let column { return "\(file): line \(line), column \(column): \(reason)" }
+            return "\(file): \(reason)"
+        case .notFound(let path): return "\(path): no such file or folder"
+        case .alreadyExists(let path): return "\(path): already exists"
+        case .notEmpty(let path): return "\(path): folder is not empty"
+        case .invalidName(let name): return "\(name): not a name this folder can hold"
+        case let .unreadableDocument(file, cause): return "\(file): cannot be loaded: \(cause)"
+        case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno)))"
+        case .notAStore(let path): return "\(path): not a Minuta store (no tags.automerge and no records folder)"
+        case .legacyStore(let path): return "\(path): this is a legacy JSON store; run `minutafs migrate \(path)` first"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,44 @@
+/// Recognises the names sync tools give conflict copies of a document (SPEC section 5), e.g.
+/// Dropbox's `01 (Alice's conflicted copy 2024-01-15).automerge` beside `01.automerge`.
+public struct ConflictCopyName: Sendable, Equatable {
+    /// The file name of the primary document the copy belongs to (`01.automerge`, `tags.automerge`).
+    public let primaryName: String
+    /// Which tool's pattern matched, for reports.
+    public let tool: String
+
+    /// Matches `name` against every known pattern for a primary document named `base` +
+    /// `.automerge`. `base` is `tags` or a two-digit month; it is checked by the caller.
+    public static func match(_ name: String) -> ConflictCopyName? {
+        for (tool, pattern) in patterns {
+            guard let match = name.wholeMatch(of: pattern) else { continue }
+            let base = String(match.output.1)
+            guard isPrimaryBase(base) else { continue }
+            return ConflictCopyName(primaryName: base + ".automerge", tool: tool)
+        }
+        return nil
+    }
+
+    static func isPrimaryBase(_ base: String) -> Bool {
+        if base == "tags" { return true }
+        guard let month = Int(base), base.utf8.count == 2 else { return false }
+        return (1...12).contains(month)
+    }
+
+    // Each pattern captures the primary's base name. Dates and times are checked for shape only.
+    nonisolated(unsafe) private static let patterns: [(String, Regex<(Substring, Substring)>)] = [
+        ("Dropbox", #/([0-9a-z]+) \((?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}(?: \d+)?\)\.automerge/#),
+        ("Dropbox", #/([0-9a-z]+) \(Case Conflict(?: \d+)?\)\.automerge/#),
+        ("Nextcloud", #/([0-9a-z]+) \(conflicted copy \d{4}-\d{2}-\d{2} \d{6}\)\.automerge/#),
+        ("Nextcloud", #/([0-9a-z]+)_conflict-\d{8}-\d{6}\.automerge/#),
+        ("iCloud", #/([0-9a-z]+) [2-9]\d*\.automerge/#),
+        ("Google Drive", #/([0-9a-z]+) \([1-9]\d*\)\.automerge/#),
+        ("Syncthing", #/([0-9a-z]+)\.sync-conflict-\d{8}-\d{6}-[0-9A-Z]{7}\.automerge/#),
+        ("Seafile", #/([0-9a-z]+) \(SFConflict [^()]+ \d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\)\.automerge/#),
+        ("rclone", #/([0-9a-z]+)\.automerge\.conflict\d+/#),
+        ("rclone", #/([0-9a-z]+)\.automerge\.\.path[12]/#),
+        ("Resilio", #/([0-9a-z]+)\.Conflict(?:\.\d+)?\.automerge/#),
+        ("pCloud", #/([0-9a-z]+)\.automerge\.conflicted/#),
+        ("Unison", #/([0-9a-z]+)\.automerge \(conflict_on_\d{4}-\d{2}-\d{2}[^()]*\)/#),
+        ("OneDrive", #/([0-9a-z]+)-[A-Za-z0-9][A-Za-z0-9-]*\.automerge/#),
+    ]
+}

@@ -1,0 +1,40 @@
+/// What a known field of a record or tag accepts, and how it is stored.
+enum FieldRule {
+    /// A timestamp, written as an ISO 8601 date or integer milliseconds.
+    case date(required: Bool)
+    /// A UUID string (any case accepted, stored as written).
+    case uuid
+    /// A string; kept as a text object when it is one, edited by a character-level splice.
+    case text(required: Bool)
+    /// A list of plain file names, edited by inserts and deletes.
+    case fileNames
+    /// A `#RRGGBB` colour string.
+    case color
+    case boolean
+
+    static let record: [(String, FieldRule)] = [
+        ("startTime", .date(required: true)), ("endTime", .date(required: false)), ("tagId", .uuid),
+        ("comment", .text(required: false)), ("images", .fileNames),
+    ]
+    static let tag: [(String, FieldRule)] = [
+        ("name", .text(required: true)), ("color", .color), ("createdAt", .date(required: true)), ("isArchived", .boolean),
+    ]
+
+    static func isValidFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
+            && name.utf8.count <= 255 && !name.contains("\n")
+    }
+
+    static func milliseconds(_ value: JSONValue, field: String) throws(RecordInputError) -> Int64 {
+        switch value {
+        case .string(let text):
+            guard let milliseconds = ISO8601.milliseconds(from: text) else { throw .invalidDate(field: field) }
+            return milliseconds
+        case .integer(let milliseconds):
+            guard ISO8601.validRange.contains(milliseconds) else { throw .invalidDate(field: field) }
+            return milliseconds
+        default:
+            throw .invalidDate(field: field)
+        }
+    }
+}

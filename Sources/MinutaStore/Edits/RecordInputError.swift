@@ -1,0 +1,39 @@
+/// Why a record or tags file a user wrote was refused (SPEC section 4, "Bad input").
+public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertible {
+    case syntax(JSONSyntaxError)
+    case notAnObject(expected: String)
+    case wrongType(field: String, expected: String)
+    case missingField(String)
+    case invalidDate(field: String)
+    case endBeforeStart
+    case invalidImageName(String)
+    case invalidID(String)
+    case idOfAnotherRecord(String)
+    case duplicateID(String)
+
+    public var description: String {
+        switch self {
+        case .syntax(let error): "\(error)"
+        case .notAnObject(let expected): "expected \(expected)"
+        case .wrongType(let field, let expected): "\"\(field)\": expected \(expected)"
+        case .missingField(let field): "\"\(field)\" is required"
+        case .invalidDate(let field): "\"\(field)\": expected an ISO 8601 date such as \"2024-01-15T09:30:00Z\" (any UTC offset, optional fractional seconds) or integer milliseconds, between the years 1 and 9999"
+        case .endBeforeStart: "\"endTime\" is before \"startTime\""
+        case .invalidImageName(let name): "\"images\": \"\(name)\" is not a plain file name (no '/', no '..', no NUL, not empty)"
+        case .invalidID(let id): "\"id\": \"\(id)\" is not a UUID"
+        case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
+        case .duplicateID(let id): "\"id\": \(id) appears twice"
+        }
+    }
+
+    /// The top-level field the error is about, to find its line and column.
+    var field: String? {
+        switch self {
+        case .wrongType(let field, _), .invalidDate(let field): field
+        case .missingField, .syntax, .notAnObject: nil
+        case .endBeforeStart: "endTime"
+        case .invalidImageName: "images"
+        case .invalidID, .idOfAnotherRecord, .duplicateID: "id"
+        }
+    }
+}

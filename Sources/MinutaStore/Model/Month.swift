@@ -1,0 +1,31 @@
+/// A calendar month: the unit of one records document (`records/YYYY/MM.automerge`).
+public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+
+    public init?(year: Int, month: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
+        self.year = year
+        self.month = month
+    }
+
+    /// Parses the folder names `YYYY` and `MM`.
+    public init?(yearName: String, monthName: String) {
+        guard yearName.utf8.count == 4, monthName.utf8.count == 2,
+              yearName.utf8.allSatisfy({ (48...57).contains($0) }), monthName.utf8.allSatisfy({ (48...57).contains($0) }),
+              let year = Int(yearName), let month = Int(monthName) else { return nil }
+        self.init(year: year, month: month)
+    }
+
+    public var yearName: String { ISO8601.pad(year, 4) }
+    public var monthName: String { ISO8601.pad(month, 2) }
+    /// `records/2024/01.automerge`, relative to the store.
+    public var documentPath: String { "records/\(yearName)/\(monthName).automerge" }
+    /// `records/2024/01`, relative to the store: the month's image folder and its view folder.
+    public var folderPath: String { "records/\(yearName)/\(monthName)" }
+    public var description: String { "\(yearName)-\(monthName)" }
+
+    public static func < (left: Month, right: Month) -> Bool {
+        (left.year, left.month) < (right.year, right.month)
+    }
+}

@@ -1,0 +1,23 @@
+/// One record as a file of the mount: its name in the month folder, its id and its bytes.
+public struct RecordFile: Sendable, Equatable {
+    public let name: String
+    public let id: String
+    public let contents: [UInt8]
+    /// Seconds since the epoch: when this process last saw the record change, else the
+    /// document file's modification time.
+    public let modificationTime: Int
+}
+
+/// The record files of one month document, computed once per document state.
+struct MonthView: Sendable {
+    var files: [RecordFile]
+    var indexByName: [String: Int]
+    /// Upper-cased record id to index.
+    var indexByID: [String: Int]
+
+    init(files: [RecordFile]) {
+        self.files = files
+        indexByName = Dictionary(files.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        indexByID = Dictionary(files.enumerated().map { ($1.id.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The time zone the store files records in and names their files by (SPEC section 1).
+public struct StoreTimeZone: Sendable {
+    public let identifier: String
+    private let zone: TimeZone
+
+    /// `nil` identifier: the machine's local zone. Returns `nil` for an unknown identifier.
+    public init?(identifier: String?) {
+        if let identifier {
+            guard let zone = TimeZone(identifier: identifier) else { return nil }
+            self.zone = zone
+            self.identifier = identifier
+        } else {
+            self.zone = TimeZone.current
+            self.identifier = TimeZone.current.identifier
+        }
+    }
+
+    public static let utc = StoreTimeZone(identifier: "UTC")!
+
+    public func offsetSeconds(atMilliseconds milliseconds: Int64) -> Int {
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// The month an instant falls in, in this zone.
+    public func month(ofMilliseconds milliseconds: Int64) -> Month? {
+        let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: offsetSeconds(atMilliseconds: milliseconds))
+        return Month(year: c.year, month: c.month)
+    }
+
+    /// `2024-01-15_093000`: the record file name stem for an instant, in this zone.
+    public func fileStem(ofMilliseconds milliseconds: Int64) -> String {
+        let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: offsetSeconds(atMilliseconds: milliseconds))
+        return "\(ISO8601.pad(c.year, 4))-\(ISO8601.pad(c.month, 2))-\(ISO8601.pad(c.day, 2))_\(ISO8601.pad(c.hour, 2))\(ISO8601.pad(c.minute, 2))\(ISO8601.pad(c.second, 2))"
+    }
+}

@@ -1,0 +1,118 @@
+/// Files the store passes through: images in month folders and anything else in the backing
+/// folder that is not a document. Creating `<record id>_<n>.<ext>` in a month folder attaches the
+/// image to that record; deleting it detaches it.
+extension Store {
+    /// Whether a name in the backing folder is the store's own or a sync tool's and must not be shown.
+    public static func isHiddenBackingName(_ name: String) -> Bool {
+        if name.hasSuffix(".automerge") || ConflictCopyName.match(name) != nil { return true }
+        if name.hasPrefix(".syncthing.") && name.hasSuffix(".tmp") { return true }
+        if name.contains(".minutafs-") && name.hasSuffix(".tmp") { return true }
+        if [".stfolder", ".stignore", ".stversions", ".minutafs-quarantine", ".minutafs-state"].contains(name) { return true }
+        if name.hasPrefix(".dropbox") || name.hasPrefix("~$") || name.hasPrefix(".~") { return true }
+        return false
+    }
+
+    /// Reads a passed-through file, `relative` to the store.
+    public func passThroughContents(_ relative: String) throws(StoreError) -> [UInt8] {
+        try FileSystem.read(absolute(relative))
+    }
+
+    public func passThroughStatus(_ relative: String) -> (isDirectory: Bool, size: Int, modificationSeconds: Int, modificationNanoseconds: Int)? {
+        guard let status = FileSystem.status(absolute(relative)), status.isDirectory || status.isRegularFile else { return nil }
+        return (status.isDirectory, Int(status.size), status.modificationSeconds, status.modificationNanoseconds)
+    }
+
+    /// The entries of a backing folder, without documents, conflict copies and sync-tool files,
+    /// and without symbolic links (never followed out of the store).
+    public func passThroughEntries(_ relative: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+        let folder = relative.isEmpty ? path : absolute(relative)
+        guard FileSystem.status(folder)?.isDirectory == true else { return [] }
+        return try FileSystem.listDirectory(folder).compactMap { name in
+            guard !Self.isHiddenBackingName(name), let status = FileSystem.status(folder + "/" + name),
+                  status.isDirectory || status.isRegularFile else { return nil }
+            return (name, status.isDirectory)
+        }
+    }
+
+    /// Writes a passed-through file atomically; in a month folder, an image named after one of the
+    /// month's records is attached to it.
+    public func writePassThrough(_ bytes: [UInt8], to relative: String, month: Month?) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            let file = absolute(relative)
+            try FileSystem.makeDirectories(FileSystem.parentPath(file))
+            try FileSystem.writeAtomically(bytes, to: file)
+            guard let month else { return }
+            try updateImageList(FileSystem.lastComponent(relative), in: month, attach: true, state: &state)
+        }
+    }
+
+    public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            try FileSystem.remove(absolute(relative))
+            guard let month else { return }
+            try updateImageList(FileSystem.lastComponent(relative), in: month, attach: false, state: &state)
+        }
+    }
+
+    public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            try FileSystem.move(absolute(source), to: absolute(destination))
+        }
+    }
+
+    public func makeFolder(_ relative: String) throws(StoreError) {
+        let folder = absolute(relative)
+        guard FileSystem.status(folder) == nil else { throw .alreadyExists(relative) }
+        try FileSystem.makeDirectories(folder)
+    }
+
+    /// Removes an empty folder; a month folder whose document still holds records is not empty.
+    public func removeFolder(_ relative: String, month: Month?) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            if let month, let view = try monthView(month, in: &state), !view.files.isEmpty { throw .notEmpty(relative) }
+            let folder = absolute(relative)
+            guard FileSystem.status(folder)?.isDirectory == true else { throw .notFound(relative) }
+            guard try FileSystem.listDirectory(folder).isEmpty else { throw .notEmpty(relative) }
+            try FileSystem.removeDirectory(folder)
+            if let month, FileSystem.status(absolute(month.documentPath)) != nil, try monthView(month, in: &state)?.files.isEmpty ?? true {
+                // An empty month: its document has no records left, so it goes with the folder.
+                try FileSystem.remove(absolute(month.documentPath))
+                state.months[month] = nil
+            }
+        }
+    }
+
+    /// `<record id>_<n>.<ext>`: the record an image name belongs to.
+    static func imageOwner(_ name: String) -> String? {
+        guard name.utf8.count > 38, let underscore = name.firstIndex(of: "_") else { return nil }
+        let id = String(name[..<underscore])
+        return UUIDText.isValid(id) ? id : nil
+    }
+
+    private func updateImageList(_ name: String, in month: Month, attach: Bool, state: inout State) throws(StoreError) {
+        guard let owner = Self.imageOwner(name), var loaded = try loadMonth(month, in: &state),
+              let view = try monthView(month, in: &state), let index = view.indexByID[owner.uppercased()] else { return }
+        let id = view.files[index].id
+        guard let record = RecordView.object(id, in: loaded.document) else { return }
+        var names = RecordView.images(of: record, in: loaded.document)
+        if attach {
+            guard !names.contains(name) else { return }
+            names.append(name)
+        } else {
+            guard names.contains(name) else { return }
+            names.removeAll { $0 == name }
+        }
+        var editor = ObjectEditor(document: loaded.document, object: record, rules: FieldRule.record)
+        let current: [(key: String, value: JSONValue)]
+        if case .object(let members) = RecordView.json(id: id, record: record, in: loaded.document) { current = members.filter { $0.key != "id" } } else { current = [] }
+        let updated = current.map { member in member.key == "images" ? (member.key, JSONValue.array(names.map { .string($0) })) : member }
+        do { try editor.apply(updated, currentView: current) } catch {
+            throw .rejected(file: month.folderPath + "/" + name, line: nil, column: nil, reason: error)
+        }
+        loaded.document = editor.document
+        loaded.view = nil
+        try save(&loaded, to: month.documentPath, state: &state)
+        state.months[month] = loaded
+        state.recordChangeTimes[id.uppercased()] = Self.now()
+    }
+}

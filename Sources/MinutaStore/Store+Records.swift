@@ -1,0 +1,190 @@
+import AutomergeKit
+
+/// Writing records: a file's JSON becomes the smallest change to its record (SPEC section 4).
+extension Store {
+    /// What a write did, so the mount can refresh the names it shows.
+    public struct WriteOutcome: Sendable, Equatable {
+        /// The record's id and where it is shown now.
+        public var id: String
+        public var month: Month
+        public var fileName: String
+        /// Whether any document changed.
+        public var changed: Bool
+        /// Months whose listings changed.
+        public var touchedMonths: [Month]
+    }
+
+    /// Applies the JSON a user wrote to a record file named `name` in `month`'s folder.
+    ///
+    /// The record is the one named by the file or, for a new name, the one whose `id` the JSON
+    /// gives; JSON without `id` creates a record. A startTime outside the document's month moves
+    /// the record (and its images): new document first, then the old.
+    /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
+    public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> WriteOutcome {
+        let displayPath = month.folderPath + "/" + name
+        return try state.withLock { (state: inout State) throws(StoreError) -> WriteOutcome in
+            do throws(StoreError) {
+                return try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
+            } catch {
+                if case .rejected = error { recordRejection(error, state: &state) }
+                throw error
+            }
+        }
+    }
+
+    private func reject(_ reason: RecordInputError, _ file: String, _ locations: [String: (line: Int, column: Int)]) -> StoreError {
+        if case .syntax(let syntax) = reason { return .rejected(file: file, line: syntax.line, column: syntax.column, reason: reason) }
+        let location = reason.field.flatMap { locations[$0] }
+        return .rejected(file: file, line: location?.line ?? 1, column: location?.column ?? 1, reason: reason)
+    }
+
+    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String, state: inout State) throws(StoreError) -> WriteOutcome {
+        let parsed: JSONValue
+        let locations: [String: (line: Int, column: Int)]
+        do {
+            (parsed, locations) = try JSONParser.parseWithLocations(bytes)
+        } catch {
+            throw reject(.syntax(error), displayPath, [:])
+        }
+        guard case .object(let members) = parsed else { throw reject(.notAnObject(expected: "a JSON object with the record's fields"), displayPath, [:]) }
+
+        // Which record: the file's own, or the one the id names, or a new one.
+        var writtenID: String?
+        if let idValue = parsed["id"] {
+            guard case .string(let text) = idValue, UUIDText.isValid(text) else {
+                if case .string(let text) = idValue { throw reject(.invalidID(text), displayPath, locations) }
+                throw reject(.wrongType(field: "id", expected: "a UUID string"), displayPath, locations)
+            }
+            writtenID = text
+        }
+        var target: (id: String, month: Month)?
+        if let file = try recordFileLocked(named: name, in: month, state: &state) {
+            if let writtenID, writtenID.uppercased() != file.record.id.uppercased() {
+                throw reject(.idOfAnotherRecord(writtenID), displayPath, locations)
+            }
+            target = (file.record.id, file.month)
+        } else if let writtenID {
+            target = try findRecord(writtenID, preferring: month, state: &state)
+        }
+        let id = target?.id ?? (writtenID?.uppercased() ?? UUIDText.random())
+        let sourceMonth = target?.month ?? month
+
+        // Edit a copy of the source document; nothing is kept unless everything is valid.
+        var source = try loadMonth(sourceMonth, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        var document = source.document
+        let currentView: [(key: String, value: JSONValue)]
+        let object: ObjectID
+        if let existing = RecordView.object(id, in: document) {
+            object = existing
+            if case .object(let view) = RecordView.json(id: id, record: existing, in: document) {
+                currentView = view.filter { $0.key != "id" }
+            } else {
+                currentView = []
+            }
+        } else {
+            do { object = try document.putObject(.map, forKey: id) } catch { throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, locations) }
+            currentView = []
+        }
+        var editor = ObjectEditor(document: document, object: object, rules: FieldRule.record)
+        do {
+            try editor.apply(members.filter { $0.key != "id" }, currentView: currentView)
+        } catch {
+            throw reject(error, displayPath, locations)
+        }
+        document = editor.document
+
+        // Where the record belongs now.
+        let start = RecordView.startTime(of: object, in: document)
+        let destination = start.flatMap { timeZone.month(ofMilliseconds: $0) } ?? sourceMonth
+        let changedAt = Self.now()
+        if destination == sourceMonth {
+            source.document = document
+            source.view = nil
+            let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
+            state.months[sourceMonth] = source
+            if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
+            let newName = try monthView(sourceMonth, in: &state)?.indexByID[id.uppercased()].flatMap { index in
+                try? monthView(sourceMonth, in: &state)?.files[index].name
+            } ?? name
+            return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+        }
+        return try move(id, object: object, editedDocument: document, from: sourceMonth, source: source,
+                        to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
+    }
+
+    /// Moves a record to another month's document: written there first, then removed from the
+    /// old one, so a crash leaves it in both (shown once) but never in neither. Its images move too.
+    private func move(
+        _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month, source: LoadedDocument,
+        to destination: Month, oldName: String, changedAt: Int, state: inout State
+    ) throws(StoreError) -> WriteOutcome {
+        var target = try loadMonth(destination, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        do {
+            let copy = try target.document.putObject(.map, forKey: id)
+            try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
+        } catch {
+            throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
+        }
+        let images = RecordView.images(of: object, in: editedDocument)
+        target.view = nil
+        try save(&target, to: destination.documentPath, state: &state)
+        state.months[destination] = target
+
+        // Images follow the record to its new month folder.
+        for image in images where FieldRule.isValidFileName(image) {
+            let from = absolute(sourceMonth.folderPath + "/" + image)
+            guard FileSystem.status(from)?.isRegularFile == true else { continue }
+            try FileSystem.makeDirectories(absolute(destination.folderPath))
+            try FileSystem.move(from, to: absolute(destination.folderPath + "/" + image))
+        }
+
+        var old = source
+        do { try old.document.delete(forKey: id) } catch {}
+        old.view = nil
+        try save(&old, to: sourceMonth.documentPath, state: &state)
+        state.months[sourceMonth] = old
+        state.recordChangeTimes[id.uppercased()] = changedAt
+        state.movedRecords[oldName] = (id, destination, Self.now() + Self.gracePeriod)
+        let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[id.uppercased()].map { view.files[$0].name } } ?? oldName
+        return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
+    }
+
+    /// The record a file name shows, also through the grace period after a move.
+    func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
+        if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
+        if let moved = state.movedRecords[month.folderPath + "/" + name], moved.until >= Self.now(),
+           let view = try monthView(moved.month, in: &state), let index = view.indexByID[moved.id.uppercased()] {
+            return (view.files[index], moved.month)
+        }
+        return nil
+    }
+
+    /// Finds a record by id (any case), in `month` first, then in every month.
+    func findRecord(_ id: String, preferring month: Month, state: inout State) throws(StoreError) -> (id: String, month: Month)? {
+        for candidate in [month] + (try months()).filter({ $0 != month }) {
+            if let view = try monthView(candidate, in: &state), let index = view.indexByID[id.uppercased()] {
+                return (view.files[index].id, candidate)
+            }
+        }
+        return nil
+    }
+
+    /// Deletes the record a file shows, and its image files.
+    public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard let (file, recordMonth) = try recordFileLocked(named: name, in: month, state: &state),
+                  var loaded = try loadMonth(recordMonth, in: &state) else {
+                throw .notFound(month.folderPath + "/" + name)
+            }
+            let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
+            do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
+            loaded.view = nil
+            try save(&loaded, to: recordMonth.documentPath, state: &state)
+            state.months[recordMonth] = loaded
+            for image in images where FieldRule.isValidFileName(image) {
+                let imagePath = absolute(recordMonth.folderPath + "/" + image)
+                if FileSystem.status(imagePath)?.isRegularFile == true { try FileSystem.remove(imagePath) }
+            }
+        }
+    }
+}

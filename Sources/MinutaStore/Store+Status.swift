@@ -1,0 +1,54 @@
+import AutomergeKit
+
+/// What the store has done, and the concurrent values it holds (`.minutafs/status`, `.minutafs/conflicts`).
+extension Store {
+    public struct Status: Sendable {
+        public var documentsLoaded: Int
+        public var documentsSaved: Int
+        public var mergedCopies: Int
+        public var lastMerge: String?
+        public var rejectedWrites: Int
+    }
+
+    public func status() -> Status {
+        state.withLock { state in
+            Status(documentsLoaded: state.months.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
+                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount)
+        }
+    }
+
+    /// One line per field with concurrent values: where, the value shown, and the values that lost.
+    static func conflictLines(of object: ObjectID, in document: Document, label: String) -> [String] {
+        document.keys(of: object).compactMap { key in
+            let values = document.values(of: object, key: key)
+            guard values.count > 1, let winner = values.last else { return nil }
+            func show(_ value: Value) -> String {
+                String(decoding: JSONWriter.pretty(TypedValue.json(value, in: document)).dropLast(), as: UTF8.self)
+                    .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
+            }
+            let losers = values.dropLast().map { show($0.value) }.joined(separator: ", ")
+            return "\(label): \(key): shows \(show(winner.value)); also written concurrently: \(losers)\n"
+        }
+    }
+
+    public func conflictLines(forRecord id: String, in month: Month) throws(StoreError) -> [String] {
+        guard let document = try document(of: month), let object = RecordView.object(id, in: document) else { return [] }
+        return Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + id)
+    }
+
+    /// Every field of every loaded document with concurrent values.
+    public func conflictReport() throws(StoreError) -> [String] {
+        var lines: [String] = []
+        let tags = try tagsDocument()
+        for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id) }
+        for month in try months() {
+            let files = try recordFiles(in: month)
+            guard let document = try document(of: month) else { continue }
+            for file in files {
+                guard let object = RecordView.object(file.id, in: document) else { continue }
+                lines += Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + file.name)
+            }
+        }
+        return lines
+    }
+}

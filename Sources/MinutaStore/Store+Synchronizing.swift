@@ -1,0 +1,162 @@
+import AutomergeKit
+
+/// Bringing in what sync tools deliver: conflict copies beside a document, and a document file
+/// replaced by another device's version. Both are merged into what the store holds, never
+/// replace it (SPEC section 5).
+extension Store {
+    public struct MergeReport: Sendable, Equatable, CustomStringConvertible {
+        public enum Outcome: Sendable, Equatable {
+            /// Merged; the copy was deleted after the primary was durably written.
+            case merged(newChanges: Int)
+            /// The copy could not be loaded and was moved to `.minutafs-quarantine/`.
+            case quarantined(reason: String, movedTo: String)
+            /// An image conflict copy identical to its original was deleted.
+            case duplicateRemoved
+        }
+
+        public var copy: String
+        public var primary: String
+        public var outcome: Outcome
+
+        public var description: String {
+            switch outcome {
+            case .merged(let count): "merged \(copy) into \(primary) (\(count) new change\(count == 1 ? "" : "s")), copy removed"
+            case .quarantined(let reason, let movedTo): "could not load \(copy) (\(reason)); moved it to \(movedTo)"
+            case .duplicateRemoved: "removed \(copy), identical to \(primary)"
+            }
+        }
+    }
+
+    /// The folders (relative to the store) where documents and their conflict copies live.
+    func documentFolders() throws(StoreError) -> [String] {
+        [""] + (try years()).map { "records/" + $0 }
+    }
+
+    /// Every conflict copy in the backing folder: (copy, primary), relative to the store.
+    public func conflictCopies() throws(StoreError) -> [(copy: String, primary: String)] {
+        var result: [(copy: String, primary: String)] = []
+        for folder in try documentFolders() {
+            let prefix = folder.isEmpty ? "" : folder + "/"
+            for name in try FileSystem.listDirectory(folder.isEmpty ? path : absolute(folder)) {
+                guard let match = ConflictCopyName.match(name) else { continue }
+                if folder.isEmpty ? match.primaryName != "tags.automerge" : match.primaryName == "tags.automerge" { continue }
+                guard FileSystem.status(absolute(prefix + name))?.isRegularFile == true else { continue }
+                result.append((prefix + name, prefix + match.primaryName))
+            }
+        }
+        return result
+    }
+
+    /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
+    /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted.
+    public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
+        let copies = try conflictCopies()
+        guard !copies.isEmpty else { return [] }
+        return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
+            var reports: [MergeReport] = []
+            for (copy, primary) in copies {
+                reports.append(try mergeCopy(copy, into: primary, state: &state))
+            }
+            return reports
+        }
+    }
+
+    private func mergeCopy(_ copy: String, into primary: String, state: inout State) throws(StoreError) -> MergeReport {
+        let bytes = try FileSystem.read(absolute(copy))
+        let incoming: Document
+        do {
+            incoming = try Document.load(bytes)
+        } catch {
+            let destination = try quarantine(copy)
+            return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
+        }
+        var loaded: LoadedDocument
+        let month = Self.month(ofDocumentPath: primary)
+        if let month {
+            loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        } else {
+            loaded = try loadTags(in: &state)
+        }
+        let before = loaded.document.changeCount
+        do { try loaded.document.merge(incoming) } catch {
+            let destination = try quarantine(copy)
+            return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
+        }
+        loaded.view = nil
+        try save(&loaded, to: primary, state: &state)
+        if let month { state.months[month] = loaded } else { state.tags = loaded; state.tagsView = nil }
+        try FileSystem.remove(absolute(copy))
+        let added = loaded.document.changeCount - before
+        state.mergedCopyCount += 1
+        state.lastMerge = "\(copy) into \(primary)"
+        return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
+    }
+
+    private func quarantine(_ relative: String) throws(StoreError) -> String {
+        let folder = ".minutafs-quarantine"
+        try FileSystem.makeDirectories(absolute(folder))
+        let flattened = relative.split(separator: "/").joined(separator: "__")
+        var destination = folder + "/" + flattened
+        var attempt = 1
+        while FileSystem.status(absolute(destination)) != nil {
+            attempt += 1
+            destination = folder + "/" + flattened + "." + String(attempt)
+        }
+        try FileSystem.move(absolute(relative), to: absolute(destination))
+        return destination
+    }
+
+    static func month(ofDocumentPath relative: String) -> Month? {
+        let parts = relative.split(separator: "/")
+        guard parts.count == 3, parts[0] == "records", parts[2].hasSuffix(".automerge") else { return nil }
+        return Month(yearName: String(parts[1]), monthName: String(parts[2].dropLast(10)))
+    }
+
+    /// Merges document files that changed on disk since this store last read or wrote them
+    /// (another device's version delivered by a sync tool), writing back what the file lacks.
+    /// Returns the documents (relative paths) whose content changed.
+    public func synchronizeDocuments() throws(StoreError) -> [String] {
+        try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+            var changed: [String] = []
+            for month in Array(state.months.keys) {
+                guard var loaded = state.months[month] else { continue }
+                if try refresh(&loaded, file: month.documentPath, state: &state) {
+                    loaded.view = nil
+                    changed.append(month.documentPath)
+                }
+                state.months[month] = loaded
+            }
+            if var tags = state.tags {
+                if try refresh(&tags, file: "tags.automerge", state: &state) {
+                    changed.append("tags.automerge")
+                    state.tagsView = nil
+                }
+                state.tags = tags
+            }
+            return changed
+        }
+    }
+
+    /// Returns whether the held document gained changes from the file.
+    private func refresh(_ loaded: inout LoadedDocument, file: String, state: inout State) throws(StoreError) -> Bool {
+        guard let status = FileSystem.status(absolute(file)), status.isRegularFile, status.identity != loaded.identity else { return false }
+        let bytes = try FileSystem.read(absolute(file))
+        guard let onDisk = try? Document.load(bytes) else {
+            // A damaged replacement: keep what we hold and write it back, so nothing is lost.
+            loaded.identity = nil
+            try save(&loaded, to: file, state: &state)
+            return false
+        }
+        let before = loaded.document.changeCount
+        try? loaded.document.merge(onDisk)
+        let gained = loaded.document.changeCount > before
+        if loaded.document.changeCount > onDisk.changeCount {
+            loaded.identity = nil
+            try save(&loaded, to: file, state: &state)
+        } else {
+            loaded.identity = status.identity
+            loaded.savedChangeCount = loaded.document.changeCount
+        }
+        return gained
+    }
+}

@@ -1,0 +1,75 @@
+import AutomergeKit
+
+/// Writing `tags.json`: tags keyed by id; a tag without id is created, a tag left out is deleted.
+extension Store {
+    public func writeTagsFile(_ bytes: [UInt8]) throws(StoreError) -> Bool {
+        try state.withLock { (state: inout State) throws(StoreError) -> Bool in
+            do throws(StoreError) {
+                return try writeTags(bytes, state: &state)
+            } catch {
+                if case .rejected = error { recordRejection(error, state: &state) }
+                throw error
+            }
+        }
+    }
+
+    private func writeTags(_ bytes: [UInt8], state: inout State) throws(StoreError) -> Bool {
+        let file = "tags.json"
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(bytes) } catch {
+            throw .rejected(file: file, line: error.line, column: error.column, reason: .syntax(error))
+        }
+        guard case .array(let entries)? = parsed["tags"], case .object(let top) = parsed, top.count == 1 else {
+            throw .rejected(file: file, line: 1, column: 1, reason: .notAnObject(expected: "{\"tags\": [ ... ]}"))
+        }
+        var loaded = try loadTags(in: &state)
+        var document = loaded.document
+        let existing = TagView.tags(in: document)
+        var kept = Set<String>()
+        for (position, entry) in entries.enumerated() {
+            guard case .object(let members) = entry else {
+                throw .rejected(file: file, line: nil, column: nil, reason: .notAnObject(expected: "tag \(position + 1) to be an object"))
+            }
+            var id: String
+            if let idValue = entry["id"] {
+                guard case .string(let text) = idValue, UUIDText.isValid(text) else {
+                    throw .rejected(file: file, line: nil, column: nil, reason: .invalidID("\(idValue)"))
+                }
+                id = existing.first { $0.id.uppercased() == text.uppercased() }?.id ?? text.uppercased()
+            } else {
+                id = UUIDText.random()
+            }
+            guard kept.insert(id.uppercased()).inserted else {
+                throw .rejected(file: file, line: nil, column: nil, reason: .duplicateID(id))
+            }
+            let object: ObjectID
+            var currentView: [(key: String, value: JSONValue)] = []
+            var fields = members.filter { $0.key != "id" }
+            if case .object(let tagObject, .map)? = document.value(of: .root, key: id), let tag = existing.first(where: { $0.id == id }) {
+                object = tagObject
+                if case .object(let view) = TagView.json(tag, in: document) { currentView = view.filter { $0.key != "id" } }
+            } else {
+                do { object = try document.putObject(.map, forKey: id) } catch {
+                    throw .rejected(file: file, line: nil, column: nil, reason: .invalidID(id))
+                }
+                // New tags get the app's defaults for what the user left out.
+                if entry["createdAt"] == nil { fields.append(("createdAt", .integer(Int64(Self.now()) * 1000))) }
+                if entry["isArchived"] == nil { fields.append(("isArchived", .bool(false))) }
+                if entry["color"] == nil { fields.append(("color", .string("#4A90D9"))) }
+            }
+            var editor = ObjectEditor(document: document, object: object, rules: FieldRule.tag)
+            do { try editor.apply(fields, currentView: currentView) } catch {
+                throw .rejected(file: file, line: nil, column: nil, reason: error)
+            }
+            document = editor.document
+        }
+        for tag in existing where !kept.contains(tag.id.uppercased()) {
+            do { try document.delete(forKey: tag.id) } catch {}
+        }
+        loaded.document = document
+        let changed = try save(&loaded, to: "tags.automerge", state: &state)
+        state.tags = loaded
+        state.tagsView = nil
+        return changed
+    }
+}

@@ -1,0 +1,242 @@
+import AutomergeKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Minuta store: the backing folder's documents as records and tags, safe to use from many
+/// threads at once (one lock guards everything; file writes happen under it, so two writers never
+/// interleave).
+///
+/// Documents are loaded on first use and kept. Every change is committed as one Automerge change
+/// by this process's actor (random, never stored) and written atomically; a document whose
+/// content did not change is never rewritten.
+public final class Store: Sendable {
+    /// The backing folder, absolute.
+    public let path: String
+    public let timeZone: StoreTimeZone
+    public let actor: ActorID
+    let state: Mutex<State>
+
+    struct LoadedDocument: Sendable {
+        var document: Document
+        /// The file as this process last read or wrote it; a different one means someone else wrote it.
+        var identity: FileSystem.Identity?
+        var view: MonthView?
+        /// How many changes the document had when it was last read or written.
+        var savedChangeCount: Int
+    }
+
+    struct State: Sendable {
+        var tags: LoadedDocument?
+        var tagsView: [UInt8]?
+        var months: [Month: LoadedDocument] = [:]
+        /// Record id (upper-cased) to when this process last saw it change (seconds).
+        var recordChangeTimes: [String: Int] = [:]
+        /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
+        var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
+        var rejections: [String] = []
+        var mergedCopyCount = 0
+        var lastMerge: String?
+        var rejectedWriteCount = 0
+        var savedDocumentCount = 0
+    }
+
+    /// How long a moved record's old name keeps resolving, in seconds.
+    static let gracePeriod = 30
+
+    /// Opens the store at `path`. It must hold `tags.automerge` or a `records` folder (a new
+    /// empty folder is accepted too); a legacy JSON store is refused with a message saying to migrate.
+    public init(path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random()) throws(StoreError) {
+        var absolute = path
+        if !absolute.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            if getcwd(&buffer, buffer.count) != nil {
+                absolute = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+            }
+        }
+        while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
+        guard let status = FileSystem.status(absolute), status.isDirectory else { throw .notFound(absolute) }
+        let hasTags = FileSystem.status(absolute + "/tags.automerge") != nil
+        if !hasTags && FileSystem.status(absolute + "/tags.json")?.isRegularFile == true {
+            throw .legacyStore(absolute)
+        }
+        self.path = absolute
+        self.timeZone = timeZone
+        self.actor = actor
+        self.state = Mutex(State())
+    }
+
+    func absolute(_ relative: String) -> String { path + "/" + relative }
+
+    static func now() -> Int { Int(time(nil)) }
+
+    // MARK: Documents
+
+    /// Loads (once) and returns the month's document; `nil` when it has no document file.
+    func loadMonth(_ month: Month, in state: inout State) throws(StoreError) -> LoadedDocument? {
+        if let loaded = state.months[month] { return loaded }
+        let file = absolute(month.documentPath)
+        guard let status = FileSystem.status(file), status.isRegularFile else { return nil }
+        let bytes = try FileSystem.read(file)
+        do {
+            var document = try Document.load(bytes)
+            document.setActor(actor)
+            let loaded = LoadedDocument(document: document, identity: status.identity, view: nil, savedChangeCount: document.changeCount)
+            state.months[month] = loaded
+            return loaded
+        } catch {
+            throw .unreadableDocument(file: month.documentPath, cause: error.description)
+        }
+    }
+
+    func loadTags(in state: inout State) throws(StoreError) -> LoadedDocument {
+        if let loaded = state.tags { return loaded }
+        let file = absolute("tags.automerge")
+        var document = Document(actor: actor)
+        var identity: FileSystem.Identity?
+        if let status = FileSystem.status(file), status.isRegularFile {
+            let bytes = try FileSystem.read(file)
+            do {
+                document = try Document.load(bytes)
+                document.setActor(actor)
+            } catch {
+                throw .unreadableDocument(file: "tags.automerge", cause: error.description)
+            }
+            identity = status.identity
+        }
+        let loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: identity == nil ? -1 : document.changeCount)
+        state.tags = loaded
+        return loaded
+    }
+
+    /// Commits and writes a document if it has changes the file lacks. Returns whether it wrote.
+    @discardableResult
+    func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
+        loaded.document.commit()
+        let file = absolute(relative)
+        // Someone else wrote the file since we read it: merge their version first, never replace it.
+        if let status = FileSystem.status(file), status.isRegularFile, status.identity != loaded.identity,
+           let bytes = try? FileSystem.read(file), let onDisk = try? Document.load(bytes) {
+            try? loaded.document.merge(onDisk)
+            loaded.view = nil
+        }
+        if let identity = loaded.identity, FileSystem.status(file)?.identity == identity,
+           loaded.document.changeCount == loaded.savedChangeCount {
+            return false
+        }
+        let bytes = loaded.document.save()
+        try FileSystem.makeDirectories(FileSystem.parentPath(file))
+        try FileSystem.writeAtomically(bytes, to: file)
+        loaded.identity = FileSystem.status(file)?.identity
+        loaded.savedChangeCount = loaded.document.changeCount
+        state.savedDocumentCount += 1
+        return true
+    }
+
+    // MARK: Listing
+
+    /// The months that have a document or an image folder, in order.
+    public func months() throws(StoreError) -> [Month] {
+        var result = Set<Month>()
+        let records = absolute("records")
+        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        for yearName in try FileSystem.listDirectory(records) {
+            guard FileSystem.status(records + "/" + yearName)?.isDirectory == true else { continue }
+            for entry in try FileSystem.listDirectory(records + "/" + yearName) {
+                if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
+                    result.insert(month)
+                } else if let month = Month(yearName: yearName, monthName: entry),
+                          FileSystem.status(records + "/" + yearName + "/" + entry)?.isDirectory == true {
+                    result.insert(month)
+                }
+            }
+        }
+        return result.sorted()
+    }
+
+    /// The years that have at least one month folder or document, or an empty folder.
+    public func years() throws(StoreError) -> [String] {
+        let records = absolute("records")
+        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        return try FileSystem.listDirectory(records).filter { name in
+            name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
+                && FileSystem.status(records + "/" + name)?.isDirectory == true
+        }
+    }
+
+    /// The record files of a month, computed once per document state.
+    public func recordFiles(in month: Month) throws(StoreError) -> [RecordFile] {
+        try state.withLock { (state: inout State) throws(StoreError) -> [RecordFile] in
+            try monthView(month, in: &state)?.files ?? []
+        }
+    }
+
+    func monthView(_ month: Month, in state: inout State) throws(StoreError) -> MonthView? {
+        guard var loaded = try loadMonth(month, in: &state) else { return nil }
+        if let view = loaded.view { return view }
+        let document = loaded.document
+        let fileTime = FileSystem.status(absolute(month.documentPath))?.modificationSeconds ?? 0
+        var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
+        for key in document.keys(of: .root) {
+            guard let object = RecordView.object(key, in: document) else { continue }
+            records.append((key, object, RecordView.startTime(of: object, in: document)))
+        }
+        let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
+        var files: [RecordFile] = []
+        files.reserveCapacity(records.count)
+        for (record, name) in zip(records, names) {
+            let contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
+            let changed = state.recordChangeTimes[record.id.uppercased()] ?? fileTime
+            files.append(RecordFile(name: name, id: record.id, contents: contents, modificationTime: changed))
+        }
+        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        let view = MonthView(files: files)
+        loaded.view = view
+        state.months[month] = loaded
+        return view
+    }
+
+    /// The record file with this name in the month, or a record that moved away from that name
+    /// moments ago (so an editor can re-read what it just wrote).
+    public func recordFile(named name: String, in month: Month) throws(StoreError) -> RecordFile? {
+        try state.withLock { (state: inout State) throws(StoreError) -> RecordFile? in
+            if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return view.files[index] }
+            let key = month.folderPath + "/" + name
+            if let moved = state.movedRecords[key], moved.until >= Self.now(),
+               let view = try monthView(moved.month, in: &state), let index = view.indexByID[moved.id.uppercased()] {
+                return view.files[index]
+            }
+            return nil
+        }
+    }
+
+    /// The contents of `tags.json`.
+    public func tagsFile() throws(StoreError) -> [UInt8] {
+        try state.withLock { (state: inout State) throws(StoreError) -> [UInt8] in
+            if let view = state.tagsView { return view }
+            let loaded = try loadTags(in: &state)
+            let view = TagView.fileContents(of: loaded.document)
+            state.tagsView = view
+            return view
+        }
+    }
+
+    /// A copy of a month's document as the store holds it (for inspection and tests).
+    public func document(of month: Month) throws(StoreError) -> Document? {
+        try state.withLock { (state: inout State) throws(StoreError) -> Document? in try loadMonth(month, in: &state)?.document }
+    }
+
+    public func tagsDocument() throws(StoreError) -> Document {
+        try state.withLock { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }
+    }
+
+    /// Lines describing rejected writes, oldest first (`.minutafs/errors`).
+    public var rejectionLog: [String] { state.withLock { $0.rejections } }
+
+    func recordRejection(_ error: StoreError, state: inout State) {
+        state.rejectedWriteCount += 1
+        state.rejections.append(error.description)
+        if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
+    }
+}

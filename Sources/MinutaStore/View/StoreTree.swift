@@ -1,0 +1,253 @@
+import AutomergeKit
+
+/// The store as the mount shows it: paths (`/tags.json`, `/records/2024/01/2024-01-15_093000.json`,
+/// images, `/.minutafs/status`) mapped onto records, tags and backing files (SPEC section 3).
+/// The FUSE adapter reaches the store only through this type.
+public final class StoreTree: Sendable {
+    public let store: Store
+    /// Shown in `.minutafs/status`.
+    public let mountDescription: String
+
+    public init(store: Store, mountDescription: String = "") {
+        self.store = store
+        self.mountDescription = mountDescription
+    }
+
+    public struct Attributes: Sendable, Equatable {
+        public var isDirectory: Bool
+        public var size: Int
+        public var modificationSeconds: Int
+        public var modificationNanoseconds: Int
+        public var isWritable: Bool
+    }
+
+    /// What a path names.
+    enum Place: Equatable {
+        case root, tags, records, year(String), month(Month), record(Month, String)
+        case control, controlFile(String)
+        /// A file or folder passed through from the backing folder (relative path), maybe in a month.
+        case passThrough(String, Month?)
+    }
+
+    static let controlFiles = ["status", "errors", "conflicts"]
+
+    func place(of path: String) throws(StoreError) -> Place {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard !parts.contains(where: { $0 == ".." || $0 == "." }) else { throw .invalidName(path) }
+        switch parts.count {
+        case 0: return .root
+        case 1:
+            switch parts[0] {
+            case "tags.json": return .tags
+            case "records": return .records
+            case ".minutafs": return .control
+            default: return .passThrough(parts[0], nil)
+            }
+        default:
+            if parts[0] == ".minutafs" {
+                guard parts.count == 2, Self.controlFiles.contains(parts[1]) else { throw .notFound(path) }
+                return .controlFile(parts[1])
+            }
+            guard parts[0] == "records" else { return .passThrough(parts.joined(separator: "/"), nil) }
+            let year = parts[1]
+            let isYear = year.utf8.count == 4 && year.utf8.allSatisfy { (48...57).contains($0) }
+            guard isYear else { return .passThrough(parts.joined(separator: "/"), nil) }
+            if parts.count == 2 { return .year(year) }
+            guard let month = Month(yearName: year, monthName: parts[2]) else { return .passThrough(parts.joined(separator: "/"), nil) }
+            if parts.count == 3 { return .month(month) }
+            if parts.count == 4, parts[3].hasSuffix(".json") { return .record(month, parts[3]) }
+            return .passThrough(parts.joined(separator: "/"), month)
+        }
+    }
+
+    // MARK: Reading
+
+    public func entries(inDirectory path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+        switch try place(of: path) {
+        case .root:
+            var result: [(name: String, isDirectory: Bool)] = [("tags.json", false), (".minutafs", true)]
+            if try !store.months().isEmpty || store.passThroughStatus("records")?.isDirectory == true { result.append(("records", true)) }
+            for entry in try store.passThroughEntries("") where entry.name != "records" && entry.name != "tags.json" {
+                result.append(entry)
+            }
+            return result
+        case .records:
+            var years = Set(try store.years())
+            for month in try store.months() { years.insert(month.yearName) }
+            var result = years.sorted().map { (name: $0, isDirectory: true) }
+            for entry in try store.passThroughEntries("records") where !years.contains(entry.name) { result.append(entry) }
+            return result
+        case .year(let year):
+            let months = try store.months().filter { $0.yearName == year }
+            var result = months.map { (name: $0.monthName, isDirectory: true) }
+            let names = Set(months.map(\.monthName))
+            for entry in try store.passThroughEntries("records/" + year) where !names.contains(entry.name) { result.append(entry) }
+            guard !result.isEmpty || store.passThroughStatus("records/" + year)?.isDirectory == true else { throw .notFound(path) }
+            return result
+        case .month(let month):
+            var result = try store.recordFiles(in: month).map { (name: $0.name, isDirectory: false) }
+            let shown = Set(result.map(\.name))
+            for entry in try store.passThroughEntries(month.folderPath)
+            where !entry.name.hasSuffix(".json") && !shown.contains(entry.name) {
+                result.append(entry)
+            }
+            return result
+        case .control:
+            return Self.controlFiles.map { ($0, false) }
+        case .passThrough(let relative, _):
+            guard store.passThroughStatus(relative)?.isDirectory == true else { throw .notFound(path) }
+            return try store.passThroughEntries(relative)
+        case .tags, .record, .controlFile:
+            throw .invalidName(path)
+        }
+    }
+
+    public func attributes(ofPath path: String) throws(StoreError) -> Attributes {
+        let now = Store.now()
+        switch try place(of: path) {
+        case .root, .records, .control:
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
+        case .year(let year):
+            let exists = try store.months().contains { $0.yearName == year } || store.passThroughStatus("records/" + year)?.isDirectory == true
+            guard exists else { throw .notFound(path) }
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: true)
+        case .month(let month):
+            guard try store.months().contains(month) else { throw .notFound(path) }
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(month.folderPath), modificationNanoseconds: 0, isWritable: true)
+        case .tags:
+            let bytes = try store.tagsFile()
+            return Attributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
+        case .record(let month, let name):
+            guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+        case .controlFile:
+            return Attributes(isDirectory: false, size: try contents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+        case .passThrough(let relative, _):
+            guard let status = store.passThroughStatus(relative), !Store.isHiddenBackingName(FileSystem.lastComponent(relative)) else { throw .notFound(path) }
+            return Attributes(isDirectory: status.isDirectory, size: status.size, modificationSeconds: status.modificationSeconds,
+                              modificationNanoseconds: status.modificationNanoseconds, isWritable: true)
+        }
+    }
+
+    private func folderTime(_ relative: String) -> Int {
+        store.passThroughStatus(relative)?.modificationSeconds ?? Store.now()
+    }
+
+    public func contents(ofPath path: String) throws(StoreError) -> [UInt8] {
+        switch try place(of: path) {
+        case .tags: return try store.tagsFile()
+        case .record(let month, let name):
+            guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
+            return file.contents
+        case .controlFile(let name):
+            switch name {
+            case "status": return Array(statusText().utf8)
+            case "errors": return Array(store.rejectionLog.map { $0 + "\n" }.joined().utf8)
+            default: return Array(try store.conflictReport().joined().utf8)
+            }
+        case .passThrough(let relative, _):
+            guard !Store.isHiddenBackingName(FileSystem.lastComponent(relative)) else { throw .notFound(path) }
+            return try store.passThroughContents(relative)
+        default:
+            throw .invalidName(path)
+        }
+    }
+
+    func statusText() -> String {
+        let status = store.status()
+        return """
+        store: \(store.path)
+        mount: \(mountDescription)
+        time zone: \(store.timeZone.identifier)
+        actor: \(store.actor.hexString)
+        documents loaded: \(status.documentsLoaded)
+        pending writes: 0
+        documents saved: \(status.documentsSaved)
+        last merge: \(status.lastMerge ?? "none")
+        conflict copies merged: \(status.mergedCopies)
+        rejected writes: \(status.rejectedWrites)
+
+        """
+    }
+
+    /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).
+    public func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
+        guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name) else { return false }
+        guard let place = try? place(of: path) else { return false }
+        switch place {
+        case .control: return false
+        case .root, .records, .year, .month, .passThrough: return true
+        default: return false
+        }
+    }
+
+    // MARK: Writing
+
+    /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
+    /// the mount's caches), the written path included.
+    @discardableResult
+    public func write(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
+        switch try place(of: path) {
+        case .tags:
+            _ = try store.writeTagsFile(contents)
+            return ["/tags.json"]
+        case .record(let month, let name):
+            let outcome = try store.writeRecordFile(contents, named: name, in: month)
+            var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
+            for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
+            return changed
+        case .passThrough(let relative, let month):
+            try store.writePassThrough(contents, to: relative, month: month)
+            return [path]
+        case .controlFile, .control:
+            throw .system(file: path, operation: "write", errno: 30) // EROFS: the views are read-only
+        default:
+            throw .invalidName(path)
+        }
+    }
+
+    public func removeFile(atPath path: String) throws(StoreError) {
+        switch try place(of: path) {
+        case .record(let month, let name): try store.deleteRecordFile(named: name, in: month)
+        case .passThrough(let relative, let month): try store.removePassThrough(relative, month: month)
+        default: throw .system(file: path, operation: "unlink", errno: 1) // EPERM
+        }
+    }
+
+    public func renameFile(from source: String, to destination: String) throws(StoreError) {
+        switch (try place(of: source), try place(of: destination)) {
+        case let (.passThrough(from, _), .passThrough(to, _)):
+            try store.renamePassThrough(from: from, to: to)
+        default:
+            // Record names come from their startTime; renaming one would change nothing.
+            throw .system(file: source, operation: "rename", errno: 1) // EPERM
+        }
+    }
+
+    public func makeDirectory(atPath path: String) throws(StoreError) {
+        switch try place(of: path) {
+        case .year(let year): try store.makeFolder("records/" + year)
+        case .month(let month): try store.makeFolder(month.folderPath)
+        case .passThrough(let relative, _): try store.makeFolder(relative)
+        default: throw .alreadyExists(path)
+        }
+    }
+
+    public func removeDirectory(atPath path: String) throws(StoreError) {
+        switch try place(of: path) {
+        case .year(let year): try store.removeFolder("records/" + year, month: nil)
+        case .month(let month): try store.removeFolder(month.folderPath, month: month)
+        case .passThrough(let relative, _): try store.removeFolder(relative, month: nil)
+        default: throw .system(file: path, operation: "rmdir", errno: 1)
+        }
+    }
+
+    public func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {
+        guard case .record(let month, let name)? = try? place(of: path),
+              let file = try? store.recordFile(named: name, in: month) else { return [:] }
+        var attributes = ["user.minutafs.id": Array(file.id.utf8)]
+        let conflicts = (try? store.conflictLines(forRecord: file.id, in: month)) ?? []
+        attributes["user.minutafs.conflicts"] = Array(conflicts.joined().utf8)
+        return attributes
+    }
+}
