@@ -1,0 +1,87 @@
+/// A file opened through the mount (one `fuse_file_info.fh`).
+///
+/// For a file of the tree, the handle holds the whole contents it reads and writes: a snapshot taken at the
+/// first read or write (or empty after `O_TRUNC`), changed in memory by `write` and `ftruncate`, and given
+/// to the tree in one `write(_:toPath:)` when the handle is flushed, fsynced or released while dirty.
+/// A scratch file's handle holds nothing: its reads and writes go to the scratch file itself.
+struct OpenFile {
+    let inode: UInt64
+    let isWritable: Bool
+    /// `O_APPEND`: every write goes to the end, whatever offset the kernel passed.
+    let isAppending: Bool
+    /// The contents this handle works on; nil until first needed, and after a refused save or a change
+    /// underneath (then the tree's contents are loaded again).
+    var contents: [UInt8]?
+    /// Changed since the last save.
+    var isDirty = false
+    /// Created by this handle and not yet saved: until then, the file exists only here.
+    var isUnsaved = false
+    /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
+    var changeCount: UInt64 = 0
+    var modificationTime: TreeTime
+
+    mutating func change(_ modify: (inout [UInt8]) -> Void, at time: TreeTime) {
+        var bytes = contents ?? []
+        contents = nil  // keeps `bytes` uniquely referenced: no copy of the buffer per write
+        modify(&bytes)
+        contents = bytes
+        isDirty = true
+        changeCount += 1
+        modificationTime = time
+    }
+}
+
+/// The open files and directories of one mount, by handle number.
+struct FileHandleTable {
+    private(set) var files: [UInt64: OpenFile] = [:]
+    private var directories: [UInt64: [TreeEntry]] = [:]
+    private var nextHandle: UInt64 = 1
+
+    mutating func open(_ file: OpenFile) -> UInt64 {
+        let handle = makeHandle()
+        files[handle] = file
+        return handle
+    }
+
+    subscript(file handle: UInt64) -> OpenFile? {
+        get { files[handle] }
+        _modify { yield &files[handle] }
+    }
+
+    @discardableResult
+    mutating func close(file handle: UInt64) -> OpenFile? {
+        files.removeValue(forKey: handle)
+    }
+
+    mutating func open(directoryListing: [TreeEntry]) -> UInt64 {
+        let handle = makeHandle()
+        directories[handle] = directoryListing
+        return handle
+    }
+
+    subscript(directory handle: UInt64) -> [TreeEntry]? {
+        get { directories[handle] }
+        set { directories[handle] = newValue }
+    }
+
+    mutating func close(directory handle: UInt64) {
+        directories[handle] = nil
+    }
+
+    /// The handle whose unsaved changes stand for the file `inode` (the most recently changed one), if any.
+    func pendingFile(ofInode inode: UInt64) -> OpenFile? {
+        files.values
+            .filter { $0.inode == inode && ($0.isDirty || $0.isUnsaved) && $0.contents != nil }
+            .max { $0.modificationTime < $1.modificationTime }
+    }
+
+    /// The handles open on `inode`.
+    func handles(ofInode inode: UInt64) -> [UInt64] {
+        files.compactMap { $0.value.inode == inode ? $0.key : nil }
+    }
+
+    private mutating func makeHandle() -> UInt64 {
+        defer { nextHandle += 1 }
+        return nextHandle
+    }
+}

@@ -1,0 +1,178 @@
+/// A moment as a file system shows it: whole seconds since 1970-01-01 UTC and the nanoseconds after them.
+public struct TreeTime: Sendable, Hashable, Comparable {
+    public var seconds: Int64
+    /// 0 ..< 1_000_000_000.
+    public var nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The moment `milliseconds` after the epoch, as Automerge timestamps count.
+    public init(milliseconds: Int64) {
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if remainder < 0 {
+            self.init(seconds: seconds - 1, nanoseconds: Int32(remainder + 1000) * 1_000_000)
+        } else {
+            self.init(seconds: seconds, nanoseconds: Int32(remainder) * 1_000_000)
+        }
+    }
+
+    public static func < (left: TreeTime, right: TreeTime) -> Bool {
+        (left.seconds, left.nanoseconds) < (right.seconds, right.nanoseconds)
+    }
+}
+
+/// One name in a directory listing.
+public struct TreeEntry: Sendable, Equatable {
+    public var name: String
+    public var isDirectory: Bool
+
+    public init(name: String, isDirectory: Bool) {
+        self.name = name
+        self.isDirectory = isDirectory
+    }
+}
+
+/// What `stat` shows of a file or directory of the tree.
+public struct TreeAttributes: Sendable, Equatable {
+    public var isDirectory: Bool
+    /// The exact byte count of the file's contents (what `contents(ofPath:)` returns); ignored for directories.
+    public var size: Int
+    public var modificationTime: TreeTime
+    /// False for read-only views such as `.minutafs/status`: the mount shows them with mode 0444 and refuses
+    /// to open them for writing.
+    public var isWritable: Bool
+
+    public init(isDirectory: Bool, size: Int, modificationTime: TreeTime, isWritable: Bool) {
+        self.isDirectory = isDirectory
+        self.size = size
+        self.modificationTime = modificationTime
+        self.isWritable = isWritable
+    }
+}
+
+/// Why the tree refused an operation; the mount returns `errno` to the program that asked.
+public enum TreeError: Error, Sendable, Equatable {
+    /// `ENOENT`.
+    case notFound
+    /// `ENOTDIR`.
+    case notDirectory
+    /// `EISDIR`.
+    case isDirectory
+    /// `EEXIST`.
+    case alreadyExists
+    /// `ENOTEMPTY`.
+    case notEmpty
+    /// `EROFS`.
+    case readOnly
+    /// `ENOSPC`.
+    case noSpace
+    /// `EACCES`.
+    case permissionDenied
+    /// `EINVAL`: the written bytes are not acceptable content (broken JSON, a wrong type…). The tree has
+    /// already recorded why; the text is for logs.
+    case invalidContent(String)
+    /// `ENOTSUP`: the tree does not do this at all.
+    case notSupported
+    /// `EXDEV`: the tree cannot do this as one rename (a program such as `mv` then falls back to copy and delete).
+    case crossDevice
+    /// `EIO`: the backing store failed; the text is for logs.
+    case io(String)
+
+    /// The C error number the kernel passes on.
+    public var errno: Int32 {
+        switch self {
+        case .notFound: 2  // ENOENT
+        case .notDirectory: 20  // ENOTDIR
+        case .isDirectory: 21  // EISDIR
+        case .alreadyExists: 17  // EEXIST
+        case .notEmpty: 39  // ENOTEMPTY
+        case .readOnly: 30  // EROFS
+        case .noSpace: 28  // ENOSPC
+        case .permissionDenied: 13  // EACCES
+        case .invalidContent: 22  // EINVAL
+        case .notSupported: 95  // ENOTSUP
+        case .crossDevice: 18  // EXDEV
+        case .io: 5  // EIO
+        }
+    }
+}
+
+extension TreeError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notFound: "no such file or directory"
+        case .notDirectory: "not a directory"
+        case .isDirectory: "is a directory"
+        case .alreadyExists: "already exists"
+        case .notEmpty: "directory not empty"
+        case .readOnly: "read-only"
+        case .noSpace: "no space left"
+        case .permissionDenied: "permission denied"
+        case .invalidContent(let reason): "invalid content: \(reason)"
+        case .notSupported: "not supported"
+        case .crossDevice: "cannot be renamed there"
+        case .io(let reason): "I/O error: \(reason)"
+        }
+    }
+}
+
+/// A tree of directories and files that the mount serves through the kernel.
+///
+/// Paths are absolute within the tree: `/` is the root, `/records/2024/01` a directory in it; no trailing
+/// slash, no `.` or `..`. The mount calls these methods from several threads at once and never while holding
+/// its own locks, so an implementation may call the change handler from inside any of them.
+///
+/// The mount keeps *scratch files* itself: any file whose name `accepts(fileNamed:inDirectory:)` refuses
+/// (editor swap, backup and temporary files). The tree never hears of them, except as the contents of a
+/// `write(_:toPath:)` when one is renamed onto an accepted name.
+public protocol FileTree: AnyObject, Sendable {
+    /// The names in a directory, without `.` and `..`.
+    func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry]
+
+    func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes
+
+    /// The whole contents of a file: exactly `attributes(ofPath:).size` bytes.
+    func contents(ofPath path: String) throws(TreeError) -> [UInt8]
+
+    /// Whether the tree itself stores a file with this name in this directory (record JSON names, image
+    /// names, `tags.json`).
+    ///
+    /// Any other name (editor swap/backup/temp files like `.x.swp`, `4913`, `x~`, `#x#`, `sedAbC123`,
+    /// `tmpk3j2`, `.x.json.XXXXXX` from rsync, `.goutputstream-ABC`) is a scratch file that the mount keeps
+    /// itself, in memory. The answer must depend only on the name and directory, not on what exists.
+    func accepts(fileNamed name: String, inDirectory path: String) -> Bool
+
+    /// Creates or replaces a file with new contents.
+    ///
+    /// Called once per save: when a file written through the mount is flushed, fsynced or closed with
+    /// changes, when it is truncated by path, or when a scratch file is renamed onto this name. The error
+    /// goes back to the program's `close`, `fsync`, `truncate` or `rename`; after an error the file shows
+    /// what the tree holds.
+    func write(_ contents: [UInt8], toPath path: String) throws(TreeError)
+
+    func removeFile(atPath path: String) throws(TreeError)
+
+    /// Renames a file between two accepted names (an image file, or `mv` of a record view). The mount
+    /// refuses directory renames itself (`EPERM`), and never calls this for scratch names.
+    func renameFile(from source: String, to destination: String) throws(TreeError)
+
+    func makeDirectory(atPath path: String) throws(TreeError)
+
+    func removeDirectory(atPath path: String) throws(TreeError)
+
+    /// The extended attributes of a file or directory, such as `user.minutafs.id`; empty when there are none
+    /// or the path does not exist.
+    func extendedAttributes(ofPath path: String) -> [String: [UInt8]]
+
+    /// Registers the function the tree calls, from any thread, with the paths whose contents, attributes or
+    /// listings changed other than through `write`/`removeFile`/… of this mount, or differently from what
+    /// was written (a sync tool delivered a change; a save renamed a record file; JSON was re-laid out).
+    ///
+    /// Report every path that changed: a file's own path for its contents, the old and new paths of a file
+    /// the tree renamed, a directory's path for its listing. The mount drops the kernel's cached data,
+    /// attributes and names for them. A new registration replaces the previous one.
+    func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void)
+}

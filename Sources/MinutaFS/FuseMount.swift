@@ -1,0 +1,166 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A `FileTree` mounted through the kernel with libfuse's low-level API.
+///
+/// ```swift
+/// let mount = try FuseMount(tree: store, mountPoint: "/home/me/minuta", options: MountOptions())
+/// try mount.run()   // serves until `fusermount3 -u`, SIGTERM/SIGINT/SIGHUP or `unmount()`
+/// ```
+public final class FuseMount: Sendable {
+    /// The mount point, absolute and without symbolic links.
+    public let mountPoint: String
+    private let tree: any FileTree
+    private let options: MountOptions
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        enum Phase {
+            case idle, mounting, serving, finished
+        }
+        var phase = Phase.idle
+        var isStopRequested = false
+        /// Wakes `run()` to stop; set while it runs.
+        var stopEvent: EventSignal?
+    }
+
+    /// Checks the mount point: it must exist, be an empty directory, and not be a mount already.
+    ///
+    /// - Throws: `MountError` saying what is wrong with it.
+    public init(tree: any FileTree, mountPoint: String, options: MountOptions) throws(MountError) {
+        self.tree = tree
+        self.options = options
+        self.mountPoint = try Self.checkedMountPoint(mountPoint)
+    }
+
+    /// Whether the file system is mounted and answering requests.
+    public var isServing: Bool {
+        lifecycle.withLock { $0.phase == .serving }
+    }
+
+    /// Mounts the tree and serves it until the kernel unmounts it (`fusermount3 -u`), a stop signal arrives
+    /// (when `options.handlesSignals`), or `unmount()` is called; then saves what open files hold, unmounts
+    /// and returns.
+    ///
+    /// - Throws: `MountError` when mounting fails, or when reading requests failed (after unmounting).
+    public func run() throws(MountError) {
+        let stopEvent = try EventSignal()
+        let mayStart = lifecycle.withLock { lifecycle -> Bool? in
+            guard lifecycle.phase == .idle else { return nil }
+            if lifecycle.isStopRequested {
+                lifecycle.phase = .finished
+                return false
+            }
+            lifecycle.phase = .mounting
+            lifecycle.stopEvent = stopEvent
+            return true
+        }
+        guard let mayStart else { throw .alreadyRunning }
+        guard mayStart else { return }
+        defer {
+            lifecycle.withLock { lifecycle in
+                lifecycle.phase = .finished
+                lifecycle.stopEvent = nil
+            }
+        }
+
+        let notifier = KernelCacheNotifier()
+        let fileSystem = MountedFileSystem(
+            tree: tree, isReadOnly: options.readOnly, invalidator: notifier,
+            log: Self.logToStandardError)
+        let server = KernelServer(fileSystem: fileSystem, owner: .current(), cacheTimeout: options.cacheTimeout)
+        let session = try KernelSession(server: server, options: options.libfuseOptions)
+        do throws(MountError) {
+            try session.mount(at: mountPoint)
+        } catch {
+            session.destroy()
+            throw error
+        }
+        notifier.attach(session.pointer)
+        tree.setChangeHandler { [weak fileSystem] paths in
+            fileSystem?.treeDidChange(paths)
+        }
+        let workers: KernelWorkers
+        do throws(MountError) {
+            workers = try KernelWorkers(session: session, count: options.workerThreads, ended: stopEvent)
+        } catch {
+            tree.setChangeHandler { _ in }
+            notifier.close()
+            session.unmount()
+            session.destroy()
+            throw error
+        }
+        let signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
+        lifecycle.withLock { $0.phase = .serving }
+
+        stopEvent.wait()
+
+        lifecycle.withLock { $0.phase = .mounting }
+        if workers.outcome == .none {
+            // Stopping by request: the kernel still sends requests, so saves and cache notices can finish.
+            fileSystem.saveAll()
+        }
+        tree.setChangeHandler { _ in }
+        notifier.close()
+        workers.stop()
+        fileSystem.saveAll()
+        signals?.restore()
+        session.unmount()
+        session.destroy()
+        if case .failed(let error) = workers.outcome {
+            throw .connectionFailed(errno: error.rawValue)
+        }
+    }
+
+    /// Ends `run()` from any thread: open files are saved, the file system is unmounted (programs still
+    /// inside get `ENOTCONN`), and `run()` returns. Before `run()`, makes it return at once.
+    public func unmount() {
+        lifecycle.withLock { lifecycle in
+            lifecycle.isStopRequested = true
+            lifecycle.stopEvent?.signal()
+        }
+    }
+
+    /// One line on standard error, written at once (the daemonized command may have redirected it to a log).
+    @Sendable private static func logToStandardError(_ message: String) {
+        let line = Array("minutafs: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    private static func checkedMountPoint(_ path: String) throws(MountError) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            switch errno {
+            case ENOENT: throw .mountPointMissing(path)
+            case ENOTCONN: throw .staleMount(path)
+            case let error: throw .mountPointUnusable(path, errno: error)
+            }
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .mountPointNotDirectory(path) }
+        guard let resolved = realpath(path, nil) else { throw .mountPointUnusable(path, errno: errno) }
+        let absolute = String(cString: resolved)
+        free(resolved)
+
+        if absolute != "/" {
+            var parentStatus = stat()
+            let parent = absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)]
+            if stat(parent.isEmpty ? "/" : String(parent), &parentStatus) == 0 && parentStatus.st_dev != status.st_dev {
+                throw .alreadyMounted(path)
+            }
+        }
+        guard let directory = opendir(absolute) else { throw .mountPointUnusable(path, errno: errno) }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { throw .mountPointNotEmpty(path) }
+        }
+        return absolute
+    }
+}

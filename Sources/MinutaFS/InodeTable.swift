@@ -1,0 +1,115 @@
+/// The inode numbers the kernel has been given, and the path each one stands for.
+///
+/// A path keeps its number for the life of the mount, even after the kernel forgets it, so `ls -i` and
+/// `find` see stable numbers; numbers are never reused. A number whose path went away (unlinked, renamed
+/// over) is *detached*: it stays until the kernel forgets it, and then it is dropped.
+struct InodeTable {
+    static let rootInode: UInt64 = 1
+
+    struct Node {
+        /// Nil once the file was unlinked or another file was renamed over it.
+        var path: String?
+        /// How many times the kernel was told of this inode (lookup, create, readdirplus) minus what it forgot.
+        var lookupCount: UInt64
+        /// The contents the kernel's page cache holds for this inode, when known: lets `open` keep the cache.
+        var cachedContent: ContentStamp?
+    }
+
+    private var nodes: [UInt64: Node] = [rootInode: Node(path: TreePath.root, lookupCount: 1)]
+    private var inodesByPath: [String: UInt64] = [TreePath.root: rootInode]
+    private var nextInode: UInt64 = rootInode + 1
+
+    func path(ofInode inode: UInt64) -> String? {
+        nodes[inode]?.path
+    }
+
+    func inode(atPath path: String) -> UInt64? {
+        inodesByPath[path]
+    }
+
+    /// The number of `path`, given a new one if it has none; the kernel's lookup count is unchanged.
+    mutating func inode(forPath path: String) -> UInt64 {
+        if let inode = inodesByPath[path] { return inode }
+        let inode = nextInode
+        nextInode += 1
+        nodes[inode] = Node(path: path, lookupCount: 0)
+        inodesByPath[path] = inode
+        return inode
+    }
+
+    /// The number of `path`, counted as one more the kernel holds (a lookup or create reply).
+    mutating func lookUp(_ path: String) -> UInt64 {
+        let inode = inode(forPath: path)
+        nodes[inode]?.lookupCount += 1
+        return inode
+    }
+
+    /// Counts `count` more references the kernel holds (entries of a readdirplus reply).
+    mutating func addLookups(_ count: UInt64, toInode inode: UInt64) {
+        nodes[inode]?.lookupCount += count
+    }
+
+    /// The kernel dropped `count` references; a detached inode nobody references any more is dropped.
+    mutating func forget(_ count: UInt64, ofInode inode: UInt64) {
+        guard inode != Self.rootInode, var node = nodes[inode] else { return }
+        node.lookupCount -= min(count, node.lookupCount)
+        if node.lookupCount == 0 && node.path == nil {
+            nodes[inode] = nil
+        } else {
+            nodes[inode] = node
+        }
+    }
+
+    /// `path` (and everything below it) no longer exists: its inodes are detached.
+    mutating func detach(_ path: String) {
+        for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath, directory: path) {
+            inodesByPath[existingPath] = nil
+            if let node = nodes[inode], node.lookupCount == 0 {
+                nodes[inode] = nil
+            } else {
+                nodes[inode]?.path = nil
+            }
+        }
+    }
+
+    /// A rename: the inode of `source` (and those below it) now stand for `destination`; whatever was at
+    /// `destination` is detached. The source path is left without a number.
+    mutating func move(_ source: String, to destination: String) {
+        guard source != destination else { return }
+        detach(destination)
+        let moved = inodesByPath.filter { TreePath.isWithin($0.key, directory: source) }
+        for (oldPath, inode) in moved {
+            let newPath = destination + oldPath[oldPath.utf8.index(oldPath.startIndex, offsetBy: source.utf8.count)...]
+            inodesByPath[oldPath] = nil
+            inodesByPath[newPath] = inode
+            nodes[inode]?.path = newPath
+        }
+    }
+
+    /// `RENAME_EXCHANGE` of two files: each inode takes the other's path.
+    mutating func exchange(_ first: String, _ second: String) {
+        let firstInode = inodesByPath[first]
+        let secondInode = inodesByPath[second]
+        inodesByPath[first] = secondInode
+        inodesByPath[second] = firstInode
+        if let firstInode { nodes[firstInode]?.path = second }
+        if let secondInode { nodes[secondInode]?.path = first }
+    }
+
+    func cachedContent(ofInode inode: UInt64) -> ContentStamp? {
+        nodes[inode]?.cachedContent
+    }
+
+    mutating func setCachedContent(_ stamp: ContentStamp?, ofInode inode: UInt64) {
+        nodes[inode]?.cachedContent = stamp
+    }
+
+    /// How many inodes the table holds (for tests).
+    var count: Int { nodes.count }
+}
+
+/// What identifies a version of a file's contents well enough to keep the kernel's page cache across opens.
+struct ContentStamp: Equatable {
+    var size: Int
+    var modificationTime: TreeTime
+}

@@ -1,0 +1,56 @@
+/// How a tree is mounted.
+public struct MountOptions: Sendable, Equatable {
+    /// `-o ro`: the kernel refuses every change with `EROFS`.
+    public var readOnly: Bool
+    /// `-o allow_other`: other users may enter the mount (a non-root user needs `user_allow_other` in
+    /// `/etc/fuse.conf`). Permissions are always checked by the kernel (`default_permissions`).
+    public var allowOther: Bool
+    /// Whether the command runs in the foreground. `FuseMount` never daemonizes; the command line does.
+    public var foreground: Bool
+    /// Further `-o` options passed to libfuse as they are (such as `noatime`).
+    public var extra: [String]
+    /// The source shown by `mount` and `df` (`fsname=`); the type is `fuse.minutafs`.
+    public var fsName: String
+    /// Whether `run()` handles SIGTERM, SIGINT and SIGHUP by unmounting cleanly. Only one mount per process
+    /// can; tests that mount several trees turn it off and call `unmount()`.
+    public var handlesSignals: Bool
+    /// Seconds the kernel may trust names and attributes without asking. Long, because changes made
+    /// underneath are invalidated explicitly (see `FileTree.setChangeHandler`).
+    public var cacheTimeout: Double
+    /// Threads answering the kernel's requests.
+    public var workerThreads: Int
+
+    public init(
+        readOnly: Bool = false,
+        allowOther: Bool = false,
+        foreground: Bool = false,
+        extra: [String] = [],
+        fsName: String = "minutafs",
+        handlesSignals: Bool = true,
+        cacheTimeout: Double = 60,
+        workerThreads: Int = 4
+    ) {
+        self.readOnly = readOnly
+        self.allowOther = allowOther
+        self.foreground = foreground
+        self.extra = extra
+        self.fsName = fsName
+        self.handlesSignals = handlesSignals
+        self.cacheTimeout = cacheTimeout
+        self.workerThreads = workerThreads
+    }
+
+    /// The `-o` options given to libfuse.
+    var libfuseOptions: [String] {
+        var options = ["default_permissions", "fsname=" + Self.escaped(fsName), "subtype=minutafs"]
+        if readOnly { options.append("ro") }
+        if allowOther { options.append("allow_other") }
+        options += extra.map(Self.escaped)
+        return options
+    }
+
+    /// libfuse splits `-o` on commas; a backslash keeps one in a value.
+    private static func escaped(_ option: String) -> String {
+        option.replacing("\\", with: "\\\\").replacing(",", with: "\\,")
+    }
+}

@@ -1,0 +1,167 @@
+import SystemPackage
+
+/// The flags of `renameat2(2)`.
+struct RenameFlags: OptionSet, Equatable {
+    let rawValue: UInt32
+    /// `RENAME_NOREPLACE`: fail with `EEXIST` rather than replace the destination.
+    static let noReplace = RenameFlags(rawValue: 1)
+    /// `RENAME_EXCHANGE`: swap source and destination.
+    static let exchange = RenameFlags(rawValue: 2)
+}
+
+extension MountedFileSystem {
+    /// `mkdir`: the tree makes the directory.
+    func makeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
+        if isReadOnly { throw .readOnlyFileSystem }
+        let path = try path(of: name, inDirectory: parent)
+        try fromTree { () throws(TreeError) in try tree.makeDirectory(atPath: path) }
+        var attributes = try attributes(ofPath: path)
+        attributes.inode = state.withLock { $0.inodes.lookUp(path) }
+        return attributes
+    }
+
+    /// `unlink`: drops a scratch file, or has the tree remove its file.
+    func unlink(_ name: String, inDirectory parent: UInt64) throws(Errno) {
+        if isReadOnly { throw .readOnlyFileSystem }
+        let path = try path(of: name, inDirectory: parent)
+        let wasScratch = state.withLock { state in
+            guard state.scratch.remove(path) != nil else { return false }
+            state.inodes.detach(path)
+            return true
+        }
+        if wasScratch { return }
+        do throws(TreeError) {
+            try tree.removeFile(atPath: path)
+        } catch .notFound where hasUnsavedFile(atPath: path) {
+            // Created and never saved: it only existed in its handle, whose save now goes nowhere.
+        } catch {
+            throw Errno(rawValue: error.errno)
+        }
+        state.withLock { $0.inodes.detach(path) }
+    }
+
+    /// `rmdir`: the tree removes the directory; scratch files in it make it not empty.
+    func removeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) {
+        if isReadOnly { throw .readOnlyFileSystem }
+        let path = try path(of: name, inDirectory: parent)
+        if state.withLock({ $0.scratch.hasFiles(within: path) }) { throw .directoryNotEmpty }
+        try fromTree { () throws(TreeError) in try tree.removeDirectory(atPath: path) }
+        state.withLock { $0.inodes.detach(path) }
+    }
+
+    /// `rename`, by what the two names are (SPEC section 4, editors' save patterns):
+    /// - scratch onto scratch: the mount moves its own file;
+    /// - scratch onto a name the tree accepts: a save (`sed -i`, rsync, `os.replace`): one `write` of the
+    ///   scratch file's bytes, then the scratch file is gone;
+    /// - accepted onto accepted: the tree renames its file;
+    /// - accepted onto a scratch name (vim's backup): the scratch file gets a copy, and the tree's file
+    ///   stays where it is, for the editor to write the new version into.
+    ///
+    /// `RENAME_EXCHANGE` works between two scratch files only (`EINVAL` otherwise); directories of the
+    /// tree are not renamed (`EPERM`).
+    func rename(
+        _ name: String, inDirectory parent: UInt64, to newName: String, inDirectory newParent: UInt64, flags: RenameFlags
+    ) throws(Errno) {
+        if isReadOnly { throw .readOnlyFileSystem }
+        if !flags.isSubset(of: [.noReplace, .exchange]) || flags == [.noReplace, .exchange] { throw .invalidArgument }
+        let source = try path(of: name, inDirectory: parent)
+        let destination = try path(of: newName, inDirectory: newParent)
+        let sourceAttributes = try attributes(ofPath: source)
+        if source == destination { return }
+        let destinationAttributes: NodeAttributes?
+        do throws(Errno) {
+            destinationAttributes = try attributes(ofPath: destination)
+        } catch .noSuchFileOrDirectory {
+            destinationAttributes = nil
+        }
+        if flags.contains(.noReplace) && destinationAttributes != nil { throw .fileExists }
+        let sourceIsScratch = isScratch(source)
+        let destinationIsScratch = isScratch(destination)
+
+        if flags.contains(.exchange) {
+            guard destinationAttributes != nil else { throw .noSuchFileOrDirectory }
+            guard sourceIsScratch && destinationIsScratch else { throw .invalidArgument }
+            state.withLock { state in
+                state.scratch.exchange(source, destination)
+                state.inodes.exchange(source, destination)
+            }
+            return
+        }
+        if sourceAttributes.isDirectory { throw .notPermitted }
+        if destinationAttributes?.isDirectory == true { throw .isDirectory }
+
+        let destinationIsAccepted = !destinationIsScratch
+            && tree.accepts(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
+        if !destinationIsScratch && !destinationIsAccepted && destinationAttributes != nil {
+            // A file of the tree under a name it does not take writes for (a read-only view).
+            throw .permissionDenied
+        }
+        switch (sourceIsScratch, destinationIsAccepted) {
+        case (true, false):
+            state.withLock { state in
+                state.scratch.remove(destination)
+                state.scratch.move(source, to: destination)
+                state.inodes.move(source, to: destination)
+            }
+        case (true, true):
+            try saveScratchFile(source, as: destination)
+        case (false, true):
+            do throws(TreeError) {
+                try tree.renameFile(from: source, to: destination)
+            } catch .notFound where hasUnsavedFile(atPath: source) {
+                // Created and never saved: its handle saves it under the new name.
+            } catch {
+                throw Errno(rawValue: error.errno)
+            }
+            state.withLock { $0.inodes.move(source, to: destination) }
+        case (false, false):
+            try copyToScratch(source, as: destination, attributes: sourceAttributes)
+            if let parentInode = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: source)) }) {
+                invalidator.invalidateSoon([.entry(parent: parentInode, name: name)])
+            }
+        }
+    }
+
+    /// A scratch file renamed onto an accepted name: the tree gets its bytes as one save.
+    private func saveScratchFile(_ source: String, as destination: String) throws(Errno) {
+        guard let contents = state.withLock({ $0.scratch[source]?.contents }) else { throw .noSuchFileOrDirectory }
+        try fromTree { () throws(TreeError) in try tree.write(contents, toPath: destination) }
+        let inode = state.withLock { state -> UInt64? in
+            state.scratch.remove(source)
+            state.inodes.move(source, to: destination)
+            guard let inode = state.inodes.inode(atPath: destination) else { return nil }
+            state.forgetCachedContent(ofInode: inode)
+            return inode
+        }
+        // The kernel holds the scratch file's size and pages for this inode; the tree's may differ.
+        if let inode { invalidator.invalidateNow(inode: inode) }
+    }
+
+    /// A file of the tree renamed onto a scratch name: the scratch file gets a copy, the tree keeps its file.
+    private func copyToScratch(_ source: String, as destination: String, attributes: NodeAttributes) throws(Errno) {
+        let pending = state.withLock { state in
+            state.inodes.inode(atPath: source).flatMap { state.handles.pendingFile(ofInode: $0)?.contents }
+        }
+        let contents: [UInt8]
+        if let pending {
+            contents = pending
+        } else {
+            contents = try fromTree { () throws(TreeError) in try tree.contents(ofPath: source) }
+        }
+        let now = TreeTime.now()
+        state.withLock { state in
+            state.scratch[destination] = ScratchFile(
+                contents: contents, permissions: attributes.permissions,
+                modificationTime: attributes.modificationTime, accessTime: now)
+            state.inodes.move(source, to: destination)
+        }
+    }
+
+    /// Whether a handle holds a file created at `path` and not saved yet.
+    private func hasUnsavedFile(atPath path: String) -> Bool {
+        state.withLock { state in
+            guard let inode = state.inodes.inode(atPath: path) else { return false }
+            return state.handles.files.values.contains { $0.inode == inode && $0.isUnsaved }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import SystemPackage
+
+/// How a file is opened, from `open(2)`'s flags.
+struct OpenFlags: Equatable {
+    var isWritable: Bool
+    var truncates: Bool
+    var appends: Bool
+    var isExclusive: Bool
+
+    init(isWritable: Bool, truncates: Bool = false, appends: Bool = false, isExclusive: Bool = false) {
+        self.isWritable = isWritable
+        self.truncates = truncates
+        self.appends = appends
+        self.isExclusive = isExclusive
+    }
+
+    init(rawValue flags: Int32) {
+        let accessMode = flags & O_ACCMODE
+        self.init(
+            isWritable: accessMode == O_WRONLY || accessMode == O_RDWR,
+            truncates: flags & O_TRUNC != 0,
+            appends: flags & O_APPEND != 0,
+            isExclusive: flags & O_EXCL != 0
+        )
+    }
+}
+
+/// An opened file, as the kernel is told of it.
+struct OpenedFile: Equatable {
+    var handle: UInt64
+    /// The kernel may keep the pages it cached at an earlier open: the contents have not changed since.
+    var keepsCache: Bool
+    /// Reads and writes bypass the page cache (`direct_io`): for read-only views whose contents change
+    /// with every read, such as `.minutafs/status`.
+    var bypassesCache: Bool
+}
+
+extension MountedFileSystem {
+    /// `lookup`: the attributes of `name` in `parent`, counted as one more reference the kernel holds.
+    func lookUp(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
+        let path = try path(of: name, inDirectory: parent)
+        var attributes = try attributes(ofPath: path)
+        attributes.inode = state.withLock { $0.inodes.lookUp(path) }
+        return attributes
+    }
+
+    /// `forget`: the kernel dropped `count` references to `inode`.
+    func forget(_ count: UInt64, ofInode inode: UInt64) {
+        state.withLock { $0.inodes.forget(count, ofInode: inode) }
+    }
+
+    /// `getattr`.
+    func attributes(ofInode inode: UInt64) throws(Errno) -> NodeAttributes {
+        let path: String
+        do throws(Errno) {
+            path = try self.path(ofInode: inode)
+        } catch {
+            // An unlinked file that is still open: what its handle holds.
+            let open = state.withLock { state in
+                state.handles.files.values.first { $0.inode == inode && $0.contents != nil }
+            }
+            guard let open else { throw error }
+            return NodeAttributes(inode: inode, open)
+        }
+        var attributes = try attributes(ofPath: path)
+        attributes.inode = inode
+        return attributes
+    }
+
+    /// `open` of a file (directories go through `openDirectory`).
+    func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
+        if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
+        let path = try path(ofInode: inode)
+        let now = TreeTime.now()
+        let truncates = flags.truncates && flags.isWritable
+        let local: OpenedFile? = state.withLock { state in
+            if state.scratch.contains(path) {
+                if truncates {
+                    state.scratch[path]?.contents = []
+                    state.scratch[path]?.modificationTime = now
+                }
+                let file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
+                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false)
+            }
+            if let pending = state.handles.pendingFile(ofInode: inode) {
+                // Another handle holds unsaved changes: this one starts from them, as it would on a disk.
+                var file = OpenFile(
+                    inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+                    contents: pending.contents, modificationTime: pending.modificationTime)
+                if truncates { file.change({ $0 = [] }, at: now) }
+                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false)
+            }
+            return nil
+        }
+        if let local { return local }
+
+        let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+        if attributes.isDirectory { throw .isDirectory }
+        if flags.isWritable && !attributes.isWritable { throw .permissionDenied }
+        let stamp = ContentStamp(size: attributes.size, modificationTime: attributes.modificationTime)
+        return state.withLock { state in
+            var file = OpenFile(
+                inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+                modificationTime: attributes.modificationTime)
+            if truncates { file.change({ $0 = [] }, at: now) }
+            let keepsCache = attributes.isWritable && state.inodes.cachedContent(ofInode: inode) == stamp
+            state.inodes.setCachedContent(attributes.isWritable ? stamp : nil, ofInode: inode)
+            return OpenedFile(handle: state.handles.open(file), keepsCache: keepsCache, bypassesCache: !attributes.isWritable)
+        }
+    }
+
+    /// `read`: up to `length` bytes from `offset`, from the handle's snapshot of the file (taken at the
+    /// first read), its unsaved changes, or the scratch file.
+    func read(handle: UInt64, from offset: Int, length: Int) throws(Errno) -> [UInt8] {
+        enum Attempt {
+            case read([UInt8])
+            case needsContents(path: String)
+        }
+        while true {
+            let attempt = try state.withLock { state throws(Errno) -> Attempt in
+                guard let file = state.handles[file: handle] else { throw .badFileDescriptor }
+                guard let path = state.inodes.path(ofInode: file.inode) else {
+                    return .read(file.contents?.bytes(from: offset, length: length) ?? [])
+                }
+                if let scratch = state.scratch[path] {
+                    return .read(scratch.contents.bytes(from: offset, length: length))
+                }
+                if let contents = file.contents {
+                    return .read(contents.bytes(from: offset, length: length))
+                }
+                return .needsContents(path: path)
+            }
+            switch attempt {
+            case .read(let bytes):
+                return bytes
+            case .needsContents(let path):
+                try loadContents(ofHandle: handle, fromPath: path, missingIsEmpty: false)
+            }
+        }
+    }
+
+    /// Gives a handle without contents the tree's contents of `path`.
+    func loadContents(ofHandle handle: UInt64, fromPath path: String, missingIsEmpty: Bool) throws(Errno) {
+        let contents: [UInt8]
+        do throws(TreeError) {
+            contents = try tree.contents(ofPath: path)
+        } catch .notFound where missingIsEmpty {
+            contents = []
+        } catch {
+            throw Errno(rawValue: error.errno)
+        }
+        state.withLock { state in
+            if state.handles[file: handle]?.contents == nil {
+                state.handles[file: handle]?.contents = contents
+            }
+        }
+    }
+
+    /// `opendir`: a handle on a listing of the directory, taken now.
+    func openDirectory(inode: UInt64) throws(Errno) -> UInt64 {
+        let listing = try listing(ofInode: inode)
+        return state.withLock { $0.handles.open(directoryListing: listing) }
+    }
+
+    /// The listing of a directory handle; taken again when `refresh` (a `readdir` from offset 0, as after
+    /// `rewinddir`).
+    func listing(ofDirectoryHandle handle: UInt64, inode: UInt64, refresh: Bool) throws(Errno) -> [TreeEntry] {
+        if !refresh, let listing = state.withLock({ $0.handles[directory: handle] }) {
+            return listing
+        }
+        let listing = try listing(ofInode: inode)
+        state.withLock { $0.handles[directory: handle] = listing }
+        return listing
+    }
+
+    func closeDirectory(handle: UInt64) {
+        state.withLock { $0.handles.close(directory: handle) }
+    }
+
+    /// `.`, `..`, the tree's entries, then the scratch files and the files not yet saved.
+    private func listing(ofInode inode: UInt64) throws(Errno) -> [TreeEntry] {
+        let path = try path(ofInode: inode)
+        let treeEntries = try fromTree { () throws(TreeError) in try tree.entries(inDirectory: path) }
+        var names = Set(treeEntries.map(\.name))
+        var listing = [TreeEntry(name: ".", isDirectory: true), TreeEntry(name: "..", isDirectory: true)]
+        listing += treeEntries
+        let localNames: [String] = state.withLock { state in
+            var local = state.scratch.names(inDirectory: path)
+            for file in state.handles.files.values where file.isUnsaved {
+                if let filePath = state.inodes.path(ofInode: file.inode), TreePath.parent(of: filePath) == path {
+                    local.append(TreePath.name(of: filePath))
+                }
+            }
+            return local
+        }
+        for name in localNames where names.insert(name).inserted {
+            listing.append(TreeEntry(name: name, isDirectory: false))
+        }
+        return listing
+    }
+
+    /// The attributes of an entry of a listing, with its inode number (given one if it has none, without
+    /// counting a reference); nil if it went away since the listing was taken.
+    func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
+        guard let path = try? path(of: name, inDirectory: parent),
+            var attributes = try? attributes(ofPath: path)
+        else { return nil }
+        attributes.inode = state.withLock { $0.inodes.inode(forPath: path) }
+        return attributes
+    }
+
+    /// The inode number of an entry of a listing, for `readdir` (given one if it has none).
+    func listedInode(of name: String, inDirectory parent: UInt64) -> UInt64 {
+        guard let path = try? path(of: name, inDirectory: parent) else { return 0 }
+        return state.withLock { $0.inodes.inode(forPath: path) }
+    }
+
+    /// The kernel now holds a reference to each of these inodes (entries of a `readdirplus` reply).
+    func countReferences(toInodes inodes: [UInt64]) {
+        state.withLock { state in
+            for inode in inodes { state.inodes.addLookups(1, toInode: inode) }
+        }
+    }
+
+    /// `getxattr` and `listxattr`: the tree's extended attributes; scratch files have none.
+    func extendedAttributes(ofInode inode: UInt64) throws(Errno) -> [String: [UInt8]] {
+        let path = try path(ofInode: inode)
+        if isScratch(path) { return [:] }
+        return tree.extendedAttributes(ofPath: path)
+    }
+
+    /// `access`: whether the file exists and, for `W_OK`, can be written.
+    func checkAccess(inode: UInt64, mask: Int32) throws(Errno) {
+        let attributes = try attributes(ofInode: inode)
+        guard mask & W_OK != 0 else { return }
+        if isReadOnly { throw .readOnlyFileSystem }
+        if !attributes.isDirectory && attributes.permissions & 0o200 == 0 { throw .permissionDenied }
+    }
+}

@@ -1,0 +1,220 @@
+import SystemPackage
+
+/// The attribute changes of a `setattr` request.
+struct AttributeChanges: Equatable {
+    var size: Int?
+    var permissions: UInt32?
+    var accessTime: TreeTime?
+    var modificationTime: TreeTime?
+}
+
+extension MountedFileSystem {
+    /// `create`: opens `name` in `parent`, making it if it does not exist.
+    ///
+    /// A name the tree accepts becomes a file that exists only in the returned handle until its first save;
+    /// any other name becomes a scratch file.
+    func create(
+        _ name: String, inDirectory parent: UInt64, permissions: UInt32, flags: OpenFlags
+    ) throws(Errno) -> (NodeAttributes, OpenedFile) {
+        if isReadOnly { throw .readOnlyFileSystem }
+        let directory = try path(ofInode: parent)
+        let path = TreePath.appending(name, to: directory)
+        if directory != TreePath.root {
+            let directoryAttributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: directory) }
+            if !directoryAttributes.isDirectory { throw .notDirectory }
+        }
+        do throws(Errno) {
+            var existing = try attributes(ofPath: path)
+            if flags.isExclusive { throw .fileExists }
+            if existing.isDirectory { throw .isDirectory }
+            existing.inode = state.withLock { $0.inodes.lookUp(path) }
+            let opened = try open(inode: existing.inode, flags: flags)
+            return (try attributes(ofInode: existing.inode), opened)
+        } catch where error != .noSuchFileOrDirectory {
+            throw error
+        } catch {
+            // Not there: make it below.
+        }
+
+        let accepted = tree.accepts(fileNamed: name, inDirectory: directory)
+        let now = TreeTime.now()
+        return state.withLock { state in
+            let inode = state.inodes.lookUp(path)
+            var file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
+            if accepted {
+                file.change({ $0 = [] }, at: now)
+                file.isUnsaved = true
+                state.inodes.setCachedContent(nil, ofInode: inode)
+            } else {
+                state.scratch[path] = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now)
+            }
+            let attributes = accepted
+                ? NodeAttributes(inode: inode, file)
+                : NodeAttributes(inode: inode, state.scratch[path] ?? ScratchFile(permissions: 0o600, modificationTime: now, accessTime: now))
+            let handle = state.handles.open(file)
+            return (attributes, OpenedFile(handle: handle, keepsCache: false, bypassesCache: false))
+        }
+    }
+
+    /// `write`: changes the handle's bytes (or the scratch file's); nothing reaches the tree before a save.
+    func write(_ bytes: [UInt8], handle: UInt64, at offset: Int) throws(Errno) {
+        enum Attempt {
+            case written
+            case needsContents(path: String)
+        }
+        let now = TreeTime.now()
+        while true {
+            let attempt = try state.withLock { state throws(Errno) -> Attempt in
+                guard let file = state.handles[file: handle], file.isWritable else { throw .badFileDescriptor }
+                let path = state.inodes.path(ofInode: file.inode)
+                if let path, state.scratch.contains(path) {
+                    let end = state.scratch[path]?.contents.count ?? 0
+                    state.scratch[path]?.contents.write(bytes, at: file.isAppending ? end : offset)
+                    state.scratch[path]?.modificationTime = now
+                    return .written
+                }
+                if file.contents == nil, let path {
+                    return .needsContents(path: path)
+                }
+                state.handles[file: handle]?.change({ $0.write(bytes, at: file.isAppending ? $0.count : offset) }, at: now)
+                return .written
+            }
+            switch attempt {
+            case .written:
+                return
+            case .needsContents(let path):
+                try loadContents(ofHandle: handle, fromPath: path, missingIsEmpty: true)
+            }
+        }
+    }
+
+    /// `flush`, `fsync` and `release`: gives the tree the handle's bytes if they changed since the last save.
+    ///
+    /// - Throws: the tree's refusal (`EINVAL` for content it does not accept), for the program's `close`
+    ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds.
+    func save(handle: UInt64) throws(Errno) {
+        enum Plan {
+            case nothing
+            case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool)
+        }
+        let plan = state.withLock { state -> Plan in
+            guard let file = state.handles[file: handle], file.isDirty, let contents = file.contents else { return .nothing }
+            guard let path = state.inodes.path(ofInode: file.inode) else {
+                // Unlinked while open: the bytes go nowhere.
+                state.handles[file: handle]?.isDirty = false
+                return .nothing
+            }
+            if state.scratch.contains(path) {
+                // Renamed onto a scratch name while open.
+                state.scratch[path]?.contents = contents
+                state.handles[file: handle]?.isDirty = false
+                return .nothing
+            }
+            return .write(path: path, contents: contents, inode: file.inode, changeCount: file.changeCount, isUnsaved: file.isUnsaved)
+        }
+        guard case .write(let path, let contents, let inode, let changeCount, let isUnsaved) = plan else { return }
+
+        do throws(TreeError) {
+            try tree.write(contents, toPath: path)
+        } catch {
+            state.withLock { state in
+                state.handles[file: handle]?.isDirty = false
+                state.handles[file: handle]?.isUnsaved = false
+                state.handles[file: handle]?.contents = nil
+                state.forgetCachedContent(ofInode: inode)
+            }
+            invalidator.invalidateNow(inode: inode)
+            if isUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
+                invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: path))])
+            }
+            throw Errno(rawValue: error.errno)
+        }
+        state.withLock { state in
+            if state.handles[file: handle]?.changeCount == changeCount {
+                state.handles[file: handle]?.isDirty = false
+            }
+            state.handles[file: handle]?.isUnsaved = false
+            state.forgetCachedContent(ofInode: inode)
+        }
+        // The tree may lay the bytes out differently (JSON re-indented): the kernel must ask again.
+        invalidator.invalidateNow(inode: inode)
+    }
+
+    /// `release`: saves what is unsaved, then forgets the handle. A refused save can only be logged: the
+    /// program's `close` already returned (flush came first).
+    func release(handle: UInt64) {
+        do throws(Errno) {
+            try save(handle: handle)
+        } catch {
+            let path = state.withLock { state in
+                state.handles[file: handle].flatMap { state.inodes.path(ofInode: $0.inode) }
+            }
+            log("release of \(path ?? "an unlinked file"): the tree refused the save: \(error)")
+        }
+        state.withLock { _ = $0.handles.close(file: handle) }
+    }
+
+    /// Saves every handle with unsaved changes (when the mount ends); refusals are logged.
+    func saveAll() {
+        let handles = state.withLock { state in
+            state.handles.files.compactMap { $0.value.isDirty ? $0.key : nil }
+        }
+        for handle in handles {
+            do throws(Errno) {
+                try save(handle: handle)
+            } catch {
+                log("unmount: a file open for writing could not be saved: \(error)")
+            }
+        }
+    }
+
+    /// `setattr`: truncation and, for scratch files, permissions and times. Permission and time changes
+    /// of the tree's files are accepted and ignored (rsync and cp set them), so the tree never sees them.
+    func setAttributes(ofInode inode: UInt64, handle: UInt64?, _ changes: AttributeChanges) throws(Errno) -> NodeAttributes {
+        let path = try path(ofInode: inode)
+        if isReadOnly && changes != AttributeChanges() { throw .readOnlyFileSystem }
+        let now = TreeTime.now()
+        let changedScratch = state.withLock { state -> Bool in
+            guard state.scratch.contains(path) else { return false }
+            if let size = changes.size {
+                state.scratch[path]?.contents.resize(to: size)
+                state.scratch[path]?.modificationTime = now
+            }
+            if let permissions = changes.permissions { state.scratch[path]?.permissions = permissions & 0o7777 }
+            if let time = changes.modificationTime { state.scratch[path]?.modificationTime = time }
+            if let time = changes.accessTime { state.scratch[path]?.accessTime = time }
+            return true
+        }
+        if !changedScratch, let size = changes.size {
+            try truncate(inode: inode, path: path, handle: handle, to: size, at: now)
+        }
+        return try attributes(ofInode: inode)
+    }
+
+    /// Truncation of a file of the tree: in the given handle, else in a writable handle open on it (its save
+    /// will carry it), else at once with one `write`.
+    private func truncate(inode: UInt64, path: String, handle: UInt64?, to size: Int, at now: TreeTime) throws(Errno) {
+        let target = state.withLock { state -> UInt64? in
+            if let handle, state.handles[file: handle]?.isWritable == true { return handle }
+            return state.handles.handles(ofInode: inode).first { state.handles[file: $0]?.isWritable == true }
+        }
+        if let target {
+            let needsContents = state.withLock { $0.handles[file: target]?.contents == nil }
+            if needsContents && size > 0 {
+                try loadContents(ofHandle: target, fromPath: path, missingIsEmpty: true)
+            }
+            state.withLock { state in
+                state.handles[file: target]?.change({ $0.resize(to: size) }, at: now)
+            }
+            return
+        }
+        let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+        if attributes.isDirectory { throw .isDirectory }
+        if !attributes.isWritable { throw .permissionDenied }
+        var contents = size == 0 ? [] : try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
+        contents.resize(to: size)
+        try fromTree { () throws(TreeError) in try tree.write(contents, toPath: path) }
+        state.withLock { $0.forgetCachedContent(ofInode: inode) }
+        invalidator.invalidateNow(inode: inode)
+    }
+}

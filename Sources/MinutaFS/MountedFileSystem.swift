@@ -1,0 +1,113 @@
+import Synchronization
+import SystemPackage
+
+/// The file system one mount serves: a `FileTree` plus what the mount keeps itself (inode numbers, open
+/// handles with their unsaved bytes, scratch files), in the terms of the kernel's requests but without C.
+///
+/// Every request handler thread of libfuse calls in here at once. All mutable state is one `MountState`
+/// behind one `Mutex`; the tree is only ever called with that lock released, so the tree may call the
+/// change handler (and through it, this file system) from inside any of its methods.
+final class MountedFileSystem: Sendable {
+    let tree: any FileTree
+    let isReadOnly: Bool
+    let invalidator: any KernelCacheInvalidating
+    /// Where errors the kernel cannot pass on (a save failing at release) are reported.
+    let log: @Sendable (String) -> Void
+    let state = Mutex(MountState())
+
+    struct MountState {
+        var inodes = InodeTable()
+        var handles = FileHandleTable()
+        var scratch = ScratchFiles()
+    }
+
+    init(
+        tree: any FileTree,
+        isReadOnly: Bool,
+        invalidator: any KernelCacheInvalidating,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.tree = tree
+        self.isReadOnly = isReadOnly
+        self.invalidator = invalidator
+        self.log = log
+    }
+
+    /// The path `inode` stands for now.
+    ///
+    /// - Throws: `ENOENT` when the kernel asks about an inode whose file is gone.
+    func path(ofInode inode: UInt64) throws(Errno) -> String {
+        guard let path = state.withLock({ $0.inodes.path(ofInode: inode) }) else {
+            throw .noSuchFileOrDirectory
+        }
+        return path
+    }
+
+    /// The path of `name` in directory `parent`.
+    func path(of name: String, inDirectory parent: UInt64) throws(Errno) -> String {
+        TreePath.appending(name, to: try path(ofInode: parent))
+    }
+
+    /// What `stat` shows for `path` now (with inode 0): a scratch file, a file with unsaved changes in an
+    /// open handle, or the tree's file.
+    func attributes(ofPath path: String) throws(Errno) -> NodeAttributes {
+        let local: NodeAttributes? = state.withLock { state in
+            if let file = state.scratch[path] { return NodeAttributes(file) }
+            if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
+                return NodeAttributes(inode: 0, file)
+            }
+            return nil
+        }
+        if let local { return local }
+        return NodeAttributes(try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) })
+    }
+
+    /// Whether `path` names a file the mount keeps itself.
+    func isScratch(_ path: String) -> Bool {
+        state.withLock { $0.scratch.contains(path) }
+    }
+
+    /// Calls the tree, turning its error into the C error the kernel passes on.
+    func fromTree<Value>(_ body: () throws(TreeError) -> Value) throws(Errno) -> Value {
+        do throws(TreeError) {
+            return try body()
+        } catch {
+            throw Errno(rawValue: error.errno)
+        }
+    }
+
+    /// The tree reported that `paths` changed underneath: forget what the mount and the kernel cached.
+    ///
+    /// Open handles without unsaved changes drop their snapshot and read the new contents; handles with
+    /// unsaved changes keep them (their save will win, as with any two writers).
+    func treeDidChange(_ paths: [String]) {
+        let notices: [KernelCacheNotice] = state.withLock { state in
+            var notices: [KernelCacheNotice] = []
+            for path in paths {
+                if let inode = state.inodes.inode(atPath: path) {
+                    state.forgetCachedContent(ofInode: inode)
+                    notices.append(.inode(inode))
+                }
+                if path != TreePath.root, let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
+                    notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+                    notices.append(.inode(parent))
+                }
+            }
+            return notices
+        }
+        if !notices.isEmpty {
+            invalidator.invalidateSoon(notices)
+        }
+    }
+}
+
+extension MountedFileSystem.MountState {
+    /// The contents of `inode` changed: the kernel's page cache must not be kept at the next open, and
+    /// handles without unsaved changes reload.
+    mutating func forgetCachedContent(ofInode inode: UInt64) {
+        inodes.setCachedContent(nil, ofInode: inode)
+        for handle in handles.handles(ofInode: inode) where handles[file: handle]?.isDirty == false {
+            handles[file: handle]?.contents = nil
+        }
+    }
+}

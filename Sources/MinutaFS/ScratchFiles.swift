@@ -1,0 +1,76 @@
+/// A file the mount keeps itself, in memory: an editor's swap, backup or temporary file, whose name the
+/// tree does not accept (SPEC section 4). It lives until it is unlinked, renamed onto an accepted name,
+/// or the mount ends.
+struct ScratchFile {
+    var contents: [UInt8] = []
+    /// Permission bits, as `create` or `chmod` gave them.
+    var permissions: UInt32
+    var modificationTime: TreeTime
+    var accessTime: TreeTime
+}
+
+/// The scratch files of one mount, by path.
+struct ScratchFiles {
+    private var files: [String: ScratchFile] = [:]
+
+    subscript(path: String) -> ScratchFile? {
+        get { files[path] }
+        _modify { yield &files[path] }
+    }
+
+    func contains(_ path: String) -> Bool {
+        files[path] != nil
+    }
+
+    /// The names of the scratch files directly in `directory`.
+    func names(inDirectory directory: String) -> [String] {
+        files.keys.filter { TreePath.parent(of: $0) == directory }.map(TreePath.name(of:)).sorted()
+    }
+
+    /// Whether any scratch file lies below `directory` (which then cannot be removed).
+    func hasFiles(within directory: String) -> Bool {
+        files.keys.contains { $0 != directory && TreePath.isWithin($0, directory: directory) }
+    }
+
+    @discardableResult
+    mutating func remove(_ path: String) -> ScratchFile? {
+        files.removeValue(forKey: path)
+    }
+
+    mutating func move(_ source: String, to destination: String) {
+        guard source != destination, let file = files.removeValue(forKey: source) else { return }
+        files[destination] = file
+    }
+
+    mutating func exchange(_ first: String, _ second: String) {
+        let firstFile = files[first]
+        files[first] = files[second]
+        files[second] = firstFile
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Writes `bytes` at `offset`, filling any gap past the end with zeros, as `pwrite` does.
+    mutating func write(_ bytes: [UInt8], at offset: Int) {
+        if offset > count {
+            append(contentsOf: repeatElement(0, count: offset - count))
+        }
+        let end = Swift.min(offset + bytes.count, count)
+        replaceSubrange(offset..<end, with: bytes)
+    }
+
+    /// Cuts or extends (with zeros) to `size` bytes, as `ftruncate` does.
+    mutating func resize(to size: Int) {
+        if size < count {
+            removeSubrange(size...)
+        } else if size > count {
+            append(contentsOf: repeatElement(0, count: size - count))
+        }
+    }
+
+    /// At most `length` bytes from `offset`; empty past the end.
+    func bytes(from offset: Int, length: Int) -> [UInt8] {
+        guard offset < count, length > 0 else { return [] }
+        return Array(self[offset..<Swift.min(count, offset + length)])
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import MinutaFS
+import Testing
+
+@Suite("Reading through the mount")
+struct ReadingTests {
+    @Test("ls -la lists every entry with its exact size")
+    func listing() throws {
+        try MountedTree.with { mounted in
+            let top = try mounted.run("ls", ["-la", mounted.path("/")])
+            #expect(top.status == 0, "\(top)")
+            #expect(top.outputText.contains("tags.json"))
+            #expect(top.outputText.contains("records"))
+            #expect(top.outputText.contains(".minutafs"))
+
+            let month = try mounted.run("ls", ["-la", "--time-style=+", mounted.path("/records/2024/01")])
+            #expect(month.status == 0, "\(month)")
+            let lines = month.outputText.split(separator: "\n")
+            let recordLine = try #require(lines.first { $0.hasSuffix("2024-01-15_093000.json") })
+            #expect(recordLine.hasPrefix("-rw-r--r--"))
+            #expect(recordLine.split(separator: " ", omittingEmptySubsequences: true)[4] == "\(InMemoryTree.record.utf8.count)")
+            let imageLine = try #require(lines.first { $0.hasSuffix("_0.jpg") })
+            #expect(imageLine.split(separator: " ", omittingEmptySubsequences: true)[4] == "\(InMemoryTree.image.count)")
+        }
+    }
+
+    @Test("cat shows the tree's bytes, and an image reads back byte for byte")
+    func catFiles() throws {
+        try MountedTree.with { mounted in
+            let record = try mounted.run("cat", [mounted.path(InMemoryTree.recordPath)])
+            #expect(record.status == 0)
+            #expect(record.outputText == InMemoryTree.record)
+            let image = try mounted.run("cat", [mounted.path(InMemoryTree.imagePath)])
+            #expect(image.output == InMemoryTree.image)
+        }
+    }
+}
