@@ -253,7 +253,7 @@ extension Document {
             pending.dependencies = heads
         }
         let id = OpID(counter: pending.startOperation + UInt64(pending.operations.count), actor: author)
-        let sorted = predecessors.sorted { operationSet.precedes($0, $1) }
+        let sorted = predecessors.sorted(by: operationSet.lamportOrder.precedes)
         try operationSet.apply(
             Operation(id: id, object: object, key: key, insert: insert, action: action, value: value,
                       successors: [], expand: false, markName: nil),

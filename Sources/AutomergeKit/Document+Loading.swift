@@ -72,7 +72,7 @@ extension Document {
             case .element(let element): key = .element(translate(element))
             }
             let predecessors = operation.references.map(translate)
-                .sorted { operationSet.precedes($0, $1) }
+                .sorted(by: operationSet.lamportOrder.precedes)
             try operationSet.apply(
                 Operation(
                     id: translate(operation.id), object: operation.object.map(translate) ?? .root, key: key,
@@ -104,7 +104,8 @@ extension Document {
             case .element(let element): key = .element(convert(element))
             }
             let successors = operation.references.map(convert)
-            for (left, right) in zip(successors, successors.dropFirst()) where !set.precedes(left, right) {
+            let order = set.lamportOrder
+            for (left, right) in zip(successors, successors.dropFirst()) where !order.precedes(left, right) {
                 throw AutomergeError(.invalidOperation, "successors out of order")
             }
             try set.appendLoaded(Operation(
@@ -144,8 +145,9 @@ extension Document {
         _ chunk: DocumentChunk, predecessors: [OpID: [OpID]], deletions: [OpID: [Int]], verifyHeads: Bool
     ) throws(AutomergeError) {
         let set = operationSet
+        let order = set.lamportOrder
         func sortedReferences(_ ids: [OpID]) -> [ChunkOpID] {
-            ids.sorted { set.precedes($0, $1) }.map { ChunkOpID(counter: $0.counter, actor: Int($0.actor)) }
+            ids.sorted(by: order.precedes).map { ChunkOpID(counter: $0.counter, actor: Int($0.actor)) }
         }
         func chunkKey(_ key: OpKey) -> ChunkKey {
             switch key {

@@ -43,7 +43,8 @@ extension Document {
                 key: key, insert: operation.insert, action: operation.action, value: operation.value,
                 references: operation.successors.map(chunkID), expand: operation.expand, markName: operation.markName))
         }
-        let objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : set.precedes($0, $1)) }
+        let order = set.lamportOrder
+        let objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
         for objectID in objectIDs {
             guard let object = set.objects[objectID] else { continue }
             if object.type?.isSequence == true {

@@ -1,5 +1,6 @@
 import AutomergeKit
 import Glibc
+import MinutaStore
 
 /// Reading and writing whole Automerge document files for the commands, with failures that
 /// name the file.
@@ -10,10 +11,16 @@ enum DocumentFile {
     ///   folder, no permission).
     static func readBytes(atPath path: String) throws(CommandFailure) -> [UInt8] {
         do {
-            return try readContents(atPath: path)
+            return try DocumentFileAccess.read(path)
         } catch {
-            throw CommandFailure(path: path, cause: error.description)
+            throw CommandFailure(path: path, cause: Self.cause(error))
         }
+    }
+
+    /// The cause alone: the command line already names the file.
+    static func cause(_ error: StoreError) -> String {
+        if case .system(_, _, let code) = error { return String(cString: strerror(code)) }
+        return error.description
     }
 
     /// Reads and loads the document at `path`.
@@ -36,27 +43,9 @@ enum DocumentFile {
     /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5).
     static func write(_ bytes: [UInt8], toPath path: String) throws(CommandFailure) {
         do {
-            try AtomicFileWriter.write(bytes, toPath: path)
+            try DocumentFileAccess.write(bytes, to: path)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
-        }
-    }
-
-    private static func readContents(atPath path: String) throws(SystemCallError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SystemCallError(action: nil, code: errno) }
-        defer { close(descriptor) }
-        var contents: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                contents.append(contentsOf: buffer[0..<count])
-            } else if count == 0 {
-                return contents
-            } else if errno != EINTR {
-                throw SystemCallError(action: nil, code: errno)
-            }
         }
     }
 }

@@ -30,6 +30,10 @@ struct ColumnString: ColumnValue, Hashable {
 
     var string: String { String(decoding: utf8, as: UTF8.self) }
 
+    func hash(into hasher: inout Hasher) {
+        utf8.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     static func read(from reader: inout ByteReader) throws(AutomergeError) -> ColumnString {
         let start = reader.position
         let count = try reader.readLength()

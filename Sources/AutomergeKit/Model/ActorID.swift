@@ -16,6 +16,10 @@ public struct ActorID: Hashable, Comparable, Sendable, CustomStringConvertible {
         return ActorID(bytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public var hexString: String { HexEncoding.string(bytes) }
     public var description: String { hexString }
 

@@ -9,6 +9,10 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.bytes = bytes
     }
 
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public var hexString: String { HexEncoding.string(bytes) }
     public var description: String { hexString }
 

@@ -43,9 +43,11 @@ struct OperationSet: Sendable {
     /// Lamport order: counter first, then the actor's bytes.
     @inline(__always)
     func precedes(_ left: OpID, _ right: OpID) -> Bool {
-        if left.counter != right.counter { return left.counter < right.counter }
-        return actorRank[Int(left.actor)] < actorRank[Int(right.actor)]
+        lamportOrder.precedes(left, right)
     }
+
+    /// The order alone, cheap to capture in a closure (capturing the whole set would copy it).
+    var lamportOrder: LamportOrder { LamportOrder(actorRank: actorRank) }
 
     // MARK: Adding operations
 
@@ -127,7 +129,7 @@ struct OperationSet: Sendable {
         }
         let isInsert = operation.insert
         let ops = operations
-        let precedes = self.precedes
+        let precedes = lamportOrder.precedes
         try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
             switch operation.key {
             case .property(let property):

@@ -48,8 +48,8 @@ enum FileSystem {
     }
 
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
-    static func read(_ path: String, limit: Int = 1 << 30) throws(StoreError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    static func read(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: errno) }
         defer { close(descriptor) }
         var info = stat()
@@ -76,6 +76,9 @@ enum FileSystem {
     /// target, fsync of the folder. A reader (or a sync tool) sees the old file or the new one,
     /// never half of one.
     static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
+        // A file that exists keeps its permissions.
+        var existing = stat()
+        let mode = lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : permissions
         let folder = parentPath(path)
         let name = lastComponent(path)
         var random = SystemRandomNumberGenerator()
@@ -83,6 +86,7 @@ enum FileSystem {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
+        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
         var written = 0
         while written < bytes.count && failure == nil {
             let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
@@ -146,5 +150,25 @@ enum FileSystem {
     static func lastComponent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
+    }
+}
+
+
+/// Whole-file reads and atomic, durable writes for the command line's document commands.
+public enum DocumentFileAccess {
+    /// Reads a file, following a symbolic link the user named.
+    public static func read(_ path: String) throws(StoreError) -> [UInt8] {
+        try FileSystem.read(path, followingSymbolicLinks: true)
+    }
+
+    /// Replaces a file atomically and durably (temporary file, fsync, rename, fsync of the folder),
+    /// keeping its permissions; a symbolic link is written through to its target.
+    public static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        var target = path
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        if let status = FileSystem.status(path), status.isSymbolicLink, realpath(path, &buffer) != nil {
+            target = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        try FileSystem.writeAtomically(bytes, to: target)
     }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import MinutaStore
+
+extension Minutafs {
+    /// `minutafs merge STORE`: merges every conflict copy a sync tool left in the store.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge every conflict copy in a store into its document, once.",
+            discussion: """
+                Sync tools leave conflict copies such as "01 (Alice's conflicted copy 2024-01-15).automerge" \
+                beside a document when two devices changed it at once. This merges each copy into its \
+                document (nothing anyone wrote is lost), writes the document durably, and only then \
+                deletes the copy. A copy that cannot be read is moved to .minutafs-quarantine/ instead.
+                Exit status: 0 when everything was merged, 1 when a copy had to be quarantined or the \
+                store could not be read.
+
+                Example:
+                  minutafs merge ~/Dropbox/Minuta
+                """)
+
+        @Argument(help: "The store folder (the one holding tags.automerge and records/).")
+        var store: String
+
+        func run() throws {
+            try reportingFailures {
+                let opened = try StoreCommandSupport.open(store)
+                let reports: [Store.MergeReport]
+                do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
+                if reports.isEmpty { print("no conflict copies in \(opened.path)") }
+                for report in reports { print(report.description) }
+                if reports.contains(where: { if case .quarantined = $0.outcome { true } else { false } }) {
+                    throw ExitCode.failure
+                }
+            }
+        }
+    }
+
+    /// `minutafs check STORE`: loads everything and reports problems.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load every document of a store and report problems and conflict copies.",
+            discussion: """
+                Loads tags.automerge and every records/YYYY/MM.automerge, and lists documents that cannot \
+                be loaded, conflict copies waiting to be merged (run `minutafs merge`), and images a record \
+                names that are missing. Exit status: 0 when all is well, 1 when anything was reported.
+
+                Example:
+                  minutafs check ~/Dropbox/Minuta
+                """)
+
+        @Argument(help: "The store folder.")
+        var store: String
+
+        func run() throws {
+            try reportingFailures {
+                let opened = try StoreCommandSupport.open(store)
+                let problems = opened.check()
+                let months = (try? opened.months().count) ?? 0
+                for problem in problems { print(problem) }
+                print("\(months) month document\(months == 1 ? "" : "s") checked, \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+                if !problems.isEmpty { throw ExitCode.failure }
+            }
+        }
+    }
+}
+
+enum StoreCommandSupport {
+    static func open(_ path: String, timeZone: String? = nil) throws(CommandFailure) -> Store {
+        guard let zone = StoreTimeZone(identifier: timeZone) else {
+            throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
+        }
+        do {
+            return try Store(path: path, timeZone: zone)
+        } catch {
+            throw CommandFailure(path: path, cause: error.description)
+        }
+    }
+}
