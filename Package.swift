@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // zlib from Debian (zlib1g-dev): raw DEFLATE decompression of columns and change chunks.
@@ -34,7 +35,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "minutafs",
-            dependencies: ["AutomergeKit", "MinutaStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "AutomergeKit", "MinutaStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),

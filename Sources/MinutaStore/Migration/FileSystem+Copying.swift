@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file copies and new files for the migration's backup, image copies and the export.
+extension FileSystem {
+    /// Copies a regular file to a path that must not exist yet, with the source's permissions,
+    /// flushed to disk. A partial copy is removed.
+    static func copyFile(from source: String, to destination: String) throws(StoreError) {
+        let bytes = try read(source, followingSymbolicLinks: true)
+        var info = stat()
+        let mode = stat(source, &info) == 0 ? info.st_mode & 0o777 : 0o644
+        try writeNewFile(bytes, to: destination, permissions: mode)
+    }
+
+    /// Creates a file that must not exist yet and writes `bytes` to it, flushed to disk. A partial
+    /// file is removed.
+    static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: errno) }
+        var failure: StoreError?
+        var written = 0
+        while written < bytes.count && failure == nil {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = .system(file: path, operation: "write", errno: errno)
+            } else {
+                written += count
+            }
+        }
+        if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
+        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    /// The absolute form of `path`, with `.` and `..` resolved through the real folders when
+    /// they exist (symbolic links followed), lexically otherwise.
+    static func absolutePath(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        if realpath(path, &buffer) != nil {
+            return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        var base = ""
+        if !path.hasPrefix("/"), getcwd(&buffer, buffer.count) != nil {
+            base = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        var parts: [Substring] = []
+        for part in (base + "/" + path).split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        let parent = "/" + parts.dropLast().joined(separator: "/")
+        if parts.count > 1, realpath(parent, &buffer) != nil {
+            let real = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (real == "/" ? "" : real) + "/" + (parts.last.map(String.init) ?? "")
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is `folder` or inside it (both absolute, resolved).
+    static func isPath(_ path: String, inside folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+}

@@ -1,0 +1,121 @@
+import AutomergeKit
+
+/// Writes a store's documents out in the legacy JSON layout (seed 001): the rollback path of a
+/// migration. `DIR/tags.json` holds every tag; each record becomes
+/// `DIR/records/YYYY/MM/YYYY-MM-DD_HHMMSS.json` in the folder of the month document that holds it,
+/// named and laid out as the mount shows it (dates ISO 8601 UTC, a text comment as a string);
+/// the images of each month folder are copied beside them.
+///
+/// The store is only read. Conflict copies waiting beside a document are merged in memory, so
+/// the export holds everything any device wrote.
+public enum LegacyExporter {
+    public struct Summary: Sendable, Equatable {
+        public var tags = 0
+        public var records = 0
+        public var runningTimers = 0
+        public var images = 0
+        /// Conflict copies merged in memory (the store still has them).
+        public var conflictCopies = 0
+        /// Records without a usable startTime: written as `<id>.json`, which the legacy app cannot read.
+        public var recordsWithoutStartTime = 0
+    }
+
+    /// Exports the store at `storePath` into `destination`, which must not exist or be empty, and
+    /// must not be inside the store.
+    public static func export(storePath: String, to destination: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
+        let store = FileSystem.absolutePath(storePath)
+        let target = FileSystem.absolutePath(destination)
+        guard FileSystem.status(store)?.isDirectory == true else { throw .notFound(storePath) }
+        let hasMonths = try !MigrationVerification.documentMonths(store).isEmpty
+        guard FileSystem.status(store + "/tags.automerge")?.isRegularFile == true || hasMonths else {
+            throw .notAStore(storePath)
+        }
+        guard !FileSystem.isPath(target, inside: store) else {
+            throw .invalidName(destination + " (inside the store; export to a folder outside it)")
+        }
+        if let status = FileSystem.status(target) {
+            guard status.isDirectory else { throw .alreadyExists(destination) }
+            guard try FileSystem.listDirectory(target).isEmpty else { throw .notEmpty(destination) }
+        }
+        try FileSystem.makeDirectories(target)
+
+        var summary = Summary()
+        let tags = try loadMerged(store, relative: "tags.automerge", summary: &summary) ?? Document()
+        summary.tags = TagView.tags(in: tags).count
+        try FileSystem.writeNewFile(TagView.fileContents(of: tags), to: target + "/tags.json")
+
+        for month in try monthFolders(store) {
+            let folder = target + "/" + month.folderPath
+            if let document = try loadMerged(store, relative: month.documentPath, summary: &summary) {
+                var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
+                for key in document.keys(of: .root) {
+                    guard let object = RecordView.object(key, in: document) else { continue }
+                    records.append((key, object, RecordView.startTime(of: object, in: document)))
+                }
+                let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
+                if !records.isEmpty { try FileSystem.makeDirectories(folder) }
+                for (record, name) in zip(records, names) {
+                    try FileSystem.writeNewFile(JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document)), to: folder + "/" + name)
+                    summary.records += 1
+                    if record.startTime == nil { summary.recordsWithoutStartTime += 1 }
+                    if document.value(of: record.object, key: "endTime") == nil { summary.runningTimers += 1 }
+                }
+            }
+            let source = store + "/" + month.folderPath
+            guard FileSystem.status(source)?.isDirectory == true else { continue }
+            for name in try FileSystem.listDirectory(source) {
+                guard !Store.isHiddenBackingName(name), !name.hasSuffix(".json"), !name.hasPrefix("."),
+                      FileSystem.status(source + "/" + name)?.isRegularFile == true else { continue }
+                try FileSystem.makeDirectories(folder)
+                try FileSystem.copyFile(from: source + "/" + name, to: folder + "/" + name)
+                summary.images += 1
+            }
+        }
+        return summary
+    }
+
+    /// The document at `relative` with every conflict copy beside it merged in; `nil` when there
+    /// is no such document and no copy.
+    static func loadMerged(_ store: String, relative: String, summary: inout Summary) throws(StoreError) -> Document? {
+        let path = store + "/" + relative
+        var document: Document?
+        if FileSystem.status(path)?.isRegularFile == true {
+            document = try Migration.load(path, relative: relative, actor: .random())
+        }
+        let folder = FileSystem.parentPath(path)
+        let primaryName = FileSystem.lastComponent(path)
+        for name in try FileSystem.listDirectory(folder) {
+            guard let match = ConflictCopyName.match(name), match.primaryName == primaryName,
+                  FileSystem.status(folder + "/" + name)?.isRegularFile == true else { continue }
+            let copyRelative = FileSystem.parentPath(relative) == "." ? name : FileSystem.parentPath(relative) + "/" + name
+            let copy = try Migration.load(folder + "/" + name, relative: copyRelative, actor: .random())
+            if document == nil {
+                document = copy
+            } else {
+                do { try document?.merge(copy) } catch { throw .unreadableDocument(file: copyRelative, cause: error.description) }
+            }
+            summary.conflictCopies += 1
+        }
+        return document
+    }
+
+    /// Months with a document, a conflict copy of one, or an image folder.
+    static func monthFolders(_ store: String) throws(StoreError) -> [Month] {
+        let records = store + "/records"
+        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        var result = Set<Month>()
+        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
+            for name in try FileSystem.listDirectory(records + "/" + year) {
+                if name.hasSuffix(".automerge"), let month = Month(yearName: year, monthName: String(name.dropLast(10))) {
+                    result.insert(month)
+                } else if let match = ConflictCopyName.match(name), match.primaryName != "tags.automerge",
+                          let month = Month(yearName: year, monthName: String(match.primaryName.dropLast(10))) {
+                    result.insert(month)
+                } else if let month = Month(yearName: year, monthName: name), FileSystem.status(records + "/" + year + "/" + name)?.isDirectory == true {
+                    result.insert(month)
+                }
+            }
+        }
+        return result.sorted()
+    }
+}

@@ -1,0 +1,29 @@
+/// Everything read from a legacy JSON store: the tags, the records with the files they came
+/// from, and what could not be read.
+public struct LegacyStoreContents: Sendable {
+    /// One record and where it was found.
+    public struct Entry: Sendable, Equatable {
+        public var record: LegacyRecord
+        /// The file, relative to the store.
+        public var file: String
+        /// The month folder the file is in (`records/YYYY/MM/`), where its images are.
+        public var folder: Month
+    }
+
+    /// Whether the store has a `tags.json`.
+    public var hasTagsFile = false
+    public var tags: [LegacyTag] = []
+    public var records: [Entry] = []
+    /// Files or entries that could not be read; the migration is not complete while any remain.
+    public var failures: [LegacyReadFailure] = []
+    /// Every legacy JSON file found, read or not, relative to the store: what the backup copies
+    /// and what `--cleanup` removes.
+    public var files: [String] = []
+    /// Things worth telling that are not failures (a record stored twice with the same values).
+    public var notes: [String] = []
+
+    public init() {}
+
+    /// Whether there is anything legacy in the store at all.
+    public var isEmpty: Bool { files.isEmpty }
+}

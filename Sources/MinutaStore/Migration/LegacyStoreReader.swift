@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a legacy, pre-Automerge store (seed 001): `tags.json` (`{"tags": [...]}`) and one JSON
+/// file per record under `records/YYYY/MM/`. Dates may be ISO 8601 strings in any of the forms
+/// ``ISO8601/milliseconds(from:)`` accepts, or integer milliseconds. Ids are upper-cased, as the
+/// app's `uuidString` writes them.
+///
+/// Nothing here stops at the first problem: every file that cannot be read, and every entry of
+/// `tags.json` that cannot, becomes a ``LegacyReadFailure`` and the rest is still read.
+public enum LegacyStoreReader {
+    /// Whether `storePath` holds legacy JSON: a `tags.json` or a record file in a month folder.
+    public static func isLegacyStore(_ storePath: String) throws(StoreError) -> Bool {
+        try !recordFiles(in: storePath).isEmpty || FileSystem.status(storePath + "/tags.json")?.isRegularFile == true
+    }
+
+    /// Reads the whole legacy store at `storePath`. `progress` is called with (files read, files in all).
+    ///
+    /// - Throws: ``StoreError`` only when a folder cannot be listed; unreadable files are in
+    ///   ``LegacyStoreContents/failures``.
+    public static func read(_ storePath: String, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> LegacyStoreContents {
+        var contents = LegacyStoreContents()
+        let recordFiles = try recordFiles(in: storePath)
+        let total = recordFiles.count + 1
+        if FileSystem.status(storePath + "/tags.json")?.isRegularFile == true {
+            contents.hasTagsFile = true
+            contents.files.append("tags.json")
+            do {
+                let bytes = try FileSystem.read(storePath + "/tags.json", followingSymbolicLinks: true)
+                let (tags, failures) = Self.tags(from: bytes)
+                contents.tags = tags
+                contents.failures += failures.map { LegacyReadFailure(file: "tags.json", reason: $0) }
+            } catch {
+                contents.failures.append(LegacyReadFailure(file: "tags.json", reason: Self.reason(error)))
+            }
+        }
+        progress(1, total)
+        var byID: [String: Int] = [:]
+        for (index, (file, month)) in recordFiles.enumerated() {
+            contents.files.append(file)
+            defer { progress(index + 2, total) }
+            let record: LegacyRecord
+            do {
+                let bytes = try FileSystem.read(storePath + "/" + file, followingSymbolicLinks: true)
+                record = try Self.record(from: bytes)
+            } catch let error as StoreError {
+                contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
+                continue
+            } catch let error as LegacyReadFailure {
+                contents.failures.append(LegacyReadFailure(file: file, reason: error.reason))
+                continue
+            } catch {
+                contents.failures.append(LegacyReadFailure(file: file, reason: "\(error)"))
+                continue
+            }
+            if let earlier = byID[record.id] {
+                let first = contents.records[earlier]
+                if first.record == record {
+                    contents.notes.append("\(file): the same record as \(first.file); read once")
+                } else {
+                    contents.failures.append(LegacyReadFailure(
+                        file: file, reason: "record \(record.id) is also in \(first.file) with different values; keep one of the two files"))
+                }
+                continue
+            }
+            byID[record.id] = contents.records.count
+            contents.records.append(LegacyStoreContents.Entry(record: record, file: file, folder: month))
+        }
+        var tagIDs = Set<String>()
+        for tag in contents.tags where !tagIDs.insert(tag.id).inserted {
+            contents.failures.append(LegacyReadFailure(file: "tags.json", reason: "tag \(tag.id) appears twice"))
+        }
+        return contents
+    }
+
+    /// The record files of a legacy store, relative to it, in path order: `records/YYYY/MM/*.json`,
+    /// without hidden files (such as macOS `._` files).
+    static func recordFiles(in storePath: String) throws(StoreError) -> [(file: String, month: Month)] {
+        let records = storePath + "/records"
+        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        var result: [(file: String, month: Month)] = []
+        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
+            for monthName in try FileSystem.listDirectory(records + "/" + year) {
+                let folder = records + "/" + year + "/" + monthName
+                guard let month = Month(yearName: year, monthName: monthName), FileSystem.status(folder)?.isDirectory == true else { continue }
+                for name in try FileSystem.listDirectory(folder) where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                    guard FileSystem.status(folder + "/" + name)?.isDirectory == false else { continue }
+                    result.append(("records/\(year)/\(monthName)/\(name)", month))
+                }
+            }
+        }
+        return result
+    }
+
+    static func reason(_ error: StoreError) -> String {
+        if case let .system(_, operation, code) = error {
+            return "\(operation) failed: \(String(cString: strerror(code)))"
+        }
+        return error.description
+    }
+
+    // MARK: Tags
+
+    /// The tags of a `tags.json` and, for each entry that cannot be read, the reason.
+    /// `{"tags": [...]}` is the app's layout; a bare array is accepted too.
+    public static func tags(from bytes: [UInt8]) -> (tags: [LegacyTag], failures: [String]) {
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(bytes) } catch { return ([], [error.description]) }
+        let entries: [JSONValue]
+        switch parsed {
+        case .array(let array): entries = array
+        case .object:
+            guard case .array(let array)? = parsed["tags"] else { return ([], ["expected {\"tags\": [ ... ]}"]) }
+            entries = array
+        default:
+            return ([], ["expected {\"tags\": [ ... ]}"])
+        }
+        var tags: [LegacyTag] = []
+        var failures: [String] = []
+        for (index, entry) in entries.enumerated() {
+            do {
+                tags.append(try tag(from: entry))
+            } catch {
+                failures.append("tag \(index + 1): \(error.reason)")
+            }
+        }
+        return (tags, failures)
+    }
+
+    static func tag(from value: JSONValue) throws(LegacyReadFailure) -> LegacyTag {
+        guard case .object(let members) = value else { throw failure("expected an object") }
+        let id = try uuid(members, "id", required: true) ?? ""
+        guard case .string(let name)? = field(members, "name") else { throw failure("\"name\": expected a string") }
+        var color = "#808080"
+        if let value = field(members, "color") {
+            guard case .string(let text) = value else { throw failure("\"color\": expected a string such as \"#4A90D9\"") }
+            color = text
+        }
+        guard let createdAt = try date(members, "createdAt") else { throw failure("\"createdAt\" is required") }
+        var isArchived = false
+        if let value = field(members, "isArchived") {
+            guard case .bool(let flag) = value else { throw failure("\"isArchived\": expected true or false") }
+            isArchived = flag
+        }
+        return LegacyTag(id: id, name: name, color: color, createdAt: createdAt, isArchived: isArchived,
+                         otherFields: others(members, known: TagView.knownKeys))
+    }
+
+    // MARK: Records
+
+    /// One record file.
+    ///
+    /// - Throws: ``LegacyReadFailure`` (with an empty `file`) saying what is wrong.
+    public static func record(from bytes: [UInt8]) throws(LegacyReadFailure) -> LegacyRecord {
+        let parsed: JSONValue
+        do { parsed = try JSONParser.parse(bytes) } catch { throw failure(error.description) }
+        guard case .object(let members) = parsed else { throw failure("expected a JSON object with the record's fields") }
+        let id = try uuid(members, "id", required: true) ?? ""
+        guard let startTime = try date(members, "startTime") else { throw failure("\"startTime\" is required") }
+        let endTime = try date(members, "endTime")
+        let tagId = try uuid(members, "tagId", required: false)
+        var comment: String?
+        switch field(members, "comment") {
+        case nil, .null?: comment = nil
+        case .string(let text)?: comment = text
+        default: throw failure("\"comment\": expected a string")
+        }
+        var images: [String] = []
+        switch field(members, "images") {
+        case nil, .null?: break
+        case .array(let elements)?:
+            for element in elements {
+                guard case .string(let name) = element else { throw failure("\"images\": expected an array of file names") }
+                guard FieldRule.isValidFileName(name) else {
+                    throw failure("\"images\": \"\(name)\" is not a plain file name (no '/', no '..', not empty)")
+                }
+                images.append(name)
+            }
+        default: throw failure("\"images\": expected an array of file names")
+        }
+        return LegacyRecord(id: id, startTime: startTime, endTime: endTime, tagId: tagId, comment: comment, images: images,
+                            otherFields: others(members, known: RecordView.knownKeys))
+    }
+
+    // MARK: Fields
+
+    private static func failure(_ reason: String) -> LegacyReadFailure { LegacyReadFailure(file: "", reason: reason) }
+
+    private static func field(_ members: [(key: String, value: JSONValue)], _ key: String) -> JSONValue? {
+        members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+    }
+
+    private static func uuid(_ members: [(key: String, value: JSONValue)], _ key: String, required: Bool) throws(LegacyReadFailure) -> String? {
+        switch field(members, key) {
+        case nil, .null?:
+            if required { throw failure("\"\(key)\" is required") }
+            return nil
+        case .string(let text)? where UUIDText.isValid(text):
+            return text.uppercased()
+        case let value?:
+            throw failure("\"\(key)\": expected a UUID string such as \"550E8400-E29B-41D4-A716-446655440000\", found \(brief(value))")
+        }
+    }
+
+    private static func date(_ members: [(key: String, value: JSONValue)], _ key: String) throws(LegacyReadFailure) -> Int64? {
+        guard let value = field(members, key), value != .null else { return nil }
+        do {
+            return try FieldRule.milliseconds(value, field: key)
+        } catch {
+            throw failure("\(error), found \(brief(value))")
+        }
+    }
+
+    private static func others(_ members: [(key: String, value: JSONValue)], known: [String]) -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) && member.value != .null {
+            result[member.key] = member.value
+        }
+        return result
+    }
+
+    /// A short rendering of a value for messages.
+    private static func brief(_ value: JSONValue) -> String {
+        let text = String(decoding: JSONWriter.pretty(value).dropLast(), as: UTF8.self)
+            .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
+        return text.count > 60 ? String(text.prefix(57)) + "..." : text
+    }
+}

@@ -1,0 +1,220 @@
+import AutomergeKit
+
+/// Converts what ``LegacyStoreReader`` read into the store's documents (SPEC section 1):
+/// `tags.automerge` keyed by tag id, and `records/YYYY/MM.automerge` keyed by record id, each
+/// record in the month of its startTime in the store's time zone.
+///
+/// Preparing changes nothing on disk; ``write(includingTags:progress:)`` does, atomically,
+/// document by document. Ids decide everything: a record or tag whose id is already in a document
+/// is never written again, so running the migration twice adds nothing the second time. One that
+/// is there with other values (edited since, in the app or through the mount) is left as the
+/// document has it, and reported.
+public struct Migration: Sendable {
+    /// What the migration found and did, in counts.
+    public struct Summary: Sendable, Equatable {
+        public var tagsAdded = 0
+        /// Already in the tags document with the same values.
+        public var tagsPresent = 0
+        /// Already in the tags document with other values, left as they are.
+        public var tagsKept = 0
+        public var recordsAdded = 0
+        public var recordsPresent = 0
+        public var recordsKept = 0
+        /// Records without an endTime, among all legacy records.
+        public var runningTimers = 0
+        /// Image names the legacy records list.
+        public var images = 0
+        /// Images copied into another month folder because their record's month differs in the
+        /// store's time zone from the folder its legacy file was in.
+        public var imagesCopied = 0
+        /// Documents that will be (or were) written.
+        public var documentsWritten = 0
+    }
+
+    struct PreparedDocument: Sendable {
+        var document: Document
+        var changed: Bool
+        var existed: Bool
+    }
+
+    public let storePath: String
+    public let timeZone: StoreTimeZone
+    public private(set) var summary = Summary()
+    /// Ids of records and tags already in the documents with other values: the verification checks
+    /// only that they are there.
+    public private(set) var keptIDs: Set<String> = []
+    /// One line per thing worth telling (kept records, missing images).
+    public private(set) var notes: [String] = []
+    var tags: PreparedDocument
+    var months: [Month: PreparedDocument] = [:]
+    /// Images to copy, relative to the store: (from, to).
+    var imageCopies: [(from: String, to: String)] = []
+
+    /// Whether writing would change anything in the store.
+    public var hasChanges: Bool {
+        tags.changed || !tags.existed || months.values.contains { $0.changed } || !imageCopies.isEmpty
+    }
+
+    /// Builds the documents in memory: loads the ones the store has, adds what they lack.
+    ///
+    /// - Parameters:
+    ///   - progress: called with (records done, records in all).
+    /// - Throws: ``StoreError`` when an existing document cannot be loaded (the migration must not
+    ///   guess around a damaged document), or a value cannot be stored.
+    public static func prepare(
+        storePath: String, contents: LegacyStoreContents, timeZone: StoreTimeZone, actor: ActorID = .random(),
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(StoreError) -> Migration {
+        var migration = Migration(storePath: storePath, timeZone: timeZone, tags: PreparedDocument(document: Document(actor: actor), changed: false, existed: false))
+        try migration.loadDocuments(actor: actor)
+        try migration.addTags(contents.tags)
+        try migration.addRecords(contents.records, actor: actor, progress: progress)
+        for key in Array(migration.months.keys) where migration.months[key]?.changed == true {
+            migration.months[key]?.document.commit(message: "minutafs migrate")
+        }
+        if migration.tags.changed { migration.tags.document.commit(message: "minutafs migrate") }
+        migration.summary.documentsWritten = migration.months.values.filter(\.changed).count + (migration.tags.changed || !migration.tags.existed ? 1 : 0)
+        return migration
+    }
+
+    private mutating func loadDocuments(actor: ActorID) throws(StoreError) {
+        let tagsPath = storePath + "/tags.automerge"
+        if FileSystem.status(tagsPath)?.isRegularFile == true {
+            tags = PreparedDocument(document: try Self.load(tagsPath, relative: "tags.automerge", actor: actor), changed: false, existed: true)
+        }
+        let records = storePath + "/records"
+        guard FileSystem.status(records)?.isDirectory == true else { return }
+        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
+            for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
+                guard let month = Month(yearName: year, monthName: String(name.dropLast(10))) else { continue }
+                let document = try Self.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: actor)
+                months[month] = PreparedDocument(document: document, changed: false, existed: true)
+            }
+        }
+    }
+
+    static func load(_ path: String, relative: String, actor: ActorID) throws(StoreError) -> Document {
+        let bytes = try FileSystem.read(path)
+        do {
+            var document = try Document.load(bytes)
+            document.setActor(actor)
+            return document
+        } catch {
+            throw .unreadableDocument(file: relative, cause: error.description)
+        }
+    }
+
+    private mutating func addTags(_ legacyTags: [LegacyTag]) throws(StoreError) {
+        var existing: [String: String] = [:]
+        for key in tags.document.keys(of: .root) { existing[key.uppercased()] = key }
+        for tag in legacyTags {
+            if let key = existing[tag.id.uppercased()] {
+                if let stored = LegacyTag(key: key, in: tags.document), tag.hasSameValues(as: stored) {
+                    summary.tagsPresent += 1
+                } else {
+                    summary.tagsKept += 1
+                    keptIDs.insert(tag.id.uppercased())
+                    notes.append("tags.json: tag \(tag.id) (\(tag.name)) is already in tags.automerge with other values; kept those")
+                }
+                continue
+            }
+            do {
+                _ = try tag.write(into: &tags.document)
+            } catch {
+                throw .unreadableDocument(file: "tags.json", cause: "tag \(tag.id) cannot be stored: \(error)")
+            }
+            existing[tag.id.uppercased()] = tag.id
+            tags.changed = true
+            summary.tagsAdded += 1
+        }
+    }
+
+    private mutating func addRecords(_ entries: [LegacyStoreContents.Entry], actor: ActorID, progress: (Int, Int) -> Void) throws(StoreError) {
+        // Where every record already in a document is, by upper-cased id.
+        var located: [String: (month: Month, key: String)] = [:]
+        for (month, prepared) in months {
+            for key in prepared.document.keys(of: .root) { located[key.uppercased()] = (month, key) }
+        }
+        for (index, entry) in entries.enumerated() {
+            defer { progress(index + 1, entries.count) }
+            let record = entry.record
+            summary.images += record.images.count
+            if record.endTime == nil { summary.runningTimers += 1 }
+            let month: Month
+            if let (existingMonth, key) = located[record.id.uppercased()] {
+                month = existingMonth
+                if let stored = LegacyRecord(key: key, in: months[existingMonth]?.document ?? Document()), record.hasSameValues(as: stored) {
+                    summary.recordsPresent += 1
+                } else {
+                    summary.recordsKept += 1
+                    keptIDs.insert(record.id.uppercased())
+                    notes.append("\(entry.file): record \(record.id) is already in \(existingMonth.documentPath) with other values; kept those")
+                }
+            } else {
+                month = timeZone.month(ofMilliseconds: record.startTime) ?? entry.folder
+                var prepared = months[month] ?? PreparedDocument(document: Document(actor: actor), changed: false, existed: false)
+                do {
+                    _ = try record.write(into: &prepared.document)
+                } catch {
+                    throw .unreadableDocument(file: entry.file, cause: "record \(record.id) cannot be stored: \(error)")
+                }
+                prepared.changed = true
+                months[month] = prepared
+                located[record.id.uppercased()] = (month, record.id)
+                summary.recordsAdded += 1
+            }
+            planImages(of: record, from: entry, to: month)
+        }
+    }
+
+    /// Images stay where they are; one whose record now lives in another month's folder is copied
+    /// there (never moved: the legacy layout stays whole for a rollback).
+    private mutating func planImages(of record: LegacyRecord, from entry: LegacyStoreContents.Entry, to month: Month) {
+        for image in record.images {
+            let target = month.folderPath + "/" + image
+            guard FileSystem.status(storePath + "/" + target)?.isRegularFile != true else { continue }
+            let source = entry.folder.folderPath + "/" + image
+            if FileSystem.status(storePath + "/" + source)?.isRegularFile == true {
+                if !imageCopies.contains(where: { $0.to == target }) {
+                    imageCopies.append((source, target))
+                    summary.imagesCopied += 1
+                }
+            } else {
+                notes.append("\(entry.file): image \(image) is not in \(entry.folder.folderPath)/ (it was missing before the migration)")
+            }
+        }
+    }
+
+    /// Writes what changed: images copied first, then each month document, then (when
+    /// `includingTags`, or when it already existed) `tags.automerge`. A store counts as migrated
+    /// once it has `tags.automerge`, so a migration with unreadable legacy files passes
+    /// `includingTags: false` and the store stays unmigrated for `mount`.
+    ///
+    /// - Parameter progress: called with (documents written, documents to write).
+    public func write(includingTags: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
+        for copy in imageCopies {
+            let target = storePath + "/" + copy.to
+            guard FileSystem.status(target) == nil else { continue }
+            try FileSystem.makeDirectories(FileSystem.parentPath(target))
+            try FileSystem.copyFile(from: storePath + "/" + copy.from, to: target)
+        }
+        let writeTags = includingTags ? (tags.changed || !tags.existed) : (tags.changed && tags.existed)
+        let changedMonths = months.filter { $0.value.changed }.sorted { $0.key < $1.key }
+        let total = changedMonths.count + (writeTags ? 1 : 0)
+        var done = 0
+        for (month, prepared) in changedMonths {
+            var document = prepared.document
+            let path = storePath + "/" + month.documentPath
+            try FileSystem.makeDirectories(FileSystem.parentPath(path))
+            try FileSystem.writeAtomically(document.save(), to: path)
+            done += 1
+            progress(done, total)
+        }
+        if writeTags {
+            var document = tags.document
+            try FileSystem.writeAtomically(document.save(), to: storePath + "/tags.automerge")
+            done += 1
+            progress(done, total)
+        }
+    }
+}

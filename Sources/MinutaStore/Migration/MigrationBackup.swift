@@ -1,0 +1,44 @@
+/// The copy of a legacy store's JSON files made before a migration changes anything (seed 003,
+/// "backup"). It goes beside the store, never inside it: inside, the sync tool would upload it and
+/// the mount would show it.
+///
+/// Images are not copied: neither the migration nor `--cleanup` changes or removes an image.
+public enum MigrationBackup {
+    /// The default backup folder for a store: `STORE.backup-YYYYMMDD-HHMMSS` beside it, in the
+    /// store's time zone, with `-2`, `-3`, ... added when that exists.
+    public static func defaultPath(forStore storePath: String, atMilliseconds now: Int64, timeZone: StoreTimeZone) -> String {
+        let c = ISO8601.components(milliseconds: now, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: now))
+        let stamp = ISO8601.pad(c.year, 4) + ISO8601.pad(c.month, 2) + ISO8601.pad(c.day, 2) + "-"
+            + ISO8601.pad(c.hour, 2) + ISO8601.pad(c.minute, 2) + ISO8601.pad(c.second, 2)
+        let base = FileSystem.absolutePath(storePath) + ".backup-" + stamp
+        var candidate = base
+        var attempt = 1
+        while FileSystem.status(candidate) != nil {
+            attempt += 1
+            candidate = base + "-" + String(attempt)
+        }
+        return candidate
+    }
+
+    /// Copies `files` (relative to the store) into a new folder `destination`, keeping their
+    /// relative paths, flushed to disk.
+    ///
+    /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists, ``StoreError/invalidName(_:)``
+    ///   when it is inside the store, or the first copy that fails.
+    public static func create(storePath: String, files: [String], at destination: String) throws(StoreError) {
+        let store = FileSystem.absolutePath(storePath)
+        let target = FileSystem.absolutePath(destination)
+        guard !FileSystem.isPath(target, inside: store) else {
+            throw .invalidName(destination + " (a backup inside the store would be synced; choose a folder outside it)")
+        }
+        guard FileSystem.status(target) == nil else { throw .alreadyExists(destination) }
+        try FileSystem.makeDirectories(target)
+        for file in files {
+            let copy = target + "/" + file
+            try FileSystem.makeDirectories(FileSystem.parentPath(copy))
+            try FileSystem.copyFile(from: store + "/" + file, to: copy)
+        }
+        FileSystem.syncDirectory(target)
+    }
+
+}

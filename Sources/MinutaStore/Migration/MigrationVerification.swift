@@ -1,0 +1,99 @@
+import AutomergeKit
+
+/// The check after a migration (seed 003, "verification"): every legacy tag and record is in the
+/// documents now on disk with the same values, and every image a record lists that existed before
+/// is in the folder of the month that holds the record. Reads the documents afresh from disk.
+public struct MigrationVerification: Sendable {
+    /// Tags and records the tags document and the month documents hold in all.
+    public private(set) var documentTags = 0
+    public private(set) var documentRecords = 0
+    /// Legacy tags and records found in the documents.
+    public private(set) var tagsFound = 0
+    public private(set) var recordsFound = 0
+    /// One line per difference; empty when the migration is verified.
+    public private(set) var problems: [String] = []
+
+    public var isVerified: Bool { problems.isEmpty }
+
+    /// Verifies `contents` against the documents of the store at `storePath`. Records and tags in
+    /// `presenceOnly` (kept with other values by ``Migration``) need only be there.
+    public init(storePath: String, contents: LegacyStoreContents, presenceOnly: Set<String> = []) {
+        var tagsDocument = Document()
+        if FileSystem.status(storePath + "/tags.automerge")?.isRegularFile == true {
+            do {
+                tagsDocument = try Migration.load(storePath + "/tags.automerge", relative: "tags.automerge", actor: .random())
+            } catch {
+                problems.append(error.description)
+            }
+        } else if !contents.tags.isEmpty || contents.hasTagsFile {
+            problems.append("tags.automerge: missing")
+        }
+        var tagKeys: [String: String] = [:]
+        for key in tagsDocument.keys(of: .root) where LegacyTag(key: key, in: tagsDocument) != nil { tagKeys[key.uppercased()] = key }
+        documentTags = tagKeys.count
+        for tag in contents.tags {
+            guard let key = tagKeys[tag.id.uppercased()], let stored = LegacyTag(key: key, in: tagsDocument) else {
+                problems.append("tags.json: tag \(tag.id) (\(tag.name)) is not in tags.automerge")
+                continue
+            }
+            tagsFound += 1
+            if !presenceOnly.contains(tag.id.uppercased()) && !tag.hasSameValues(as: stored) {
+                problems.append("tags.json: tag \(tag.id) (\(tag.name)) has other values in tags.automerge")
+            }
+        }
+
+        var documents: [Month: Document] = [:]
+        var located: [String: (month: Month, key: String)] = [:]
+        do {
+            for month in try Self.documentMonths(storePath) {
+                do {
+                    let document = try Migration.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: .random())
+                    documents[month] = document
+                    for key in document.keys(of: .root) where RecordView.object(key, in: document) != nil {
+                        located[key.uppercased()] = (month, key)
+                    }
+                } catch {
+                    problems.append(error.description)
+                }
+            }
+        } catch {
+            problems.append(error.description)
+        }
+        documentRecords = located.count
+        for entry in contents.records {
+            let record = entry.record
+            guard let (month, key) = located[record.id.uppercased()], let document = documents[month] else {
+                problems.append("\(entry.file): record \(record.id) is in no month document")
+                continue
+            }
+            recordsFound += 1
+            let stored = LegacyRecord(key: key, in: document)
+            if !presenceOnly.contains(record.id.uppercased()) {
+                if let stored, record.hasSameValues(as: stored) {} else {
+                    problems.append("\(entry.file): record \(record.id) has other values in \(month.documentPath)")
+                }
+            }
+            for image in stored?.images ?? record.images {
+                let existedBefore = FileSystem.status(storePath + "/" + entry.folder.folderPath + "/" + image)?.isRegularFile == true
+                if existedBefore && FileSystem.status(storePath + "/" + month.folderPath + "/" + image)?.isRegularFile != true {
+                    problems.append("\(entry.file): image \(image) is not in \(month.folderPath)/")
+                }
+            }
+        }
+    }
+
+    static func documentMonths(_ storePath: String) throws(StoreError) -> [Month] {
+        let records = storePath + "/records"
+        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        var result: [Month] = []
+        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
+            for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
+                if let month = Month(yearName: year, monthName: String(name.dropLast(10))),
+                   FileSystem.status(storePath + "/" + month.documentPath)?.isRegularFile == true {
+                    result.append(month)
+                }
+            }
+        }
+        return result.sorted()
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MinutaStore
+
+extension Minutafs {
+    /// `minutafs migrate STORE`: a legacy JSON store to Automerge documents (seed 003).
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert a legacy JSON store (tags.json, records/YYYY/MM/*.json) to Automerge documents.",
+            discussion: """
+                Reads tags.json and every records/YYYY/MM/*.json, and writes tags.automerge and one \
+                records/YYYY/MM.automerge per month, each record in the month of its startTime in the \
+                store's time zone. Running timers (no endTime) stay running; images stay where they \
+                are (one whose record lands in another month is copied there).
+
+                Before the first change it copies the legacy JSON files to a backup beside the store \
+                (STORE.backup-YYYYMMDD-HHMMSS, or --backup-dir), never inside it. At the end it reads \
+                the documents back and checks that every tag and record is there with the same values.
+
+                A legacy file that cannot be read is reported (file and reason) and the migration is \
+                not complete: tags.automerge is not written, so `minutafs mount` still refuses the \
+                store. Fix or remove the file and run migrate again: records already migrated are \
+                recognised by their id and never written twice, so running it again is always safe.
+
+                --cleanup removes tags.json and the records' JSON files, only after a verified \
+                migration. Roll back with `minutafs export STORE DIR` (or restore the backup).
+
+                Exit status: 0 migrated and verified (or nothing to do); 1 a legacy file could not be \
+                read, the verification failed, or the store could not be read or written; 64 usage error.
+
+                Examples:
+                  minutafs migrate ~/Dropbox/Minuta
+                  minutafs migrate ~/Dropbox/Minuta --cleanup --timezone Europe/Berlin
+                """)
+
+        @Argument(help: ArgumentHelp("The legacy store folder (the one holding tags.json and records/).", valueName: "store"))
+        var store: String
+
+        @Flag(help: "Remove the legacy JSON files after a successful, verified migration.")
+        var cleanup = false
+
+        @Option(help: ArgumentHelp("The time zone records are filed in by month (default: the local one).", valueName: "zone"))
+        var timezone: String?
+
+        @Option(help: ArgumentHelp("Where to put the backup (default: STORE.backup-YYYYMMDD-HHMMSS beside the store).", valueName: "folder"))
+        var backupDir: String?
+
+        @OptionGroup var logging: LoggingOptions
+
+        func run() throws {
+            let logger = logging.makeLogger()
+            try reportingFailures { try migrate(logger: logger) }
+        }
+
+        private func migrate(logger: Logger) throws {
+            let storePath = store.count > 1 && store.hasSuffix("/") ? String(store.dropLast()) : store
+            guard let zone = StoreTimeZone(identifier: timezone) else {
+                throw CommandFailure(path: storePath, cause: "unknown time zone \(timezone ?? "")")
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: storePath, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CommandFailure(path: storePath, cause: "no such folder")
+            }
+            let isLegacy: Bool
+            do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }
+            guard isLegacy else {
+                if FileManager.default.fileExists(atPath: storePath + "/tags.automerge") {
+                    print("nothing to migrate in \(storePath): no tags.json and no records/YYYY/MM/*.json (already migrated)")
+                    return
+                }
+                throw CommandFailure(path: storePath, cause: "not a legacy Minuta store (no tags.json and no records/YYYY/MM/*.json)")
+            }
+            logger.debug("migrating", metadata: ["store": "\(storePath)", "timezone": "\(zone.identifier)"])
+
+            let progress = ProgressDisplay()
+            let contents: LegacyStoreContents
+            do {
+                contents = try LegacyStoreReader.read(storePath) { done, total in
+                    progress.update("reading", done: done, total: total, unit: "files")
+                }
+            } catch {
+                progress.finish()
+                throw CommandFailure(path: storePath, cause: error.description)
+            }
+            for note in contents.notes { logger.info("\(note)") }
+            logger.debug("read legacy store", metadata: ["tags": "\(contents.tags.count)", "records": "\(contents.records.count)", "failures": "\(contents.failures.count)"])
+
+            let migration: Migration
+            do {
+                migration = try Migration.prepare(storePath: storePath, contents: contents, timeZone: zone) { done, total in
+                    progress.update("migrating", done: done, total: total, unit: "records")
+                }
+            } catch {
+                progress.finish()
+                throw CommandFailure(path: storePath, cause: error.description)
+            }
+            progress.finish()
+            for note in migration.notes { logger.warning("\(note)") }
+
+            let complete = contents.failures.isEmpty
+            var backup: String?
+            if migration.hasChanges || (cleanup && complete) {
+                let destination = backupDir ?? MigrationBackup.defaultPath(
+                    forStore: storePath,
+                    atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
+                do {
+                    try MigrationBackup.create(storePath: storePath, files: contents.files, at: destination)
+                } catch {
+                    throw CommandFailure(path: destination, cause: "cannot make the backup, nothing was changed: \(Self.cause(error))")
+                }
+                logger.debug("backup made", metadata: ["folder": "\(destination)", "files": "\(contents.files.count)"])
+                backup = destination
+            }
+            if migration.hasChanges {
+                do {
+                    try migration.write(includingTags: complete) { done, total in
+                        progress.update("writing", done: done, total: total, unit: "documents")
+                    }
+                } catch {
+                    progress.finish()
+                    throw CommandFailure(path: storePath, cause: error.description)
+                }
+                progress.finish()
+            }
+
+            printSummary(contents: contents, migration: migration, backup: backup)
+            guard complete else {
+                for failure in contents.failures {
+                    Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
+                }
+                let count = contents.failures.count
+                throw CommandFailure(
+                    path: storePath,
+                    cause: "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)")
+            }
+
+            let verification = MigrationVerification(storePath: storePath, contents: contents, presenceOnly: migration.keptIDs)
+            for problem in verification.problems { Self.printError(path: storePath, cause: problem) }
+            guard verification.isVerified else {
+                throw CommandFailure(path: storePath, cause: "verification failed: \(verification.problems.count) difference\(verification.problems.count == 1 ? "" : "s"); the legacy files were left in place")
+            }
+            print("verified: \(verification.tagsFound) of \(contents.tags.count) tags and \(verification.recordsFound) of \(contents.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
+
+            if cleanup {
+                do {
+                    try LegacyCleanup.removeLegacyFiles(storePath: storePath, files: contents.files)
+                } catch {
+                    throw CommandFailure(path: storePath, cause: "cleanup stopped: \(error.description)")
+                }
+                print("cleanup: removed \(contents.files.count) legacy JSON file\(contents.files.count == 1 ? "" : "s") (images kept)")
+            }
+        }
+
+        private func printSummary(contents: LegacyStoreContents, migration: Migration, backup: String?) {
+            let s = migration.summary
+            print(migration.hasChanges ? "migrated \(store)" : "nothing to write in \(store): every tag and record is already in the documents")
+            print("  tags:      \(s.tagsAdded) added, \(s.tagsPresent) already there\(s.tagsKept > 0 ? ", \(s.tagsKept) already there with other values (kept)" : "")")
+            print("  records:   \(s.recordsAdded) added, \(s.recordsPresent) already there\(s.recordsKept > 0 ? ", \(s.recordsKept) already there with other values (kept)" : ""); \(s.runningTimers) running timer\(s.runningTimers == 1 ? "" : "s")")
+            print("  images:    \(s.images) listed, \(s.imagesCopied) copied into another month folder")
+            print("  documents: \(migration.hasChanges ? s.documentsWritten : 0) written")
+            if !contents.failures.isEmpty { print("  unreadable: \(contents.failures.count)") }
+            if let backup { print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s"))") }
+        }
+
+        static func cause(_ error: StoreError) -> String { DocumentFile.cause(error) }
+
+        static func printError(path: String, cause: String) {
+            let line = "minutafs: \(path): \(cause)".split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+}
