@@ -16,6 +16,9 @@ struct OpenFile {
     var isDirty = false
     /// Created by this handle and not yet saved: until then, the file exists only here.
     var isUnsaved = false
+    /// Created, or opened with `O_TRUNC`, and nothing written since. A shell opening `> file` closes its
+    /// own descriptor after `dup2` before the command writes; that flush must not save an empty file.
+    var awaitsFirstWrite = false
     /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
     var changeCount: UInt64 = 0
     var modificationTime: TreeTime
@@ -26,6 +29,7 @@ struct OpenFile {
         modify(&bytes)
         contents = bytes
         isDirty = true
+        awaitsFirstWrite = false
         changeCount += 1
         modificationTime = time
     }

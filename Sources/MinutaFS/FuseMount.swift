@@ -71,7 +71,7 @@ public final class FuseMount: Sendable {
 
         let notifier = KernelCacheNotifier()
         let fileSystem = MountedFileSystem(
-            tree: tree, isReadOnly: options.readOnly, invalidator: notifier,
+            tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay, invalidator: notifier,
             log: Self.logToStandardError)
         let server = KernelServer(fileSystem: fileSystem, owner: .current(), cacheTimeout: options.cacheTimeout)
         let session = try KernelSession(server: server, options: options.libfuseOptions)
@@ -103,12 +103,12 @@ public final class FuseMount: Sendable {
         lifecycle.withLock { $0.phase = .mounting }
         if workers.outcome == .none {
             // Stopping by request: the kernel still sends requests, so saves and cache notices can finish.
-            fileSystem.saveAll()
+            fileSystem.finishPendingWork()
         }
         tree.setChangeHandler { _ in }
         notifier.close()
         workers.stop()
-        fileSystem.saveAll()
+        fileSystem.finishPendingWork()
         signals?.restore()
         session.unmount()
         session.destroy()

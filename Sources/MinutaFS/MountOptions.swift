@@ -19,6 +19,9 @@ public struct MountOptions: Sendable, Equatable {
     public var cacheTimeout: Double
     /// Threads answering the kernel's requests.
     public var workerThreads: Int
+    /// Seconds between `unlink` of a file of the tree and its removal from the tree; a file saved at the
+    /// same path in between (as `mv` from another file system does) is an update instead. 0 removes at once.
+    public var removalDelay: Double
 
     public init(
         readOnly: Bool = false,
@@ -28,7 +31,8 @@ public struct MountOptions: Sendable, Equatable {
         fsName: String = "minutafs",
         handlesSignals: Bool = true,
         cacheTimeout: Double = 60,
-        workerThreads: Int = 4
+        workerThreads: Int = 4,
+        removalDelay: Double = 2
     ) {
         self.readOnly = readOnly
         self.allowOther = allowOther
@@ -38,6 +42,7 @@ public struct MountOptions: Sendable, Equatable {
         self.handlesSignals = handlesSignals
         self.cacheTimeout = cacheTimeout
         self.workerThreads = workerThreads
+        self.removalDelay = removalDelay
     }
 
     /// The `-o` options given to libfuse.

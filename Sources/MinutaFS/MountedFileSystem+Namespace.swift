@@ -1,3 +1,4 @@
+import Dispatch
 import SystemPackage
 
 /// The flags of `renameat2(2)`.
@@ -21,23 +22,85 @@ extension MountedFileSystem {
     }
 
     /// `unlink`: drops a scratch file, or has the tree remove its file.
+    ///
+    /// A file the tree accepts is hidden at once but removed from the tree only `removalDelay` seconds
+    /// later; a file created at the same path before then replaces it with a save instead. That turns
+    /// `mv` from another file system (unlink, then create) and `rm x; cp y x` into an update of the same
+    /// record rather than a delete and a re-create (SPEC section 4). Failures of the late removal are logged.
     func unlink(_ name: String, inDirectory parent: UInt64) throws(Errno) {
         if isReadOnly { throw .readOnlyFileSystem }
-        let path = try path(of: name, inDirectory: parent)
-        let wasScratch = state.withLock { state in
-            guard state.scratch.remove(path) != nil else { return false }
+        let directory = try path(ofInode: parent)
+        let path = TreePath.appending(name, to: directory)
+        enum Kind {
+            case scratch, unsaved, tree
+        }
+        let kind = try state.withLock { state throws(Errno) -> Kind in
+            if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
+            if state.scratch.remove(path) != nil {
+                state.inodes.detach(path)
+                return .scratch
+            }
+            if let inode = state.inodes.inode(atPath: path),
+                state.handles.files.values.contains(where: { $0.inode == inode && $0.isUnsaved })
+            {
+                // Created and never saved: it only existed in its handle, whose save now goes nowhere.
+                state.inodes.detach(path)
+                return .unsaved
+            }
+            return .tree
+        }
+        guard kind == .tree else { return }
+
+        let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+        if attributes.isDirectory { throw .isDirectory }
+        guard removalDelay > 0, attributes.isWritable, tree.accepts(fileNamed: name, inDirectory: directory) else {
+            try fromTree { () throws(TreeError) in try tree.removeFile(atPath: path) }
+            state.withLock { $0.inodes.detach(path) }
+            return
+        }
+        let token = state.withLock { state in
+            let token = state.nextRemovalToken
+            state.nextRemovalToken += 1
+            state.pendingRemovals[path] = token
             state.inodes.detach(path)
+            return token
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + removalDelay) { [weak self] in
+            self?.completeRemoval(ofPath: path, token: token)
+        }
+    }
+
+    /// Removes an unlinked file from the tree, unless something was saved at its path since.
+    private func completeRemoval(ofPath path: String, token: UInt64) {
+        let isDue = state.withLock { state in
+            guard state.pendingRemovals[path] == token else { return false }
+            state.pendingRemovals[path] = nil
             return true
         }
-        if wasScratch { return }
+        guard isDue else { return }
         do throws(TreeError) {
             try tree.removeFile(atPath: path)
-        } catch .notFound where hasUnsavedFile(atPath: path) {
-            // Created and never saved: it only existed in its handle, whose save now goes nowhere.
+        } catch .notFound {
+            // Gone already (a sync tool, or the tree itself).
         } catch {
-            throw Errno(rawValue: error.errno)
+            log("rm \(path): the tree refused the removal: \(error)")
         }
-        state.withLock { $0.inodes.detach(path) }
+    }
+
+    /// Carries out every pending removal now (when the mount ends).
+    func completePendingRemovals() {
+        let pending = state.withLock { state in
+            defer { state.pendingRemovals = [:] }
+            return state.pendingRemovals
+        }
+        for (path, _) in pending {
+            do throws(TreeError) {
+                try tree.removeFile(atPath: path)
+            } catch .notFound {
+            } catch {
+                log("rm \(path): the tree refused the removal: \(error)")
+            }
+        }
     }
 
     /// `rmdir`: the tree removes the directory; scratch files in it make it not empty.
@@ -113,7 +176,10 @@ extension MountedFileSystem {
             } catch {
                 throw Errno(rawValue: error.errno)
             }
-            state.withLock { $0.inodes.move(source, to: destination) }
+            state.withLock { state in
+                state.inodes.move(source, to: destination)
+                state.pendingRemovals[destination] = nil  // replaced by the renamed file
+            }
         case (false, false):
             try copyToScratch(source, as: destination, attributes: sourceAttributes)
             if let parentInode = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: source)) }) {
@@ -129,6 +195,7 @@ extension MountedFileSystem {
         let inode = state.withLock { state -> UInt64? in
             state.scratch.remove(source)
             state.inodes.move(source, to: destination)
+            state.pendingRemovals[destination] = nil  // replaced by this save
             guard let inode = state.inodes.inode(atPath: destination) else { return nil }
             state.forgetCachedContent(ofInode: inode)
             return inode

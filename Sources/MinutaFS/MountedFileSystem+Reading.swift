@@ -92,7 +92,10 @@ extension MountedFileSystem {
                 var file = OpenFile(
                     inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
                     contents: pending.contents, modificationTime: pending.modificationTime)
-                if truncates { file.change({ $0 = [] }, at: now) }
+                if truncates {
+                    file.change({ $0 = [] }, at: now)
+                    file.awaitsFirstWrite = true
+                }
                 return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false)
             }
             return nil
@@ -107,7 +110,10 @@ extension MountedFileSystem {
             var file = OpenFile(
                 inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
                 modificationTime: attributes.modificationTime)
-            if truncates { file.change({ $0 = [] }, at: now) }
+            if truncates {
+                file.change({ $0 = [] }, at: now)
+                file.awaitsFirstWrite = true
+            }
             let keepsCache = attributes.isWritable && state.inodes.cachedContent(ofInode: inode) == stamp
             state.inodes.setCachedContent(attributes.isWritable ? stamp : nil, ofInode: inode)
             return OpenedFile(handle: state.handles.open(file), keepsCache: keepsCache, bypassesCache: !attributes.isWritable)
@@ -186,18 +192,19 @@ extension MountedFileSystem {
     private func listing(ofInode inode: UInt64) throws(Errno) -> [TreeEntry] {
         let path = try path(ofInode: inode)
         let treeEntries = try fromTree { () throws(TreeError) in try tree.entries(inDirectory: path) }
-        var names = Set(treeEntries.map(\.name))
         var listing = [TreeEntry(name: ".", isDirectory: true), TreeEntry(name: "..", isDirectory: true)]
-        listing += treeEntries
-        let localNames: [String] = state.withLock { state in
+        let (removed, localNames): (Set<String>, [String]) = state.withLock { state in
+            let removed = Set(state.pendingRemovals.keys.filter { TreePath.parent(of: $0) == path }.map(TreePath.name(of:)))
             var local = state.scratch.names(inDirectory: path)
             for file in state.handles.files.values where file.isUnsaved {
                 if let filePath = state.inodes.path(ofInode: file.inode), TreePath.parent(of: filePath) == path {
                     local.append(TreePath.name(of: filePath))
                 }
             }
-            return local
+            return (removed, local)
         }
+        listing += removed.isEmpty ? treeEntries : treeEntries.filter { !removed.contains($0.name) }
+        var names = Set(listing.map(\.name))
         for name in localNames where names.insert(name).inserted {
             listing.append(TreeEntry(name: name, isDirectory: false))
         }

@@ -42,8 +42,11 @@ extension MountedFileSystem {
             let inode = state.inodes.lookUp(path)
             var file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
             if accepted {
+                // Replacing a file unlinked a moment ago: its save will be an update, not a re-create.
+                state.pendingRemovals[path] = nil
                 file.change({ $0 = [] }, at: now)
                 file.isUnsaved = true
+                file.awaitsFirstWrite = true
                 state.inodes.setCachedContent(nil, ofInode: inode)
             } else {
                 state.scratch[path] = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now)
@@ -90,15 +93,21 @@ extension MountedFileSystem {
 
     /// `flush`, `fsync` and `release`: gives the tree the handle's bytes if they changed since the last save.
     ///
+    /// A `flush` (`isFlush`) of a handle that was only created or truncated, with nothing written yet, saves
+    /// nothing: it is a shell closing its own descriptor after `dup2` in `cmd > file`; the command's
+    /// writes follow. `fsync` and `release` save it.
+    ///
     /// - Throws: the tree's refusal (`EINVAL` for content it does not accept), for the program's `close`
     ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds.
-    func save(handle: UInt64) throws(Errno) {
+    func save(handle: UInt64, isFlush: Bool = false) throws(Errno) {
         enum Plan {
             case nothing
             case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool)
         }
         let plan = state.withLock { state -> Plan in
-            guard let file = state.handles[file: handle], file.isDirty, let contents = file.contents else { return .nothing }
+            guard let file = state.handles[file: handle], file.isDirty, let contents = file.contents,
+                !(isFlush && file.awaitsFirstWrite)
+            else { return .nothing }
             guard let path = state.inodes.path(ofInode: file.inode) else {
                 // Unlinked while open: the bytes go nowhere.
                 state.handles[file: handle]?.isDirty = false
@@ -154,8 +163,15 @@ extension MountedFileSystem {
         state.withLock { _ = $0.handles.close(file: handle) }
     }
 
-    /// Saves every handle with unsaved changes (when the mount ends); refusals are logged.
-    func saveAll() {
+    /// Saves every handle with unsaved changes and carries out pending removals (when the mount ends);
+    /// refusals are logged.
+    func finishPendingWork() {
+        saveAll()
+        completePendingRemovals()
+    }
+
+    /// Saves every handle with unsaved changes; refusals are logged.
+    private func saveAll() {
         let handles = state.withLock { state in
             state.handles.files.compactMap { $0.value.isDirty ? $0.key : nil }
         }

@@ -13,22 +13,30 @@ final class MountedFileSystem: Sendable {
     let invalidator: any KernelCacheInvalidating
     /// Where errors the kernel cannot pass on (a save failing at release) are reported.
     let log: @Sendable (String) -> Void
+
+    /// How long the tree's removal of an unlinked file waits (see `unlink`).
+    let removalDelay: Double
     let state = Mutex(MountState())
 
     struct MountState {
         var inodes = InodeTable()
         var handles = FileHandleTable()
         var scratch = ScratchFiles()
+        /// Files unlinked but not yet removed from the tree, with the token of their removal.
+        var pendingRemovals: [String: UInt64] = [:]
+        var nextRemovalToken: UInt64 = 1
     }
 
     init(
         tree: any FileTree,
         isReadOnly: Bool,
+        removalDelay: Double,
         invalidator: any KernelCacheInvalidating,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.tree = tree
         self.isReadOnly = isReadOnly
+        self.removalDelay = removalDelay
         self.invalidator = invalidator
         self.log = log
     }
@@ -49,13 +57,14 @@ final class MountedFileSystem: Sendable {
     }
 
     /// What `stat` shows for `path` now (with inode 0): a scratch file, a file with unsaved changes in an
-    /// open handle, or the tree's file.
+    /// open handle, or the tree's file (unless it was unlinked and its removal is pending).
     func attributes(ofPath path: String) throws(Errno) -> NodeAttributes {
-        let local: NodeAttributes? = state.withLock { state in
+        let local: NodeAttributes? = try state.withLock { state throws(Errno) in
             if let file = state.scratch[path] { return NodeAttributes(file) }
             if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
                 return NodeAttributes(inode: 0, file)
             }
+            if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
             return nil
         }
         if let local { return local }

@@ -62,10 +62,10 @@ enum KernelOperations {
             }
         }
         operations.flush = { request, _, info in
-            serveRequest(request) { server, request in server.save(request, info: info) }
+            serveRequest(request) { server, request in server.save(request, info: info, isFlush: true) }
         }
         operations.fsync = { request, _, _, info in
-            serveRequest(request) { server, request in server.save(request, info: info) }
+            serveRequest(request) { server, request in server.save(request, info: info, isFlush: false) }
         }
         operations.release = { request, _, info in
             serveRequest(request) { server, request in server.release(request, info: info) }

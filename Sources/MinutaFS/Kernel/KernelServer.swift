@@ -163,10 +163,10 @@ final class KernelServer: Sendable {
     }
 
     /// `flush` (every `close` of a descriptor) and `fsync`: save if changed; the error reaches the program.
-    func save(_ request: consuming KernelRequest, info: UnsafeMutablePointer<fuse_file_info>?) {
+    func save(_ request: consuming KernelRequest, info: UnsafeMutablePointer<fuse_file_info>?, isFlush: Bool) {
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            try fileSystem.save(handle: info.pointee.fh)
+            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
