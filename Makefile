@@ -1,8 +1,9 @@
 # minutafs: build, test and set-up targets. See README.md.
 
 SWIFT ?= swift
-# Debian packages the build and the tests need: libfuse3 and its tools, pkg-config, zlib.
-DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev
+# Debian packages the build and the tests need: libfuse3 and its tools, pkg-config, zlib, and the
+# programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
+DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
 .PHONY: build test deps bench clean
 

@@ -123,8 +123,13 @@ final class InMemoryTree: FileTree {
     /// Changes a file as a sync tool would, behind the mount's back, and reports it like the real store.
     func changeUnderneath(file path: String, to text: String) {
         put(file: path, text)
+        reportChange([path])
+    }
+
+    /// Calls the change handler, as the real store does when a sync tool changed files.
+    func reportChange(_ paths: [String]) {
         let handler = state.withLock { $0.changeHandler }
-        handler?([path])
+        handler?(paths)
     }
 
     func setNormalizesJSON(_ normalizes: Bool) {

@@ -24,7 +24,8 @@ final class MountedTree: Sendable {
 
     private init(tree: InMemoryTree, options: MountOptions) throws {
         self.tree = tree
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-fs-\(UUID().uuidString)").path
+        // Not under /tmp: vim's 'backupskip' skips backups there, and the tests want vim's real behaviour.
+        folder = "/var/tmp/minutafs-fs-\(UUID().uuidString)"
         mountPoint = folder + "/mnt"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         do {

@@ -1,0 +1,92 @@
+import Foundation
+import MinutaFS
+import Testing
+
+/// The kernel caches names, attributes and pages for a long time (`MountOptions.cacheTimeout`); what
+/// changes underneath must still show at once (SPEC section 5).
+@Suite("Kernel caches follow the tree")
+struct CacheInvalidationTests {
+    /// Long enough that only an invalidation, not expiry, can explain a fresh read.
+    static let options = MountOptions(handlesSignals: false, cacheTimeout: 3600)
+
+    @Test("a change reported by the tree shows in cat and stat within 2 s")
+    func changeUnderneathShows() throws {
+        try MountedTree.with(options: Self.options) { mounted in
+            let record = mounted.path(InMemoryTree.recordPath)
+            // Read twice so the kernel holds the pages and keeps them across opens.
+            #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
+            #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
+
+            let changed = InMemoryTree.record.replacing("planning the sprint", with: "merged from another device, longer")
+            mounted.tree.changeUnderneath(file: InMemoryTree.recordPath, to: changed)
+            // stat first: it opens nothing, so only an invalidation can refresh the size.
+            try expectEventually(within: 2) {
+                try mounted.run("stat", ["-c", "%s", record]).outputText == "\(changed.utf8.count)\n"
+            }
+            #expect(try mounted.run("cat", [record]).outputText == changed)
+        }
+    }
+
+    @Test("a file the tree adds or removes underneath appears and disappears in lookups")
+    func namesFollow() throws {
+        try MountedTree.with(options: Self.options) { mounted in
+            let path = "/records/2024/01/2024-01-16_080000.json"
+            #expect(try mounted.run("stat", [mounted.path(path)]).status != 0)
+            mounted.tree.changeUnderneath(file: path, to: "{}\n")
+            try expectEventually(within: 2) { try mounted.run("cat", [mounted.path(path)]).outputText == "{}\n" }
+
+            #expect(try mounted.run("stat", [mounted.path(InMemoryTree.recordPath)]).status == 0)
+            try mounted.tree.removeFile(atPath: InMemoryTree.recordPath)
+            mounted.tree.reportChange([InMemoryTree.recordPath])
+            try expectEventually(within: 2) { try mounted.run("stat", [mounted.path(InMemoryTree.recordPath)]).status != 0 }
+        }
+    }
+
+    @Test("the tree re-lays out what was written: cat and stat show the tree's bytes at once")
+    func ownSaveShowsTreeBytes() throws {
+        try MountedTree.with(options: Self.options) { mounted in
+            mounted.tree.setNormalizesJSON(true)
+            let record = mounted.path(InMemoryTree.recordPath)
+            let script = """
+                import sys
+                with open(sys.argv[1], "w") as file:
+                    file.write('{"id":"5F1C4A2E-0B6D-4C8E-9A3F-2D7B1E6C8A90","comment":"compact"}')
+                """
+            #expect(try mounted.run("python3", ["-c", script, record]).status == 0)
+            let stored = try #require(mounted.tree.text(at: InMemoryTree.recordPath))
+            #expect(stored.contains("\n  \"comment\" : \"compact\""))
+            // stat before cat: an open would refresh the size by itself.
+            #expect(try mounted.run("stat", ["-c", "%s", record]).outputText == "\(stored.utf8.count)\n")
+            #expect(try mounted.run("cat", [record]).outputText == stored)
+        }
+    }
+
+    @Test("sed -i onto a record the tree re-lays out shows the tree's bytes")
+    func renamedSaveShowsTreeBytes() throws {
+        try MountedTree.with(options: Self.options) { mounted in
+            mounted.tree.setNormalizesJSON(true)
+            let record = mounted.path(InMemoryTree.recordPath)
+            #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
+            #expect(try mounted.run("sed", ["-i", "s/planning/reviewing/", record]).status == 0)
+            let stored = try #require(mounted.tree.text(at: InMemoryTree.recordPath))
+            #expect(stored != InMemoryTree.record.replacing("planning", with: "reviewing"))
+            #expect(try mounted.run("stat", ["-c", "%s", record]).outputText == "\(stored.utf8.count)\n")
+            #expect(try mounted.run("cat", [record]).outputText == stored)
+        }
+    }
+}
+
+/// Polls `condition` until it holds, failing after `seconds`.
+func expectEventually(
+    within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try condition() { return }
+        if Date() > deadline {
+            Issue.record("still not true after \(seconds) s", sourceLocation: sourceLocation)
+            return
+        }
+        usleep(20_000)
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import MinutaFS
+
+@Suite("Inode table")
+struct InodeTableTests {
+    @Test("a path keeps its number after the kernel forgets it; numbers are never reused")
+    func stableNumbers() {
+        var table = InodeTable()
+        let record = table.lookUp("/records/a.json")
+        #expect(record != InodeTable.rootInode)
+        table.forget(1, ofInode: record)
+        #expect(table.inode(forPath: "/records/a.json") == record)
+        let other = table.lookUp("/records/b.json")
+        #expect(other != record)
+        #expect(table.path(ofInode: InodeTable.rootInode) == "/")
+    }
+
+    @Test("an unlinked inode stays until the kernel forgets it, and its path can get a new number")
+    func detach() {
+        var table = InodeTable()
+        let old = table.lookUp("/a.json")
+        table.detach("/a.json")
+        #expect(table.path(ofInode: old) == nil)
+        #expect(table.inode(atPath: "/a.json") == nil)
+        let new = table.lookUp("/a.json")
+        #expect(new != old)
+        let count = table.count
+        table.forget(1, ofInode: old)
+        #expect(table.count == count - 1)
+    }
+
+    @Test("a rename moves the number and everything below it; the replaced file is detached")
+    func move() {
+        var table = InodeTable()
+        let folder = table.lookUp("/x")
+        let child = table.lookUp("/x/c.json")
+        let replaced = table.lookUp("/y")
+        table.move("/x", to: "/y")
+        #expect(table.path(ofInode: folder) == "/y")
+        #expect(table.path(ofInode: child) == "/y/c.json")
+        #expect(table.path(ofInode: replaced) == nil)
+        #expect(table.inode(atPath: "/x") == nil)
+        #expect(table.inode(atPath: "/xy") == nil)
+    }
+
+    @Test("exchange swaps two paths' numbers")
+    func exchange() {
+        var table = InodeTable()
+        let first = table.lookUp("/.a.swp")
+        let second = table.lookUp("/.b.swp")
+        table.exchange("/.a.swp", "/.b.swp")
+        #expect(table.inode(atPath: "/.a.swp") == second)
+        #expect(table.path(ofInode: first) == "/.b.swp")
+    }
+
+    @Test("tree paths", arguments: [
+        ("/", "/", ""), ("/tags.json", "/", "tags.json"), ("/records/2024/01/x.json", "/records/2024/01", "x.json"),
+    ])
+    func paths(path: String, parent: String, name: String) {
+        #expect(TreePath.parent(of: path) == parent)
+        #expect(TreePath.name(of: path) == name)
+        if !name.isEmpty { #expect(TreePath.appending(name, to: parent) == path) }
+    }
+
+    @Test("isWithin matches whole components only")
+    func within() {
+        #expect(TreePath.isWithin("/records/2024", directory: "/records"))
+        #expect(TreePath.isWithin("/records", directory: "/records"))
+        #expect(!TreePath.isWithin("/records2", directory: "/records"))
+        #expect(TreePath.isWithin("/anything", directory: "/"))
+    }
+
+    @Test("byte buffers write with a zero-filled gap, resize and slice like a file")
+    func bufferEdits() {
+        var bytes: [UInt8] = [1, 2, 3]
+        bytes.write([9], at: 5)
+        #expect(bytes == [1, 2, 3, 0, 0, 9])
+        bytes.write([7, 7], at: 1)
+        #expect(bytes == [1, 7, 7, 0, 0, 9])
+        bytes.resize(to: 2)
+        #expect(bytes == [1, 7])
+        #expect(bytes.bytes(from: 1, length: 10) == [7])
+        #expect(bytes.bytes(from: 5, length: 10) == [])
+    }
+}
