@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "minutafs",
             dependencies: [
-                "AutomergeKit", "MinutaStore",
+                "AutomergeKit", "MinutaStore", "MinutaFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -91,6 +91,8 @@ extension Document {
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
 
         var previousObject: OpID?
+        var loaded: [Operation] = []
+        loaded.reserveCapacity(chunk.operations.count)
         for operation in chunk.operations {
             let object = operation.object.map(convert) ?? .root
             if let previousObject, object != previousObject, !set.precedes(previousObject, object) {
@@ -108,16 +110,18 @@ extension Document {
             for (left, right) in zip(successors, successors.dropFirst()) where !order.precedes(left, right) {
                 throw AutomergeError(.invalidOperation, "successors out of order")
             }
-            try set.appendLoaded(Operation(
+            loaded.append(Operation(
                 id: convert(operation.id), object: object, key: key, insert: operation.insert,
                 action: operation.action, value: operation.value, successors: successors,
                 expand: operation.expand, markName: operation.markName))
         }
+        try set.appendLoaded(loaded)
         for (id, object) in set.objects where object.type == nil {
             throw AutomergeError(.invalidOperation, "operations refer to object \(id.counter) which was never created (NotAnObject)")
         }
         // Predecessors, counter totals, and the deletions the chunk only records as successors.
         var predecessors: [OpID: [OpID]] = [:]
+        predecessors.reserveCapacity(set.operations.count)
         var deletions: [OpID: [Int]] = [:]
         for index in set.operations.indices {
             let operation = set.operations[index]

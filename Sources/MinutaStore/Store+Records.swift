@@ -26,7 +26,10 @@ extension Store {
             do throws(StoreError) {
                 return try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
             } catch {
-                if case .rejected = error { recordRejection(error, state: &state) }
+                if case .rejected = error {
+                    recordRejection(error, state: &state)
+                    keepRejected(bytes, file: displayPath, state: &state)
+                }
                 throw error
             }
         }

@@ -7,7 +7,10 @@ extension Store {
             do throws(StoreError) {
                 return try writeTags(bytes, state: &state)
             } catch {
-                if case .rejected = error { recordRejection(error, state: &state) }
+                if case .rejected = error {
+                    recordRejection(error, state: &state)
+                    keepRejected(bytes, file: "tags.json", state: &state)
+                }
                 throw error
             }
         }

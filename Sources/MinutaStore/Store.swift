@@ -36,6 +36,8 @@ public final class Store: Sendable {
         /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
         var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
         var rejections: [String] = []
+        /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
+        var rejectedFiles: [(name: String, bytes: [UInt8])] = []
         var mergedCopyCount = 0
         var lastMerge: String?
         var rejectedWriteCount = 0
@@ -233,6 +235,26 @@ public final class Store: Sendable {
 
     /// Lines describing rejected writes, oldest first (`.minutafs/errors`).
     public var rejectionLog: [String] { state.withLock { $0.rejections } }
+
+    /// The refused writes kept for the user: file name to bytes, oldest first.
+    public var rejectedFiles: [(name: String, bytes: [UInt8])] { state.withLock { $0.rejectedFiles } }
+
+    /// Keeps the bytes of a refused write under a name made of the time and the file's path.
+    func keepRejected(_ bytes: [UInt8], file: String, state: inout State) {
+        let c = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
+        let stamp = "\(ISO8601.pad(c.year, 4))\(ISO8601.pad(c.month, 2))\(ISO8601.pad(c.day, 2))-\(ISO8601.pad(c.hour, 2))\(ISO8601.pad(c.minute, 2))\(ISO8601.pad(c.second, 2))"
+        var name = stamp + "_" + file.split(separator: "/").joined(separator: "_")
+        var attempt = 1
+        while state.rejectedFiles.contains(where: { $0.name == name }) {
+            attempt += 1
+            name = stamp + "_" + String(attempt) + "_" + file.split(separator: "/").joined(separator: "_")
+        }
+        state.rejectedFiles.append((name, bytes))
+        // Keep the most recent 200 files and at most 64 MiB.
+        while state.rejectedFiles.count > 200 || state.rejectedFiles.reduce(0, { $0 + $1.bytes.count }) > 64 << 20 {
+            state.rejectedFiles.removeFirst()
+        }
+    }
 
     func recordRejection(_ error: StoreError, state: inout State) {
         state.rejectedWriteCount += 1

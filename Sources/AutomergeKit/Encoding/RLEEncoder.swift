@@ -3,17 +3,18 @@
 /// Runs are written as `count value` (count > 0), literal runs as `-count v1 v2 …`, null runs as
 /// `0 count`. A column made only of nulls is written as nothing at all.
 struct RLEEncoder<Value: ColumnValue> {
-    private enum State {
-        case empty
-        case initialNullRun(Int)
-        case nullRun(Int)
-        case loneValue(Value)
-        case run(Value, Int)
-        case literalRun(last: Value, earlier: [Value])
+    private enum Mode {
+        case empty, initialNulls, nulls, lone, run, literal
     }
 
     private(set) var output: [UInt8] = []
-    private var state: State = .empty
+    private var mode: Mode = .empty
+    /// Nulls in a null run, or repetitions in a run.
+    private var count = 0
+    /// The last value appended (lone value, run value, or the literal run's last value).
+    private var current: Value?
+    /// A literal run's values before `current`; kept outside the mode so appending never copies it.
+    private var literal: [Value] = []
 
     init() {}
 
@@ -22,70 +23,76 @@ struct RLEEncoder<Value: ColumnValue> {
     }
 
     mutating func appendNull() {
-        switch state {
-        case .empty: state = .initialNullRun(1)
-        case .initialNullRun(let count): state = .initialNullRun(count + 1)
-        case .nullRun(let count): state = .nullRun(count + 1)
-        case .loneValue(let value):
-            writeLiteral([value])
-            state = .nullRun(1)
-        case .run(let value, let count):
-            writeRun(value, count)
-            state = .nullRun(1)
-        case .literalRun(let last, var earlier):
-            earlier.append(last)
-            writeLiteral(earlier)
-            state = .nullRun(1)
+        switch mode {
+        case .empty: mode = .initialNulls; count = 1
+        case .initialNulls, .nulls: count += 1
+        case .lone, .run, .literal:
+            flushValues()
+            mode = .nulls
+            count = 1
         }
     }
 
     mutating func appendValue(_ value: Value) {
-        switch state {
+        switch mode {
         case .empty:
-            state = .loneValue(value)
-        case .loneValue(let other):
-            state = other == value ? .run(value, 2) : .literalRun(last: value, earlier: [other])
-        case .run(let other, let count):
-            if other == value {
-                state = .run(other, count + 1)
+            mode = .lone
+            current = value
+        case .lone:
+            if current == value {
+                mode = .run
+                count = 2
             } else {
-                writeRun(other, count)
-                state = .loneValue(value)
+                if let current { literal.append(current) }
+                mode = .literal
+                current = value
             }
-        case .literalRun(let last, var earlier):
-            if last == value {
-                state = .empty
-                writeLiteral(earlier)
-                state = .run(value, 2)
+        case .run:
+            if current == value {
+                count += 1
             } else {
-                state = .empty
-                earlier.append(last)
-                state = .literalRun(last: value, earlier: earlier)
+                flushValues()
+                mode = .lone
+                current = value
             }
-        case .nullRun(let count), .initialNullRun(let count):
+        case .literal:
+            if current == value {
+                writeLiteral(including: nil)
+                mode = .run
+                count = 2
+            } else {
+                if let current { literal.append(current) }
+                current = value
+            }
+        case .initialNulls, .nulls:
             writeNullRun(count)
-            state = .loneValue(value)
+            mode = .lone
+            current = value
         }
     }
 
     /// Flushes the last run and returns the encoded column.
     mutating func finish() -> [UInt8] {
-        switch state {
-        case .empty, .initialNullRun: break
-        case .nullRun(let count): writeNullRun(count)
-        case .loneValue(let value): writeLiteral([value])
-        case .run(let value, let count): writeRun(value, count)
-        case .literalRun(let last, var earlier):
-            earlier.append(last)
-            writeLiteral(earlier)
+        switch mode {
+        case .empty, .initialNulls: break
+        case .nulls: writeNullRun(count)
+        case .lone, .run, .literal: flushValues()
         }
-        state = .empty
+        mode = .empty
         return output
     }
 
-    private mutating func writeRun(_ value: Value, _ count: Int) {
-        output.appendSignedLEB128(Int64(count))
-        value.write(to: &output)
+    /// Writes the pending lone value, run or literal run.
+    private mutating func flushValues() {
+        switch mode {
+        case .lone: writeLiteral(including: current)
+        case .run:
+            output.appendSignedLEB128(Int64(count))
+            current?.write(to: &output)
+        case .literal: writeLiteral(including: current)
+        default: break
+        }
+        current = nil
     }
 
     private mutating func writeNullRun(_ count: Int) {
@@ -93,9 +100,12 @@ struct RLEEncoder<Value: ColumnValue> {
         output.appendUnsignedLEB128(UInt64(count))
     }
 
-    private mutating func writeLiteral(_ values: [Value]) {
-        output.appendSignedLEB128(-Int64(values.count))
-        for value in values { value.write(to: &output) }
+    /// Writes `literal` (plus `last`, when given) as a literal run and empties it.
+    private mutating func writeLiteral(including last: Value?) {
+        output.appendSignedLEB128(-Int64(literal.count + (last == nil ? 0 : 1)))
+        for value in literal { value.write(to: &output) }
+        last?.write(to: &output)
+        literal.removeAll(keepingCapacity: true)
     }
 }
 

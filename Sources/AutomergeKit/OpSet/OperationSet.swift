@@ -51,8 +51,26 @@ struct OperationSet: Sendable {
 
     // MARK: Adding operations
 
-    /// Adds an operation read from a document chunk, which lists operations in document order.
-    mutating func appendLoaded(_ operation: Operation) throws(AutomergeError) {
+    /// Adds operations read from a document chunk, which lists them in document order (so all
+    /// of one object's operations come together).
+    mutating func appendLoaded(_ loaded: [Operation]) throws(AutomergeError) {
+        operations.reserveCapacity(operations.count + loaded.count)
+        operationByID.reserveCapacity(operationByID.count + loaded.count)
+        var start = 0
+        while start < loaded.count {
+            let objectID = loaded[start].object
+            var end = start + 1
+            while end < loaded.count && loaded[end].object == objectID { end += 1 }
+            var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
+            defer { objects[objectID] = object }
+            for operation in loaded[start..<end] {
+                try appendLoaded(operation, to: &object)
+            }
+            start = end
+        }
+    }
+
+    private mutating func appendLoaded(_ operation: Operation, to object: inout ObjectState) throws(AutomergeError) {
         let index = operations.count
         guard operationByID.updateValue(index, forKey: operation.id) == nil else {
             throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
@@ -62,7 +80,7 @@ struct OperationSet: Sendable {
         if let type = operation.action.createdObjectType {
             objects[operation.id, default: ObjectState(type: nil)].type = type
         }
-        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
+        do {
             switch operation.key {
             case .property(let property):
                 guard !operation.insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }

@@ -85,25 +85,32 @@ extension StoredChange {
         author: Int, actorTable: [ActorID], sequence: UInt64, startOperation: UInt64, time: Int64,
         message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: [ChunkOperation]
     ) -> StoredChange {
-        // The actors the change mentions besides its author, sorted by their bytes.
-        var mentioned = Set<Int>()
-        for operation in operations {
-            if let object = operation.object { mentioned.insert(object.actor) }
-            if case .element(let element) = operation.key { mentioned.insert(element.actor) }
-            for reference in operation.references { mentioned.insert(reference.actor) }
+        // The actors the change mentions besides its author, sorted by their bytes. Changes mention
+        // few actors, so small arrays beat sets and dictionaries here.
+        var others: [Int] = []
+        func mention(_ actor: Int) {
+            if actor != author && !others.contains(actor) { others.append(actor) }
         }
-        mentioned.remove(author)
-        let others = mentioned.sorted { actorTable[$0] < actorTable[$1] }
-        var local = [author: 0]
-        for (position, index) in others.enumerated() { local[index] = position + 1 }
-        func translate(_ id: ChunkOpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: local[id.actor] ?? 0) }
-        let translated = operations.map { operation -> ChunkOperation in
-            var copy = operation
-            copy.id = translate(operation.id)
-            copy.object = operation.object.map(translate)
-            if case .element(let element) = operation.key { copy.key = .element(translate(element)) }
-            copy.references = operation.references.map(translate)
-            return copy
+        for operation in operations {
+            if let object = operation.object { mention(object.actor) }
+            if case .element(let element) = operation.key { mention(element.actor) }
+            for reference in operation.references { mention(reference.actor) }
+        }
+        others.sort { actorTable[$0] < actorTable[$1] }
+        @inline(__always) func local(_ actor: Int) -> Int {
+            actor == author ? 0 : (others.firstIndex(of: actor).map { $0 + 1 } ?? 0)
+        }
+        func translate(_ id: ChunkOpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: local(id.actor)) }
+        var translated = operations
+        for index in translated.indices {
+            translated[index].id.actor = local(translated[index].id.actor)
+            if let object = translated[index].object { translated[index].object = translate(object) }
+            if case .element(let element) = translated[index].key { translated[index].key = .element(translate(element)) }
+            if !translated[index].references.isEmpty {
+                for position in translated[index].references.indices {
+                    translated[index].references[position].actor = local(translated[index].references[position].actor)
+                }
+            }
         }
         let actors = [actorTable[author]] + others.map { actorTable[$0] }
         let sortedDependencies = dependencies.sorted()

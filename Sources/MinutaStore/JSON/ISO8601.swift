@@ -92,7 +92,7 @@ public enum ISO8601 {
                     index += 1
                 }
                 guard digits > 0 else { return nil }
-                for _ in digits..<3 where digits < 3 { fraction *= 10 }
+                if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
                 millisecond = fraction
             }
         }

@@ -25,6 +25,8 @@ public final class StoreTree: Sendable {
     enum Place: Equatable {
         case root, tags, records, year(String), month(Month), record(Month, String)
         case control, controlFile(String)
+        /// `.minutafs/rejected/` and the refused writes in it.
+        case rejectedFolder, rejectedFile(String)
         /// A file or folder passed through from the backing folder (relative path), maybe in a month.
         case passThrough(String, Month?)
     }
@@ -45,6 +47,11 @@ public final class StoreTree: Sendable {
             }
         default:
             if parts[0] == ".minutafs" {
+                if parts[1] == "rejected" {
+                    if parts.count == 2 { return .rejectedFolder }
+                    if parts.count == 3 { return .rejectedFile(parts[2]) }
+                    throw .notFound(path)
+                }
                 guard parts.count == 2, Self.controlFiles.contains(parts[1]) else { throw .notFound(path) }
                 return .controlFile(parts[1])
             }
@@ -93,11 +100,13 @@ public final class StoreTree: Sendable {
             }
             return result
         case .control:
-            return Self.controlFiles.map { ($0, false) }
+            return Self.controlFiles.map { ($0, false) } + [("rejected", true)]
+        case .rejectedFolder:
+            return store.rejectedFiles.map { ($0.name, false) }
         case .passThrough(let relative, _):
             guard store.passThroughStatus(relative)?.isDirectory == true else { throw .notFound(path) }
             return try store.passThroughEntries(relative)
-        case .tags, .record, .controlFile:
+        case .tags, .record, .controlFile, .rejectedFile:
             throw .invalidName(path)
         }
     }
@@ -107,6 +116,11 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .root, .records, .control:
             return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
+        case .rejectedFolder:
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+        case .rejectedFile(let name):
+            guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
+            return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .year(let year):
             let exists = try store.months().contains { $0.yearName == year } || store.passThroughStatus("records/" + year)?.isDirectory == true
             guard exists else { throw .notFound(path) }
@@ -139,6 +153,9 @@ public final class StoreTree: Sendable {
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
             return file.contents
+        case .rejectedFile(let name):
+            guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
+            return file.bytes
         case .controlFile(let name):
             switch name {
             case "status": return Array(statusText().utf8)
@@ -199,7 +216,7 @@ public final class StoreTree: Sendable {
         case .passThrough(let relative, let month):
             try store.writePassThrough(contents, to: relative, month: month)
             return [path]
-        case .controlFile, .control:
+        case .controlFile, .control, .rejectedFolder, .rejectedFile:
             throw .system(file: path, operation: "write", errno: 30) // EROFS: the views are read-only
         default:
             throw .invalidName(path)

@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches the backing folder with inotify (the store root, `records/`, and every year folder)
+/// and calls `onChange` from its own thread, at most every `settle` seconds, after events stop for
+/// a moment. New year folders are watched as they appear.
+public final class FolderWatcher: Sendable {
+    private let root: String
+    private let descriptor: Int32
+    private let state = Mutex(State())
+    private let onChange: @Sendable () -> Void
+    private let settleMilliseconds: Int32
+
+    private struct State {
+        var watched: [Int32: String] = [:]
+        var stopped = false
+    }
+
+    /// Starts watching. `nil` when inotify is not available; the caller then polls instead.
+    public init?(root: String, settle: Double = 0.1, onChange: @escaping @Sendable () -> Void) {
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard descriptor >= 0 else { return nil }
+        self.root = root
+        self.descriptor = descriptor
+        self.onChange = onChange
+        self.settleMilliseconds = Int32(settle * 1000)
+        addWatches()
+        let thread = Thread { [self] in self.loop() }
+        thread.start()
+    }
+
+    /// Stops the watcher thread (it finishes within the settle time).
+    public func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    private func addWatches() {
+        var folders = [root, root + "/records"]
+        if let years = try? FileSystem.listDirectory(root + "/records") {
+            for year in years where FileSystem.status(root + "/records/" + year)?.isDirectory == true {
+                folders.append(root + "/records/" + year)
+            }
+        }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB)
+        for folder in folders {
+            let watch = inotify_add_watch(descriptor, folder, mask)
+            if watch >= 0 { state.withLock { $0.watched[watch] = folder } }
+        }
+    }
+
+    private func loop() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        defer { close(descriptor) }
+        while !state.withLock({ $0.stopped }) {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 500)
+            guard ready > 0 else { continue }
+            var sawEvent = false
+            // Drain events until none arrive for the settle time, so a burst gives one callback.
+            repeat {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 { sawEvent = true }
+                poller.revents = 0
+            } while poll(&poller, 1, settleMilliseconds) > 0 && !state.withLock({ $0.stopped })
+            if sawEvent {
+                addWatches()
+                onChange()
+            }
+        }
+    }
+}

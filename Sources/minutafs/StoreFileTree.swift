@@ -1,0 +1,122 @@
+import Glibc
+import MinutaFS
+import MinutaStore
+import Synchronization
+
+/// The store served through the FUSE adapter: `StoreTree`'s paths with the store's errors turned
+/// into the adapter's (EINVAL for refused content, ENOSPC, EROFS, ...), and changes the sync tool
+/// delivers reported so the kernel's caches are dropped.
+final class StoreFileTree: FileTree {
+    let tree: StoreTree
+    private let handler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+
+    init(tree: StoreTree) { self.tree = tree }
+
+    static func treeError(_ error: StoreError) -> TreeError {
+        switch error {
+        case .rejected: return .invalidContent(error.description)
+        case .notFound, .invalidName: return .notFound
+        case .alreadyExists: return .alreadyExists
+        case .notEmpty: return .notEmpty
+        case .unreadableDocument, .notAStore, .legacyStore: return .io(error.description)
+        case .system(_, _, let code):
+            switch code {
+            case ENOSPC, EDQUOT: return .noSpace
+            case EROFS: return .readOnly
+            case EACCES, EPERM: return .permissionDenied
+            case ENOENT: return .notFound
+            case EEXIST: return .alreadyExists
+            case ENOTEMPTY: return .notEmpty
+            case EXDEV: return .crossDevice
+            case EISDIR: return .isDirectory
+            case ENOTDIR: return .notDirectory
+            default: return .io(error.description)
+            }
+        }
+    }
+
+    private func mapped<T>(_ body: () throws(StoreError) -> T) throws(TreeError) -> T {
+        do { return try body() } catch { throw Self.treeError(error) }
+    }
+
+    func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry] {
+        try mapped { () throws(StoreError) in try tree.entries(inDirectory: path).map { TreeEntry(name: $0.name, isDirectory: $0.isDirectory) } }
+    }
+
+    func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes {
+        try mapped { () throws(StoreError) in
+            let attributes = try tree.attributes(ofPath: path)
+            return TreeAttributes(isDirectory: attributes.isDirectory, size: attributes.size,
+                                  modificationTime: TreeTime(seconds: Int64(attributes.modificationSeconds), nanoseconds: Int32(attributes.modificationNanoseconds)),
+                                  isWritable: attributes.isWritable)
+        }
+    }
+
+    func contents(ofPath path: String) throws(TreeError) -> [UInt8] {
+        try mapped { () throws(StoreError) in try tree.contents(ofPath: path) }
+    }
+
+    func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
+        tree.accepts(fileNamed: name, inDirectory: path)
+    }
+
+    func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
+        let changed = try mapped { () throws(StoreError) in try tree.write(contents, toPath: path) }
+        report(changed.filter { $0 != path })
+    }
+
+    func removeFile(atPath path: String) throws(TreeError) {
+        try mapped { () throws(StoreError) in try tree.removeFile(atPath: path) }
+    }
+
+    func renameFile(from source: String, to destination: String) throws(TreeError) {
+        try mapped { () throws(StoreError) in try tree.renameFile(from: source, to: destination) }
+    }
+
+    func makeDirectory(atPath path: String) throws(TreeError) {
+        try mapped { () throws(StoreError) in try tree.makeDirectory(atPath: path) }
+    }
+
+    func removeDirectory(atPath path: String) throws(TreeError) {
+        try mapped { () throws(StoreError) in try tree.removeDirectory(atPath: path) }
+    }
+
+    func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {
+        tree.extendedAttributes(ofPath: path)
+    }
+
+    func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    /// Tells the adapter which paths changed underneath it.
+    func report(_ paths: [String]) {
+        guard !paths.isEmpty, let handler = handler.withLock({ $0 }) else { return }
+        handler(paths)
+    }
+
+    /// Merges what the sync tool delivered (conflict copies, replaced documents) and reports the
+    /// paths whose contents or listings changed: the month folders and every record file in them.
+    func synchronize() {
+        let store = tree.store
+        var documents = (try? store.synchronizeDocuments()) ?? []
+        for report in (try? store.mergeConflictCopies()) ?? [] {
+            documents.append(report.primary)
+        }
+        guard !documents.isEmpty else { return }
+        var paths: [String] = []
+        for document in Set(documents) {
+            if document == "tags.automerge" {
+                paths.append("/tags.json")
+                continue
+            }
+            let folder = "/" + String(document.dropLast(".automerge".count))
+            paths.append(folder)
+            let parts = folder.split(separator: "/")
+            if parts.count == 3, let month = Month(yearName: String(parts[1]), monthName: String(parts[2])) {
+                for file in (try? store.recordFiles(in: month)) ?? [] { paths.append(folder + "/" + file.name) }
+            }
+        }
+        report(paths)
+    }
+}
