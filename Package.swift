@@ -46,6 +46,8 @@ let package = Package(
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),
+        // End-to-end: the built binary mounts real stores and real programs use them.
+        .testTarget(name: "MountTests", dependencies: ["MinutaStore", "TestSupport"]),
         .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A copy of the sample store mounted by the real `minutafs mount -f` for one test, and the tools
+/// to drive programs against it. The mount is always taken down, even when the test fails.
+final class MountedStore {
+    let folder: String
+    let store: String
+    let mountPoint: String
+    let process: Process
+    let log: String
+
+    /// Copies `app-2024` to `folder/store`, mounts it on `folder/mnt` (UTC names), waits for it.
+    init(in folder: String, storeName: String = "store") throws {
+        self.folder = folder
+        store = folder + "/" + storeName
+        mountPoint = folder + "/mnt"
+        log = folder + "/mount.log"
+        try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+        try Shell.run("chmod -R u+w '\(store)'")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
+        process.arguments = ["mount", "-f", "--timezone", "UTC", store, mountPoint]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !Self.isMounted(mountPoint) {
+            guard process.isRunning, Date() < deadline else {
+                unmount()
+                throw FixtureError("mount did not appear: \(String(decoding: (try? Fixtures.contents(ofFileAtPath: log)) ?? [], as: UTF8.self))")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    deinit { unmount() }
+
+    /// Unmounts (lazily if busy) and waits for the process; returns its exit status.
+    @discardableResult
+    func unmount() -> Int32? {
+        if Self.isMounted(mountPoint) {
+            _ = try? Shell.run("fusermount3 -u '\(mountPoint)' 2>/dev/null || fusermount3 -u -z '\(mountPoint)'")
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        return process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
+    static func isMounted(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
+        return table.split(separator: "\n").contains { $0.split(separator: " ").count > 4 && $0.split(separator: " ")[4] == path }
+    }
+
+    /// `mnt/records/2024/01`.
+    var january: String { mountPoint + "/records/2024/01" }
+
+    func text(_ path: String) throws -> String {
+        String(decoding: try Fixtures.contents(ofFileAtPath: path), as: UTF8.self)
+    }
+
+    /// Waits until `condition` holds, up to `seconds`.
+    func eventually(_ seconds: Double = 2, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+}
+
+/// Runs shell command lines for tests.
+enum Shell {
+    struct Result { var status: Int32; var output: String }
+
+    @discardableResult
+    static func run(_ command: String, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-shell-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try? handle.close()
+        return Result(status: process.terminationStatus, output: String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self))
+    }
+}
