@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The files in `mount-scripts/` (SPEC §7): the systemd user unit's command lines, the fstab
+/// helper and the wait-and-mount script mount a real store and unmount it cleanly.
+@Suite(.serialized)
+struct MountScriptTests {
+    static var scripts: String { Fixtures.packageRoot + "/mount-scripts" }
+
+    /// Whether the kernel has a mount at `path` (`/proc/mounts` escapes spaces as `\040`).
+    static func isMounted(_ path: String) -> Bool {
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        let escaped = path.replacingOccurrences(of: " ", with: "\\040")
+        return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == escaped }
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
+    /// Runs a command to its end; returns its status and what it printed.
+    @discardableResult
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-script-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    }
+
+    /// Never leaves a mount behind, whatever the test did.
+    static func forceUnmount(_ path: String) {
+        if isMounted(path) { _ = try? run(["/usr/bin/fusermount3", "-u", "-z", path]) }
+    }
+
+    static func makeStore(in folder: String) throws -> String {
+        let store = folder + "/Dropbox/Minuta"
+        let demo = try MinutafsBinary.run(["demo", store, "--seed", "3", "--now", "2025-06-30T12:00:00Z", "--timezone", "UTC"])
+        #expect(demo.status == 0, "\(demo.errorText)")
+        return store
+    }
+
+    // MARK: The systemd unit
+
+    struct UnitCommands {
+        var startPre: [[String]] = []
+        var start: [String] = []
+        var stop: [[String]] = []
+        var stopPost: [[String]] = []
+    }
+
+    /// The unit's Exec lines as systemd would run them: specifiers (%I, %i, %h, %E), the paths
+    /// `make install` fills in, and `${VAR}` (one word) and `$VAR` (split, gone when empty)
+    /// from Environment= lines and `overrides` (what the EnvironmentFile would set).
+    static func commands(ofUnit text: String, store: String, home: String, overrides: [String: String]) throws -> UnitCommands {
+        var environment: [String: String] = [:]
+        var commands = UnitCommands()
+        var section = ""
+        let binary = try MinutafsBinary.path()
+        func specifiers(_ word: String) -> String {
+            word.replacingOccurrences(of: "%I", with: store)
+                .replacingOccurrences(of: "%i", with: String(store.dropFirst()).replacingOccurrences(of: "/", with: "-"))
+                .replacingOccurrences(of: "%h", with: home).replacingOccurrences(of: "%E", with: home + "/.config")
+                .replacingOccurrences(of: "@BINDIR@", with: (binary as NSString).deletingLastPathComponent)
+                .replacingOccurrences(of: "@LIBEXECDIR@", with: scripts)
+        }
+        func expand(_ line: String) -> [String] {
+            var words: [String] = []
+            for word in line.split(separator: " ").map(String.init) {
+                if word.hasPrefix("${"), word.hasSuffix("}") {
+                    words.append(environment[String(word.dropFirst(2).dropLast())] ?? "")
+                } else if word.hasPrefix("$") {
+                    words += (environment[String(word.dropFirst())] ?? "").split(separator: " ").map(String.init)
+                } else {
+                    words.append(specifiers(word))
+                }
+            }
+            return words
+        }
+        for rawLine in text.split(separator: "\n") {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") { section = line; continue }
+            guard section == "[Service]", !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            let key = String(line[..<equals])
+            var value = String(line[line.index(after: equals)...])
+            if value.hasPrefix("-") { value.removeFirst() } // "-": a failure is ignored
+            switch key {
+            case "Environment":
+                guard let split = value.firstIndex(of: "=") else { continue }
+                environment[String(value[..<split])] = specifiers(String(value[value.index(after: split)...]))
+                for (name, override) in overrides { environment[name] = override }
+            case "ExecStartPre": commands.startPre.append(expand(value))
+            case "ExecStart": commands.start = expand(value)
+            case "ExecStop": commands.stop.append(expand(value))
+            case "ExecStopPost": commands.stopPost.append(expand(value))
+            default: continue
+            }
+        }
+        return commands
+    }
+
+    @Test("the systemd unit's ExecStart mounts the store in the foreground and its ExecStop unmounts it cleanly")
+    func systemdUnit() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.makeStore(in: folder)
+            let mountPoint = folder + "/minuta"
+            defer { Self.forceUnmount(mountPoint) }
+            let unit = try String(contentsOfFile: Self.scripts + "/minutafs@.service", encoding: .utf8)
+            let commands = try Self.commands(ofUnit: unit, store: store, home: folder,
+                                             overrides: ["MINUTAFS_MOUNTPOINT": mountPoint, "MINUTAFS_OPTIONS": "--timezone UTC"])
+            #expect(commands.start.count >= 5 && commands.start[1] == "mount" && commands.start[2] == "-f", "\(commands.start)")
+            #expect(commands.start.suffix(2) == [store, mountPoint], "\(commands.start)")
+            #expect(commands.stop == [["/usr/bin/fusermount3", "-u", mountPoint]])
+
+            for command in commands.startPre {
+                let result = try Self.run(command)
+                #expect(result.status == 0, "\(command): \(result.output)")
+            }
+            let service = Process()
+            service.executableURL = URL(fileURLWithPath: commands.start[0])
+            service.arguments = Array(commands.start.dropFirst())
+            service.standardInput = FileHandle.nullDevice
+            service.standardOutput = FileHandle.nullDevice
+            service.standardError = FileHandle.nullDevice
+            try service.run()
+            defer { if service.isRunning { service.terminate() } }
+
+            #expect(Self.wait(seconds: 15) { Self.isMounted(mountPoint) }, "not mounted")
+            let tags = try String(contentsOfFile: mountPoint + "/tags.json", encoding: .utf8)
+            #expect(tags.contains("\"Work\""))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/records").contains("2025"))
+
+            for command in commands.stop {
+                let result = try Self.run(command)
+                #expect(result.status == 0, "\(command): \(result.output)")
+            }
+            #expect(Self.wait(seconds: 15) { !service.isRunning }, "minutafs mount -f still running after ExecStop")
+            #expect(service.terminationReason == .exit && service.terminationStatus == 0)
+            #expect(!Self.isMounted(mountPoint))
+            for command in commands.stopPost { try Self.run(command) } // may fail: nothing left to unmount
+            #expect(!Self.isMounted(mountPoint))
+        }
+    }
+
+    // MARK: The fstab helper
+
+    @Test("mount.fuse.minutafs takes mount(8)'s arguments, drops fstab-only options, passes ro and timezone, and unmounts with fusermount3 -u")
+    func fstabHelper() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.makeStore(in: folder)
+            let mountPoint = folder + "/minuta"
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+            defer { Self.forceUnmount(mountPoint) }
+            let environment = ["MINUTAFS": try MinutafsBinary.path()]
+
+            // -f: mount(8)'s "fake" run prints the command and mounts nothing.
+            let fake = try Self.run([Self.scripts + "/mount.fuse.minutafs", store, mountPoint, "-f", "-o", "noauto,user,ro,timezone=UTC,x-systemd.automount,nofail"],
+                                    environment: environment)
+            #expect(fake.status == 0, "\(fake.output)")
+            #expect(fake.output.contains("mount --timezone UTC -o ro \(store) \(mountPoint)"), "\(fake.output)")
+            #expect(!Self.isMounted(mountPoint))
+
+            let result = try Self.run([Self.scripts + "/mount.fuse.minutafs", store, mountPoint, "-o", "defaults,noauto,nofail,_netdev,ro,timezone=UTC,x-systemd.automount"],
+                                      environment: environment)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(Self.isMounted(mountPoint), "\(result.output)")
+            #expect(try String(contentsOfFile: mountPoint + "/tags.json", encoding: .utf8).contains("\"tags\""))
+            #expect(!FileManager.default.createFile(atPath: mountPoint + "/notes.txt", contents: Data("x".utf8)), "ro was not passed on")
+
+            let unmount = try Self.run(["/usr/bin/fusermount3", "-u", mountPoint])
+            #expect(unmount.status == 0, "\(unmount.output)")
+            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+        }
+    }
+
+    @Test("mount.fuse.minutafs fails with one line for a missing mount point argument")
+    func fstabHelperUsage() throws {
+        let result = try Self.run([Self.scripts + "/mount.fuse.minutafs", "/nowhere"], environment: ["MINUTAFS": try MinutafsBinary.path()])
+        #expect(result.status != 0)
+        #expect(result.output.hasPrefix("mount.fuse.minutafs: usage"), "\(result.output)")
+    }
+
+    // MARK: Waiting for the sync tool
+
+    @Test("minutafs-wait-and-mount waits until the sync tool delivers the store, then mounts it")
+    func waitAndMount() throws {
+        try withTemporaryDirectory { folder in
+            let staging = try Self.makeStore(in: folder + "/staging")
+            let store = folder + "/Dropbox/Minuta"
+            let mountPoint = folder + "/minuta"
+            defer { Self.forceUnmount(mountPoint) }
+            let waiter = Process()
+            waiter.executableURL = URL(fileURLWithPath: Self.scripts + "/minutafs-wait-and-mount")
+            waiter.arguments = ["--timeout", "30", store, mountPoint, "--timezone", "UTC"]
+            waiter.environment = ProcessInfo.processInfo.environment.merging(["MINUTAFS": try MinutafsBinary.path()]) { _, new in new }
+            waiter.standardInput = FileHandle.nullDevice
+            waiter.standardOutput = FileHandle.nullDevice
+            waiter.standardError = FileHandle.nullDevice
+            try waiter.run()
+            defer { if waiter.isRunning { waiter.terminate() } }
+
+            usleep(2_500_000)
+            #expect(waiter.isRunning, "did not wait for the store")
+            #expect(!Self.isMounted(mountPoint))
+            // The sync tool finishes: the folder appears whole.
+            try FileManager.default.createDirectory(atPath: folder + "/Dropbox", withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: staging, toPath: store)
+
+            #expect(Self.wait(seconds: 20) { !waiter.isRunning }, "still waiting")
+            #expect(waiter.terminationStatus == 0)
+            #expect(Self.isMounted(mountPoint))
+            #expect(FileManager.default.fileExists(atPath: mountPoint + "/tags.json"))
+            #expect(try Self.run(["/usr/bin/fusermount3", "-u", mountPoint]).status == 0)
+            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+        }
+    }
+
+    @Test("minutafs-wait-and-mount gives up after its timeout with a message")
+    func waitTimeout() throws {
+        try withTemporaryDirectory { folder in
+            let result = try Self.run([Self.scripts + "/minutafs-wait-and-mount", "--timeout", "2", "--wait-only", folder + "/never"])
+            #expect(result.status == 1)
+            #expect(result.output.contains("no Minuta store appeared within 2 seconds"), "\(result.output)")
+        }
+    }
+}
