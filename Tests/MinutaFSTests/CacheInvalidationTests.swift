@@ -42,6 +42,16 @@ struct CacheInvalidationTests {
         }
     }
 
+    @Test("a read-only view is read fresh at every open, even when the tree reports nothing")
+    func readOnlyViewIsUncached() throws {
+        try MountedTree.with(options: Self.options) { mounted throws in
+            let status = mounted.path("/.minutafs/status")
+            #expect(try mounted.run("cat", [status]).outputText.hasSuffix("pending writes: 0\n"))
+            mounted.tree.put(file: "/.minutafs/status", "store: /tmp/store\npending writes: 12345\nlast merge: now\n", isWritable: false)
+            #expect(try mounted.run("cat", [status]).outputText.hasSuffix("pending writes: 12345\nlast merge: now\n"))
+        }
+    }
+
     @Test("the tree re-lays out what was written: cat and stat show the tree's bytes at once")
     func ownSaveShowsTreeBytes() throws {
         try MountedTree.with(options: Self.options) { mounted in

@@ -34,4 +34,29 @@ struct ReadingTests {
             #expect(image.output == InMemoryTree.image)
         }
     }
+
+    @Test("a 6 MB image copied in with cp is one write and reads back identical")
+    func largeImage() throws {
+        try MountedTree.with { mounted in
+            let source = "/var/tmp/minutafs-image-\(UUID().uuidString).jpg"
+            #expect(try ProgramResult.run("sh", ["-c", "head -c \(6 << 20) /dev/urandom > \(source)"], in: "/").status == 0)
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: source)))
+            let path = "/records/2024/01/5F1C4A2E-0B6D-4C8E-9A3F-2D7B1E6C8A90_1.jpg"
+            #expect(try mounted.run("cp", [source, mounted.path(path)]).status == 0)
+            #expect(try mounted.run("cmp", [source, mounted.path(path)]).status == 0)
+            #expect(mounted.tree.calls.count == 1)
+            #expect(mounted.tree.bytes(at: path) == bytes)
+            #expect(try mounted.run("stat", ["-c", "%s", mounted.path(path)]).outputText == "\(bytes.count)\n")
+        }
+    }
+
+    @Test("df reports the mount")
+    func fileSystemStatus() throws {
+        try MountedTree.with { mounted in
+            let result = try mounted.run("df", ["-P", mounted.mountPoint])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.outputText.contains("minutafs"), "\(result)")
+        }
+    }
 }

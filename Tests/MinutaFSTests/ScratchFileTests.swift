@@ -98,4 +98,31 @@ struct ScratchFileTests {
             #expect(mounted.tree.calls.isEmpty, "\(mounted.tree.calls)")
         }
     }
+
+    @Test("several programs at once: readers, scratch writers and listings do not disturb each other")
+    func concurrentPrograms() throws {
+        try MountedTree.with { mounted in
+            let script = """
+                cd "$1"
+                worker() {
+                    for i in $(seq 40); do
+                        cat 2024-01-15_093000.json > /dev/null || exit 1
+                        printf "worker $2 pass $i" > ".scratch-$2.swp" || exit 2
+                        [ "$(cat ".scratch-$2.swp")" = "worker $2 pass $i" ] || exit 3
+                        ls -a > /dev/null || exit 4
+                        mv ".scratch-$2.swp" ".scratch-$2.swx" || exit 5
+                        rm ".scratch-$2.swx" || exit 6
+                    done
+                }
+                for n in 1 2 3 4 5 6; do worker "$1" "$n" & done
+                status=0
+                for job in $(jobs -p); do wait "$job" || status=$?; done
+                exit $status
+                """
+            let result = try mounted.run("bash", ["-c", script, "bash", mounted.path(Self.folder)])
+            #expect(result.status == 0, "\(result)")
+            #expect(mounted.tree.calls.isEmpty, "\(mounted.tree.calls)")
+            #expect(try mounted.run("ls", ["-A", mounted.path(Self.folder)]).outputText.contains("scratch") == false)
+        }
+    }
 }

@@ -12,6 +12,7 @@ final class MountedTree: Sendable {
     private let outcome = Mutex<Result<Void, MountError>?>(nil)
 
     /// Mounts `tree`, runs `body`, unmounts.
+    @discardableResult
     static func with<Result>(
         _ tree: InMemoryTree = .sample(),
         options: MountOptions = MountOptions(handlesSignals: false),
@@ -23,6 +24,7 @@ final class MountedTree: Sendable {
     }
 
     private init(tree: InMemoryTree, options: MountOptions) throws {
+        _ = Self.staleMountsSwept
         self.tree = tree
         // Not under /tmp: vim's 'backupskip' skips backups there, and the tests want vim's real behaviour.
         folder = "/var/tmp/minutafs-fs-\(UUID().uuidString)"
@@ -92,6 +94,21 @@ final class MountedTree: Sendable {
         }
         try? FileManager.default.removeItem(atPath: folder)
     }
+
+    /// Mounts a test process left behind when it died (their server gone: `ENOTCONN`), removed once per
+    /// run. Live mounts of tests running in other processes are left alone.
+    private static let staleMountsSwept: Void = {
+        guard let table = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return }
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 1, fields[1].hasPrefix("/var/tmp/minutafs-fs-") else { continue }
+            let mountPoint = String(fields[1])
+            var status = stat()
+            guard stat(mountPoint, &status) != 0 && errno == ENOTCONN else { continue }
+            _ = try? ProgramResult.run("fusermount3", ["-u", "-z", mountPoint], in: "/")
+            try? FileManager.default.removeItem(atPath: (mountPoint as NSString).deletingLastPathComponent)
+        }
+    }()
 
     /// Whether something other than the folder's own file system is mounted on `path`.
     static func isMountPoint(_ path: String) -> Bool {
