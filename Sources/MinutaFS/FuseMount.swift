@@ -21,7 +21,7 @@ public final class FuseMount: Sendable {
 
     private struct Lifecycle {
         enum Phase {
-            case idle, mounting, serving, finished
+            case idle, mounting, serving, stopping, finished
         }
         var phase = Phase.idle
         var isStopRequested = false
@@ -100,7 +100,7 @@ public final class FuseMount: Sendable {
 
         stopEvent.wait()
 
-        lifecycle.withLock { $0.phase = .mounting }
+        lifecycle.withLock { $0.phase = .stopping }
         if workers.outcome == .none {
             // Stopping by request: the kernel still sends requests, so saves and cache notices can finish.
             fileSystem.finishPendingWork()

@@ -167,16 +167,21 @@ extension MountedFileSystem {
         }
     }
 
-    /// `opendir`: a handle on a listing of the directory, taken now.
+    /// `opendir`: a handle whose listing the first `readdir` takes.
     func openDirectory(inode: UInt64) throws(Errno) -> UInt64 {
-        let listing = try listing(ofInode: inode)
-        return state.withLock { $0.handles.open(directoryListing: listing) }
+        let path = try path(ofInode: inode)
+        if path != TreePath.root {
+            let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+            if !attributes.isDirectory { throw .notDirectory }
+        }
+        return state.withLock { $0.handles.open(directoryListing: []) }
     }
 
-    /// The listing of a directory handle; taken again when `refresh` (a `readdir` from offset 0, as after
-    /// `rewinddir`).
-    func listing(ofDirectoryHandle handle: UInt64, inode: UInt64, refresh: Bool) throws(Errno) -> [TreeEntry] {
-        if !refresh, let listing = state.withLock({ $0.handles[directory: handle] }) {
+    /// The listing of a directory handle: taken at a `readdir` from offset 0 (the first one, or after
+    /// `rewinddir`); later offsets continue in the same listing.
+    func listing(ofDirectoryHandle handle: UInt64, inode: UInt64, fromStart: Bool) throws(Errno) -> [TreeEntry] {
+        if !fromStart {
+            guard let listing = state.withLock({ $0.handles[directory: handle] }) else { throw .badFileDescriptor }
             return listing
         }
         let listing = try listing(ofInode: inode)

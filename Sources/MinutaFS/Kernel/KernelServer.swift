@@ -204,7 +204,7 @@ final class KernelServer: Sendable {
         guard let info, offset >= 0 else { return request.reply(error: .invalidArgument) }
         let listing: [TreeEntry]
         do throws(Errno) {
-            listing = try fileSystem.listing(ofDirectoryHandle: info.pointee.fh, inode: inode, refresh: offset == 0)
+            listing = try fileSystem.listing(ofDirectoryHandle: info.pointee.fh, inode: inode, fromStart: offset == 0)
         } catch {
             return request.reply(error: error)
         }
