@@ -77,7 +77,20 @@ extension MountedFileSystem {
             state.pendingRemovals[path] = nil
             return true
         }
-        guard isDue else { return }
+        if isDue { removeFromTree(path) }
+    }
+
+    /// Carries out now the pending removals of the paths `matching` (all of them when the mount ends).
+    func completePendingRemovals(matching isIncluded: (String) -> Bool = { _ in true }) {
+        let due = state.withLock { state in
+            let due = state.pendingRemovals.keys.filter(isIncluded)
+            for path in due { state.pendingRemovals[path] = nil }
+            return due
+        }
+        for path in due { removeFromTree(path) }
+    }
+
+    private func removeFromTree(_ path: String) {
         do throws(TreeError) {
             try tree.removeFile(atPath: path)
         } catch .notFound {
@@ -87,27 +100,13 @@ extension MountedFileSystem {
         }
     }
 
-    /// Carries out every pending removal now (when the mount ends).
-    func completePendingRemovals() {
-        let pending = state.withLock { state in
-            defer { state.pendingRemovals = [:] }
-            return state.pendingRemovals
-        }
-        for (path, _) in pending {
-            do throws(TreeError) {
-                try tree.removeFile(atPath: path)
-            } catch .notFound {
-            } catch {
-                log("rm \(path): the tree refused the removal: \(error)")
-            }
-        }
-    }
-
     /// `rmdir`: the tree removes the directory; scratch files in it make it not empty.
     func removeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) {
         if isReadOnly { throw .readOnlyFileSystem }
         let path = try path(of: name, inDirectory: parent)
         if state.withLock({ $0.scratch.hasFiles(within: path) }) { throw .directoryNotEmpty }
+        // `rm -r` unlinked the files a moment ago: they must be gone from the tree before the folder.
+        completePendingRemovals { TreePath.isWithin($0, directory: path) }
         try fromTree { () throws(TreeError) in try tree.removeDirectory(atPath: path) }
         state.withLock { $0.inodes.detach(path) }
     }
@@ -169,6 +168,9 @@ extension MountedFileSystem {
         case (true, true):
             try saveScratchFile(source, as: destination)
         case (false, true):
+            // Renaming another record onto a name unlinked a moment ago: that removal happens first, as it
+            // would have without the delay (only a save at that name replaces a pending removal).
+            completePendingRemovals { $0 == destination }
             do throws(TreeError) {
                 try tree.renameFile(from: source, to: destination)
             } catch .notFound where hasUnsavedFile(atPath: source) {

@@ -43,6 +43,19 @@ struct NamespaceTests {
         }
     }
 
+    @Test("rm -r of a month folder removes its files from the tree before the folder")
+    func removeRecursively() throws {
+        try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 30)) { mounted in
+            let result = try mounted.run("rm", ["-r", mounted.path("/records/2024/01")])
+            #expect(result.status == 0, "\(result)")
+            let calls = mounted.tree.calls
+            #expect(calls.count == 3, "\(calls)")
+            #expect(Set(calls.prefix(2)) == [.removeFile(InMemoryTree.recordPath), .removeFile(InMemoryTree.imagePath)])
+            #expect(calls.last == .removeDirectory("/records/2024/01"))
+            #expect(try mounted.run("ls", [mounted.path("/records/2024")]).outputText == "")
+        }
+    }
+
     @Test("a pending removal is carried out when the mount ends")
     func removalAtUnmount() throws {
         try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 30)) { mounted throws in

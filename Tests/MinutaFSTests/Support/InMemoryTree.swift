@@ -6,7 +6,7 @@ import Synchronization
 /// mount asks of it, so tests can check what reached the tree (and what did not).
 final class InMemoryTree: FileTree {
     /// A change the mount asked for.
-    enum Call: Equatable, CustomStringConvertible {
+    enum Call: Hashable, CustomStringConvertible {
         case write(String, [UInt8])
         case removeFile(String)
         case renameFile(String, String)
