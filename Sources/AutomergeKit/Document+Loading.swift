@@ -209,6 +209,7 @@ extension Document {
         }
         var hashes: [ChangeHash] = []
         hashes.reserveCapacity(chunk.changes.count)
+        var encoder = OperationColumnEncoder()
         for (row, change) in chunk.changes.enumerated() {
             var operations = operationsByRow[row]
             operations.sort { $0.id.counter < $1.id.counter }
@@ -225,7 +226,7 @@ extension Document {
             let stored = StoredChange.build(
                 author: change.actor, actorTable: set.actors, sequence: change.sequence, startOperation: start,
                 time: change.time, message: change.message, dependencies: dependencies,
-                extraBytes: change.extraBytes, operations: operations)
+                extraBytes: change.extraBytes, operations: operations, encoder: &encoder)
             hashes.append(stored.hash)
             recordInHistory(stored)
         }

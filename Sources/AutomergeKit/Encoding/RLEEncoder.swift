@@ -73,13 +73,27 @@ struct RLEEncoder<Value: ColumnValue> {
 
     /// Flushes the last run and returns the encoded column.
     mutating func finish() -> [UInt8] {
+        flush()
+        return output
+    }
+
+    /// Flushes the last run into ``output``.
+    mutating func flush() {
         switch mode {
         case .empty, .initialNulls: break
         case .nulls: writeNullRun(count)
         case .lone, .run, .literal: flushValues()
         }
         mode = .empty
-        return output
+    }
+
+    /// Empties the encoder for reuse, keeping its buffers' capacity.
+    mutating func reset() {
+        output.removeAll(keepingCapacity: true)
+        literal.removeAll(keepingCapacity: true)
+        mode = .empty
+        count = 0
+        current = nil
     }
 
     /// Writes the pending lone value, run or literal run.
@@ -112,7 +126,7 @@ struct RLEEncoder<Value: ColumnValue> {
 /// Delta encoding: each value is written as its difference from the previous non-null value,
 /// run-length encoded.
 struct DeltaEncoder {
-    private var rle = RLEEncoder<Int64>()
+    private(set) var rle = RLEEncoder<Int64>()
     private var previous: Int64 = 0
 
     init() {}
@@ -125,6 +139,13 @@ struct DeltaEncoder {
     }
 
     mutating func finish() -> [UInt8] { rle.finish() }
+    mutating func flush() { rle.flush() }
+    var output: [UInt8] { rle.output }
+
+    mutating func reset() {
+        rle.reset()
+        previous = 0
+    }
 }
 
 /// Boolean encoding: alternating run lengths, starting with a run of `false` (possibly empty).
@@ -148,9 +169,20 @@ struct BooleanEncoder {
     }
 
     mutating func finish() -> [UInt8] {
+        flush()
+        return output
+    }
+
+    mutating func flush() {
         if count > 0 { output.appendUnsignedLEB128(UInt64(count)) }
         count = 0
-        return output
+    }
+
+    mutating func reset() {
+        output.removeAll(keepingCapacity: true)
+        last = false
+        count = 0
+        sawTrue = false
     }
 
     /// Like ``finish()``, but a column of only `false` is left out entirely (the reference's

@@ -15,76 +15,9 @@ enum OperationColumns {
     /// Encodes operations into columns in the reference's order; empty columns are omitted by
     /// ``ColumnLayout/writeMetadata(_:to:)``.
     static func encode(_ operations: [ChunkOperation], layout: Layout) -> [(ColumnSpecification, [UInt8])] {
-        var objectActor = RLEEncoder<UInt64>(), objectCounter = RLEEncoder<UInt64>()
-        var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<ColumnString>()
-        var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
-        var insert = BooleanEncoder(), action = RLEEncoder<UInt64>()
-        var values = ValueEncoder()
-        var referenceCount = RLEEncoder<UInt64>(), referenceActor = RLEEncoder<UInt64>(), referenceCounter = DeltaEncoder()
-        var expand = BooleanEncoder(), markName = RLEEncoder<ColumnString>()
-
-        for operation in operations {
-            if let object = operation.object {
-                objectActor.appendValue(UInt64(object.actor))
-                objectCounter.appendValue(object.counter)
-            } else {
-                objectActor.appendNull()
-                objectCounter.appendNull()
-            }
-            switch operation.key {
-            case .property(let name):
-                keyString.appendValue(name)
-                keyActor.appendNull()
-                keyCounter.append(nil)
-            case .head:
-                keyString.appendNull()
-                keyActor.appendNull()
-                keyCounter.append(0)
-            case .element(let id):
-                keyString.appendNull()
-                keyActor.appendValue(UInt64(id.actor))
-                keyCounter.append(Int64(id.counter))
-            }
-            if layout == .document {
-                idActor.appendValue(UInt64(operation.id.actor))
-                idCounter.append(Int64(operation.id.counter))
-            }
-            insert.append(operation.insert)
-            action.appendValue(operation.action.rawValue)
-            values.append(operation.value)
-            referenceCount.appendValue(UInt64(operation.references.count))
-            for reference in operation.references {
-                referenceActor.appendValue(UInt64(reference.actor))
-                referenceCounter.append(Int64(reference.counter))
-            }
-            expand.append(operation.expand)
-            markName.append(operation.markName)
-        }
-
-        let (valueMetadata, valueRaw) = values.finish()
-        var columns: [(ColumnSpecification, [UInt8])] = [
-            (ColumnID.objectActor, objectActor.finish()),
-            (ColumnID.objectCounter, objectCounter.finish()),
-            (ColumnID.keyActor, keyActor.finish()),
-            (ColumnID.keyCounter, keyCounter.finish()),
-            (ColumnID.keyString, keyString.finish()),
-        ]
-        if layout == .document {
-            columns.append((ColumnID.idActor, idActor.finish()))
-            columns.append((ColumnID.idCounter, idCounter.finish()))
-        }
-        columns += [
-            (ColumnID.insert, insert.finish()),
-            (ColumnID.action, action.finish()),
-            (ColumnID.valueMetadata, valueMetadata),
-            (ColumnID.value, valueRaw),
-            (layout.referenceGroup, referenceCount.finish()),
-            (layout.referenceActor, referenceActor.finish()),
-            (layout.referenceCounter, referenceCounter.finish()),
-            (ColumnID.expand, expand.finishOmittingAllFalse()),
-            (ColumnID.markName, markName.finish()),
-        ]
-        return columns
+        var encoder = OperationColumnEncoder()
+        encoder.append(operations, layout: layout)
+        return encoder.columns(layout: layout).map { ($0.0, $0.1) }
     }
 
     /// Decodes operations. For a change, `changeStart` gives the first op's counter and actor 0
@@ -201,5 +134,101 @@ enum OperationColumns {
                 throw AutomergeError(.invalidColumns, "more operations than the columns can hold")
             }
         }
+    }
+}
+
+/// The column encoders for operations, reusable: building thousands of small change chunks (when
+/// a document chunk is loaded) then allocates no new buffers per change.
+struct OperationColumnEncoder {
+    private var objectActor = RLEEncoder<UInt64>(), objectCounter = RLEEncoder<UInt64>()
+    private var keyActor = RLEEncoder<UInt64>(), keyCounter = DeltaEncoder(), keyString = RLEEncoder<ColumnString>()
+    private var idActor = RLEEncoder<UInt64>(), idCounter = DeltaEncoder()
+    private var insert = BooleanEncoder(), action = RLEEncoder<UInt64>()
+    private var values = ValueEncoder()
+    private var referenceCount = RLEEncoder<UInt64>(), referenceActor = RLEEncoder<UInt64>(), referenceCounter = DeltaEncoder()
+    private var expand = BooleanEncoder(), markName = RLEEncoder<ColumnString>()
+
+    init() {}
+
+    mutating func reset() {
+        objectActor.reset(); objectCounter.reset()
+        keyActor.reset(); keyCounter.reset(); keyString.reset()
+        idActor.reset(); idCounter.reset()
+        insert.reset(); action.reset(); values.reset()
+        referenceCount.reset(); referenceActor.reset(); referenceCounter.reset()
+        expand.reset(); markName.reset()
+    }
+
+    mutating func append(_ operations: [ChunkOperation], layout: OperationColumns.Layout) {
+        for operation in operations {
+            if let object = operation.object {
+                objectActor.appendValue(UInt64(object.actor))
+                objectCounter.appendValue(object.counter)
+            } else {
+                objectActor.appendNull()
+                objectCounter.appendNull()
+            }
+            switch operation.key {
+            case .property(let name):
+                keyString.appendValue(name)
+                keyActor.appendNull()
+                keyCounter.append(nil)
+            case .head:
+                keyString.appendNull()
+                keyActor.appendNull()
+                keyCounter.append(0)
+            case .element(let id):
+                keyString.appendNull()
+                keyActor.appendValue(UInt64(id.actor))
+                keyCounter.append(Int64(id.counter))
+            }
+            if layout == .document {
+                idActor.appendValue(UInt64(operation.id.actor))
+                idCounter.append(Int64(operation.id.counter))
+            }
+            insert.append(operation.insert)
+            action.appendValue(operation.action.rawValue)
+            values.append(operation.value)
+            referenceCount.appendValue(UInt64(operation.references.count))
+            for reference in operation.references {
+                referenceActor.appendValue(UInt64(reference.actor))
+                referenceCounter.append(Int64(reference.counter))
+            }
+            expand.append(operation.expand)
+            markName.append(operation.markName)
+        }
+    }
+
+    /// Flushes every encoder and returns the columns in the reference's order (some may be empty).
+    mutating func columns(layout: OperationColumns.Layout) -> [(ColumnSpecification, [UInt8])] {
+        objectActor.flush(); objectCounter.flush()
+        keyActor.flush(); keyCounter.flush(); keyString.flush()
+        idActor.flush(); idCounter.flush()
+        insert.flush(); action.flush(); values.flush()
+        referenceCount.flush(); referenceActor.flush(); referenceCounter.flush()
+        expand.flush(); markName.flush()
+        var columns: [(ColumnSpecification, [UInt8])] = [
+            (ColumnID.objectActor, objectActor.output),
+            (ColumnID.objectCounter, objectCounter.output),
+            (ColumnID.keyActor, keyActor.output),
+            (ColumnID.keyCounter, keyCounter.output),
+            (ColumnID.keyString, keyString.output),
+        ]
+        if layout == .document {
+            columns.append((ColumnID.idActor, idActor.output))
+            columns.append((ColumnID.idCounter, idCounter.output))
+        }
+        columns += [
+            (ColumnID.insert, insert.output),
+            (ColumnID.action, action.output),
+            (ColumnID.valueMetadata, values.metadataOutput),
+            (ColumnID.value, values.raw),
+            (layout.referenceGroup, referenceCount.output),
+            (layout.referenceActor, referenceActor.output),
+            (layout.referenceCounter, referenceCounter.output),
+            (ColumnID.expand, expand.sawTrue ? expand.output : []),
+            (ColumnID.markName, markName.output),
+        ]
+        return columns
     }
 }

@@ -85,6 +85,18 @@ extension StoredChange {
         author: Int, actorTable: [ActorID], sequence: UInt64, startOperation: UInt64, time: Int64,
         message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: [ChunkOperation]
     ) -> StoredChange {
+        var encoder = OperationColumnEncoder()
+        return build(author: author, actorTable: actorTable, sequence: sequence, startOperation: startOperation, time: time,
+                     message: message, dependencies: dependencies, extraBytes: extraBytes, operations: operations, encoder: &encoder)
+    }
+
+    /// ``build(author:actorTable:sequence:startOperation:time:message:dependencies:extraBytes:operations:)``
+    /// with a column encoder reused across calls.
+    static func build(
+        author: Int, actorTable: [ActorID], sequence: UInt64, startOperation: UInt64, time: Int64,
+        message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: [ChunkOperation],
+        encoder: inout OperationColumnEncoder
+    ) -> StoredChange {
         // The actors the change mentions besides its author, sorted by their bytes. Changes mention
         // few actors, so small arrays beat sets and dictionaries here.
         var others: [Int] = []
@@ -125,7 +137,9 @@ extension StoredChange {
         contents.appendPrefixed(Array((message ?? "").utf8))
         contents.appendLength(actors.count - 1)
         for actor in actors.dropFirst() { contents.appendPrefixed(actor.bytes) }
-        let columns = OperationColumns.encode(translated, layout: .change)
+        encoder.reset()
+        encoder.append(translated, layout: .change)
+        let columns = encoder.columns(layout: .change)
         ColumnLayout.writeMetadata(columns.map { ($0.0, $0.1.count) }, to: &contents)
         for (_, data) in columns { contents.append(contentsOf: data) }
         contents.append(contentsOf: extraBytes)

@@ -7,7 +7,7 @@ enum ValueTypeCode {
 }
 
 struct ValueEncoder {
-    private var metadata = RLEEncoder<UInt64>()
+    private(set) var metadata = RLEEncoder<UInt64>()
     private(set) var raw: [UInt8] = []
 
     init() {}
@@ -34,6 +34,14 @@ struct ValueEncoder {
 
     mutating func finish() -> (metadata: [UInt8], raw: [UInt8]) {
         (metadata.finish(), raw)
+    }
+
+    mutating func flush() { metadata.flush() }
+    var metadataOutput: [UInt8] { metadata.output }
+
+    mutating func reset() {
+        metadata.reset()
+        raw.removeAll(keepingCapacity: true)
     }
 }
 
