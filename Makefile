@@ -5,7 +5,20 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
-.PHONY: build test deps bench clean
+.PHONY: build test deps bench clean demo install uninstall
+
+# Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/lib/minutafs
+MANDIR ?= $(PREFIX)/share/man/man1
+# systemd looks for user units in /usr/lib/systemd/user and /usr/local/lib/systemd/user; for a
+# PREFIX under your home, set USERUNITDIR=$$HOME/.config/systemd/user.
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# mount(8) runs helpers from /sbin only: for the default prefixes, link the fstab helper there.
+MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.minutafs,)
 
 ## build: release build of the minutafs binary (.build/release/minutafs)
 build: deps
@@ -33,6 +46,54 @@ deps:
 ## bench: load and save timings of the reference documents (release build)
 bench: deps
 	$(SWIFT) run -c release minutafs-bench
+
+## demo: install what is missing, build, write ./demo-store (once) and mount it at ./mnt in the foreground
+demo: deps
+	$(SWIFT) build --product minutafs
+	@bin="$$($(SWIFT) build --show-bin-path)/minutafs"; \
+	if [ ! -d demo-store ]; then "$$bin" demo ./demo-store || exit 1; fi; \
+	mkdir -p mnt; \
+	if mountpoint -q mnt; then fusermount3 -u -z mnt; fi; \
+	echo ""; \
+	echo "Mounting ./demo-store at ./mnt. In another terminal, look around:"; \
+	echo "  ls mnt mnt/records/*/                      # years, months"; \
+	echo "  ls mnt/records/$$(date +%Y)/$$(date +%m)/          # one JSON file per record, and images"; \
+	echo "  cat mnt/tags.json"; \
+	echo "  cat mnt/records/*/*/*.json | jq -s 'map(select(.endTime == null))'   # the running timer"; \
+	echo "  cat mnt/.minutafs/status mnt/.minutafs/conflicts"; \
+	echo "  vim mnt/records/.../<file>.json            # edit a record; the change goes into the documents"; \
+	echo "Stop with Ctrl-C here, or: fusermount3 -u mnt"; \
+	echo ""; \
+	exec "$$bin" mount ./demo-store ./mnt -f
+
+## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
+install: build
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > .minutafs-wait-and-mount.tmp
+	install -m 755 .minutafs-wait-and-mount.tmp "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > .mount.fuse.minutafs.tmp
+	install -m 755 .mount.fuse.minutafs.tmp "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > .minutafs.service.tmp
+	install -m 644 .minutafs.service.tmp "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
+	rm -f .minutafs-wait-and-mount.tmp .mount.fuse.minutafs.tmp .minutafs.service.tmp
+	install -m 644 docs/minutafs.1 "$(DESTDIR)$(MANDIR)/minutafs.1"
+	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -w "$$(dirname $(MOUNT_HELPER_LINK))" ] \
+		&& [ "$(SBINDIR)/mount.fuse.minutafs" != "$(MOUNT_HELPER_LINK)" ]; then \
+		ln -sf "$(SBINDIR)/mount.fuse.minutafs" "$(MOUNT_HELPER_LINK)" && echo "linked $(MOUNT_HELPER_LINK)"; \
+	fi
+	@echo "installed minutafs in $(DESTDIR)$(BINDIR); see 'man minutafs'"
+
+## uninstall: remove what install put under PREFIX (stores, mounts and backups are not touched)
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/minutafs" "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs" \
+		"$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount" "$(DESTDIR)$(USERUNITDIR)/minutafs@.service" \
+		"$(DESTDIR)$(MANDIR)/minutafs.1"
+	-rmdir "$(DESTDIR)$(LIBEXECDIR)" 2>/dev/null
+	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -L "$(MOUNT_HELPER_LINK)" ] \
+		&& [ "$$(readlink $(MOUNT_HELPER_LINK))" = "$(SBINDIR)/mount.fuse.minutafs" ]; then \
+		rm -f "$(MOUNT_HELPER_LINK)" && echo "removed $(MOUNT_HELPER_LINK)"; \
+	fi
 
 ## clean: remove build products
 clean:

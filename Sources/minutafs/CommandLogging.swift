@@ -4,7 +4,7 @@ import Logging
 
 /// `--verbose`, shared by the commands that log.
 struct LoggingOptions: ParsableArguments {
-    @Flag(name: .shortAndLong, help: "Print debug output (every file read and written) on standard error.")
+    @Flag(name: .shortAndLong, help: "Print debug output (what each step did) on standard error.")
     var verbose = false
 
     /// Sends swift-log's output to standard error, one line per message (`minutafs: warning: ...`),
