@@ -71,6 +71,15 @@ extension Minutafs {
                 }
                 throw CommandFailure(path: storePath, cause: "not a legacy Minuta store (no tags.json and no records/YYYY/MM/*.json)")
             }
+            if let backupDir {
+                do throws(StoreError) {
+                    try MigrationBackup.check(backupDir, forStore: storePath)
+                } catch .invalidName {
+                    throw CommandFailure(path: backupDir, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
+                } catch {
+                    throw CommandFailure(path: backupDir, cause: "already exists; choose a new backup folder")
+                }
+            }
             logger.debug("migrating", metadata: ["store": "\(storePath)", "timezone": "\(zone.identifier)"])
 
             let progress = ProgressDisplay()
@@ -104,8 +113,12 @@ extension Minutafs {
                 let destination = backupDir ?? MigrationBackup.defaultPath(
                     forStore: storePath,
                     atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
-                do {
+                do throws(StoreError) {
                     try MigrationBackup.create(storePath: storePath, files: contents.files, at: destination)
+                } catch .invalidName {
+                    throw CommandFailure(path: destination, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
+                } catch .alreadyExists {
+                    throw CommandFailure(path: destination, cause: "already exists; choose a new backup folder")
                 } catch {
                     throw CommandFailure(path: destination, cause: "cannot make the backup, nothing was changed: \(Self.cause(error))")
                 }

@@ -199,6 +199,12 @@ struct MigrateCommandTests {
             try expectOneLineFailure(of: ["export", store, folder + "/full"], naming: folder + "/full")
             try expectOneLineFailure(of: ["export", store, store + "/inside"], naming: store + "/inside")
             try expectOneLineFailure(of: ["migrate", store, "--timezone", "Mars/Olympus"], naming: store)
+            // The backup never goes inside the store, and nothing is changed when it cannot be made.
+            let legacy = folder + "/Legacy"
+            try LegacyStoreFixture.standard().write(to: legacy)
+            try expectOneLineFailure(of: ["migrate", legacy, "--backup-dir", legacy + "/backup"], naming: legacy + "/backup")
+            #expect(!FileManager.default.fileExists(atPath: legacy + "/tags.automerge"))
+            #expect(!FileManager.default.fileExists(atPath: legacy + "/backup"))
         }
     }
 }

@@ -26,12 +26,9 @@ public enum MigrationBackup {
     /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists, ``StoreError/invalidName(_:)``
     ///   when it is inside the store, or the first copy that fails.
     public static func create(storePath: String, files: [String], at destination: String) throws(StoreError) {
+        try check(destination, forStore: storePath)
         let store = FileSystem.absolutePath(storePath)
         let target = FileSystem.absolutePath(destination)
-        guard !FileSystem.isPath(target, inside: store) else {
-            throw .invalidName(destination + " (a backup inside the store would be synced; choose a folder outside it)")
-        }
-        guard FileSystem.status(target) == nil else { throw .alreadyExists(destination) }
         try FileSystem.makeDirectories(target)
         for file in files {
             let copy = target + "/" + file
@@ -41,4 +38,12 @@ public enum MigrationBackup {
         FileSystem.syncDirectory(target)
     }
 
+    /// Checks that a backup can go to `destination`: outside the store, and not there yet.
+    ///
+    /// - Throws: ``StoreError/invalidName(_:)`` inside the store, ``StoreError/alreadyExists(_:)``.
+    public static func check(_ destination: String, forStore storePath: String) throws(StoreError) {
+        let target = FileSystem.absolutePath(destination)
+        guard !FileSystem.isPath(target, inside: FileSystem.absolutePath(storePath)) else { throw .invalidName(destination) }
+        guard FileSystem.status(target) == nil else { throw .alreadyExists(destination) }
+    }
 }
