@@ -127,6 +127,27 @@ struct MigrateCommandTests {
         }
     }
 
+    @Test("a record already in the documents with other values is kept as the documents have it, and reported")
+    func keepsDocumentValues() throws {
+        try withTemporaryDirectory { folder in
+            let fixture = LegacyStoreFixture.standard()
+            let store = folder + "/Minuta"
+            try fixture.write(to: store)
+            #expect(try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"]).status == 0)
+            let documents = try Self.snapshot(store, suffix: ".automerge")
+            // The legacy file changes after the migration (the documents are the truth by now).
+            let record = fixture.records[3]
+            let edited = record.json.replacingOccurrences(of: "zweite Zeile", with: "edited later")
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: store + "/" + record.file))
+            let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(result.outputText.contains("1 already there with other values (kept)"), "\(result.outputText)")
+            #expect(result.errorText.contains("\(record.file): record \(record.id.uppercased()) is already in records/2024/01.automerge with other values"),
+                    "\(result.errorText)")
+            #expect(try Self.snapshot(store, suffix: ".automerge") == documents)
+        }
+    }
+
     @Test("a record that cannot be read makes migrate exit 1, names the file, and leaves the store unmigrated")
     func unreadableRecord() throws {
         try withTemporaryDirectory { folder in
