@@ -41,6 +41,7 @@ extension MountedFileSystem {
         return state.withLock { state in
             let inode = state.inodes.lookUp(path)
             var file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
+            let attributes: NodeAttributes
             if accepted {
                 // Replacing a file unlinked a moment ago: its save will be an update, not a re-create.
                 state.pendingRemovals[path] = nil
@@ -48,12 +49,12 @@ extension MountedFileSystem {
                 file.isUnsaved = true
                 file.awaitsFirstWrite = true
                 state.inodes.setCachedContent(nil, ofInode: inode)
+                attributes = NodeAttributes(inode: inode, file)
             } else {
-                state.scratch[path] = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now)
+                let scratch = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now)
+                state.scratch[path] = scratch
+                attributes = NodeAttributes(inode: inode, scratch)
             }
-            let attributes = accepted
-                ? NodeAttributes(inode: inode, file)
-                : NodeAttributes(inode: inode, state.scratch[path] ?? ScratchFile(permissions: 0o600, modificationTime: now, accessTime: now))
             let handle = state.handles.open(file)
             return (attributes, OpenedFile(handle: handle, keepsCache: false, bypassesCache: false))
         }
