@@ -4,6 +4,8 @@
 //   minutafs-bench save FILE N       load once, then save N times
 //   minutafs-bench merge A B N       load A and B, then merge B into a copy of A N times
 //   minutafs-bench edit FILE N       load once, then N times: change one record field, save
+//   minutafs-bench scaling           load/save/merge/edit of generated months of 100, 1,000, 10,000 records
+//   minutafs-bench store DIR [YEARS] [RECORDS]   writes a generated store (default 10 years x 300 records a month)
 //   minutafs-bench [FIXTURES_DIR]    the engine table over the reference fixtures
 import AutomergeKit
 import Foundation
@@ -76,6 +78,88 @@ case "edit" where arguments.count == 3:
         document.commit(time: counter)
         _ = document.save()
     })
+case "diverge" where arguments.count == 3:
+    // Another device's version of a month: the first record's endTime changed by a new actor.
+    var document = load(readFile(arguments[1]), arguments[1]).fork(actor: ActorID(bytes: [UInt8](repeating: 0xB0, count: 16)))
+    guard let record = firstRecord(document) else { exit(1) }
+    try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
+    document.commit(time: 1_700_000_000)
+    FileManager.default.createFile(atPath: arguments[2], contents: Data(document.save()))
+case "scaling":
+    print("engine scaling on generated month documents, release build, median of runs (microseconds)")
+    print("records   bytes     changes   load      save      merge     edit+save  load/record")
+    for count in [100, 1_000, 10_000] {
+        var generator = MonthGenerator(year: 2024, month: 3, seed: UInt64(count))
+        guard var document = try? generator.document(records: count) else { exit(1) }
+        let bytes = document.save()
+        let runs = count >= 10_000 ? 5 : 20
+        let loadTime = median(measure(runs) { _ = load(bytes, "generated") })
+        let saveTime = median(measure(runs) { _ = document.save() })
+        // Two replicas that diverged by 20 record edits each.
+        var left = document.fork(actor: ActorID(bytes: [UInt8](repeating: 1, count: 16)))
+        var right = document.fork(actor: ActorID(bytes: [UInt8](repeating: 2, count: 16)))
+        let keys = document.keys(of: .root)
+        for (index, key) in keys.prefix(20).enumerated() {
+            if case .object(let record, _)? = left.value(of: .root, key: key) {
+                try? left.put(.timestamp(Int64(index)), forKey: "endTime", in: record)
+                left.commit(time: Int64(index))
+            }
+            if case .object(let record, _)? = right.value(of: .root, key: key) {
+                try? right.put(.string("right \(index)"), forKey: "tagId", in: record)
+                right.commit(time: Int64(index))
+            }
+        }
+        let mergeTime = median(measure(runs) { var copy = left; try? copy.merge(right) })
+        var edited = document
+        guard let record = firstRecord(edited) else { exit(1) }
+        var counter: Int64 = 0
+        let editTime = median(measure(runs) {
+            counter += 1
+            try? edited.put(.timestamp(counter), forKey: "endTime", in: record)
+            edited.commit(time: counter)
+            _ = edited.save()
+        })
+        let columns = [count, bytes.count, document.changeCount, Int(loadTime), Int(saveTime), Int(mergeTime), Int(editTime)].map { String($0).padding(toLength: 10, withPad: " ", startingAt: 0) }
+        print(columns.joined() + String(format: "%.1f", loadTime / Double(count)))
+    }
+case "store" where arguments.count >= 2:
+    let folder = arguments[1]
+    let years = arguments.count > 2 ? Int(arguments[2]) ?? 10 : 10
+    let perMonth = arguments.count > 3 ? Int(arguments[3]) ?? 300 : 300
+    let firstYear = 2016
+    var tags = Document(actor: ActorID(bytes: [UInt8](repeating: 9, count: 16)))
+    for (index, id) in MonthGenerator.tags.enumerated() {
+        if let tag = try? tags.putObject(.map, forKey: id) {
+            try? tags.put(.string("Tag \(index)"), forKey: "name", in: tag)
+            try? tags.put(.string("#4A90D9"), forKey: "color", in: tag)
+            try? tags.put(.timestamp(1_450_000_000_000 + Int64(index) * 1000), forKey: "createdAt", in: tag)
+            try? tags.put(.boolean(false), forKey: "isArchived", in: tag)
+        }
+    }
+    tags.commit(time: 1_450_000_000)
+    try? FileManager.default.createDirectory(atPath: folder + "/records", withIntermediateDirectories: true)
+    FileManager.default.createFile(atPath: folder + "/tags.automerge", contents: Data(tags.save()))
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
+    for year in firstYear..<(firstYear + years) {
+        for month in 1...12 {
+            var generator = MonthGenerator(year: year, month: month, seed: UInt64(year * 100 + month))
+            guard var document = try? generator.document(records: perMonth) else { exit(1) }
+            let monthName = month < 10 ? "0\(month)" : "\(month)"
+            let yearFolder = folder + "/records/\(year)"
+            try? FileManager.default.createDirectory(atPath: yearFolder + "/" + monthName, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: yearFolder + "/" + monthName + ".automerge", contents: Data(document.save()))
+            for key in document.keys(of: .root) {
+                guard case .object(let record, _)? = document.value(of: .root, key: key),
+                      case .object(let images, .list)? = document.value(of: record, key: "images") else { continue }
+                for values in document.elements(of: images) {
+                    if case .scalar(.string(let name))? = values.last?.value {
+                        FileManager.default.createFile(atPath: yearFolder + "/" + monthName + "/" + name, contents: Data(jpeg + Array(key.utf8)))
+                    }
+                }
+            }
+        }
+        print("wrote \(year)")
+    }
 default:
     let folder = arguments.first ?? "../shared/fixtures/automerge"
     let runs = 30

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Mount benchmarks (issue 8): a generated ten-year store (120 month documents, 300 records a month,
+# images), mounted by the release build; each command beside the same command over the same tree
+# exported as plain files (`minutafs export`) on the local disk. Prints a table; asserts nothing.
+#
+#   bench/mount-bench.sh [WORKDIR]        (default: /var/tmp/minutafs-bench)
+#
+# Environment: YEARS (10), RECORDS (300 a month), EDITS (200 timed saves).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-/var/tmp/minutafs-bench}
+years=${YEARS:-10}
+records=${RECORDS:-300}
+edits=${EDITS:-200}
+bin=.build/release/minutafs
+bench=.build/release/minutafs-bench
+swift build -c release --product minutafs --product minutafs-bench >/dev/null 2>&1 || swift build -c release
+mkdir -p "$work"
+store=$work/store-$years-$records
+plain=$work/plain-$years-$records
+mnt=$work/mnt
+cleanup() { fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt" 2>/dev/null || true; }
+trap cleanup EXIT
+cleanup
+if [ ! -d "$store" ]; then
+    echo "generating $years years x 12 months x $records records in $store ..." >&2
+    "$bench" store "$store" "$years" "$records" >/dev/null
+fi
+if [ ! -d "$plain" ]; then
+    "$bin" export "$store" "$plain" --timezone UTC >/dev/null
+fi
+mkdir -p "$mnt"
+
+now() { date +%s.%N; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+# time_cmd DIR COMMAND...: seconds a command takes in DIR
+time_cmd() {
+    local dir=$1; shift
+    local start end
+    start=$(now); (cd "$dir" && "$@") >/dev/null 2>&1 || true; end=$(now)
+    seconds "$start" "$end"
+}
+
+files=$(find "$plain/records" -name '*.json' | wc -l)
+echo "minutafs mount benchmarks: $years years, $records records a month, $files record files ($(date -u +%F), $(nproc) cores)"
+start=$(now)
+"$bin" mount -f --timezone UTC "$store" "$mnt" 2>"$work/mount.log" &
+pid=$!
+until ls "$mnt/records" >/dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do sleep 0.005; done
+first_ls=$(seconds "$start" "$(now)")
+printf '%-34s %10s %10s %10s\n' "command" "mount (s)" "plain (s)" "ratio"
+row() {
+    local label=$1 m=$2 p=$3
+    printf '%-34s %10s %10s %10s\n' "$label" "$m" "$p" "$(awk -v m="$m" -v p="$p" 'BEGIN { if (p > 0) printf "%.1fx", m / p; else print "-" }')"
+}
+row "mount until first ls" "$first_ls" "-"
+cold_ls=$(time_cmd "$mnt" ls -R); plain_ls=$(time_cmd "$plain" ls -R)
+row "ls -R (cold)" "$cold_ls" "$plain_ls"
+cold_cat=$(time_cmd "$mnt" sh -c 'find records -name "*.json" -exec cat {} +'); plain_cat=$(time_cmd "$plain" sh -c 'find records -name "*.json" -exec cat {} +')
+row "cat every record (cold)" "$cold_cat" "$plain_cat"
+warm_cat=$(time_cmd "$mnt" sh -c 'find records -name "*.json" -exec cat {} +'); plain_cat2=$(time_cmd "$plain" sh -c 'find records -name "*.json" -exec cat {} +')
+row "cat every record (warm)" "$warm_cat" "$plain_cat2"
+warm_grep=$(time_cmd "$mnt" grep -r Zürich records); plain_grep=$(time_cmd "$plain" grep -r Zürich records)
+row "grep -r Zürich (warm)" "$warm_grep" "$plain_grep"
+warm_ls=$(time_cmd "$mnt" ls -R); plain_ls2=$(time_cmd "$plain" ls -R)
+row "ls -R (warm)" "$warm_ls" "$plain_ls2"
+warm_jq=$(time_cmd "$mnt" sh -c 'find records -name "*.json" -print0 | xargs -0 jq -r .id'); plain_jq=$(time_cmd "$plain" sh -c 'find records -name "*.json" -print0 | xargs -0 jq -r .id')
+row "jq .id over every record (warm)" "$warm_jq" "$plain_jq"
+rss=$(awk '/VmRSS/ { print $2 / 1024 }' /proc/$pid/status)
+echo "resident size with the whole store loaded: ${rss} MB"
+
+# Edits: write-and-close of one record (durable: the document is saved before close returns).
+month=$(ls -d "$mnt"/records/*/* | head -n 1)
+record=$(ls "$month" | grep '\.json$' | head -n 1)
+python3 - "$month/$record" "$edits" <<'PY'
+import sys, time, re, statistics
+path, count = sys.argv[1], int(sys.argv[2])
+original = open(path).read()
+samples = []
+for i in range(count):
+    text = re.sub(r'"endTime": "[^"]*"', '"endTime": "2016-01-28T%02d:%02d:%02dZ"' % (i // 3600 % 24, i // 60 % 60, i % 60), original)
+    start = time.perf_counter()
+    with open(path, "w") as f:
+        f.write(text)
+    samples.append((time.perf_counter() - start) * 1000)
+samples.sort()
+print("record save (write + close, durable), %d saves in a month of the generated store: p50 %.2f ms, p99 %.2f ms" % (count, samples[len(samples) // 2], samples[int(len(samples) * 0.99) - 1]))
+PY
+
+# Live merge: another device's version lands as a conflict copy; how long until the mount shows it.
+year=$(basename "$(dirname "$month")"); mm=$(basename "$month")
+"$bench" diverge "$store/records/$year/$mm.automerge" "$work/other.automerge" >/dev/null
+python3 - "$work/other.automerge" "$store/records/$year/$mm (Bob's conflicted copy 2024-01-15).automerge" "$month" <<'PY'
+import sys, os, time, shutil, glob
+source, copy, folder = sys.argv[1:]
+start = time.perf_counter()
+shutil.copy(source, copy)
+while True:
+    shown = any("2009-02-13T23:31:30.123Z" in open(p).read() for p in glob.glob(folder + "/*.json"))
+    if shown and not os.path.exists(copy):
+        break
+    if time.perf_counter() - start > 30:
+        print("live merge: not shown within 30 s"); sys.exit(0)
+    time.sleep(0.005)
+print("live merge (conflict copy lands -> merged content readable, copy gone): %.0f ms" % ((time.perf_counter() - start) * 1000))
+PY
+kill -TERM $pid; wait $pid || true
