@@ -20,8 +20,8 @@ public struct OperationSummary: Sendable, Equatable, CustomStringConvertible {
 extension Document {
     /// The operations of the change with this hash, in order; `nil` when the document lacks it.
     public func operations(ofChange hash: ChangeHash) -> [OperationSummary]? {
-        guard let index = historyIndex[hash] else { return nil }
-        return history[index].operations.map { operation in
+        guard let index = historyIndex[hash], let change = try? history[index].withOperations() else { return nil }
+        return change.operations.map { operation in
             let key: String? = if case .property(let name) = operation.key { name.string } else { nil }
             return OperationSummary(action: "\(operation.action)", key: key, isInsert: operation.insert, value: operation.value)
         }

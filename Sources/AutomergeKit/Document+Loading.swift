@@ -60,7 +60,8 @@ extension Document {
     }
 
     /// Applies one change whose dependencies are present.
-    mutating func applyChange(_ change: StoredChange) throws(AutomergeError) {
+    mutating func applyChange(_ stored: StoredChange) throws(AutomergeError) {
+        let change = try stored.withOperations()
         let actorMap = change.actors.map { operationSet.index(of: $0) }
         func translate(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
         recordInHistory(change)

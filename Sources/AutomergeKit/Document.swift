@@ -39,7 +39,7 @@ public struct Document: Sendable {
         history.map { change in
             ChangeInfo(
                 hash: change.hash, actor: change.actor, sequence: change.sequence,
-                startOperation: change.startOperation, operationCount: change.operations.count,
+                startOperation: change.startOperation, operationCount: change.operationCount,
                 dependencies: change.dependencies.sorted(), time: change.time, message: change.message)
         }
     }
@@ -53,7 +53,7 @@ public struct Document: Sendable {
     /// Records a change as applied: history, heads and sequence numbers.
     mutating func recordInHistory(_ change: StoredChange) {
         historyIndex[change.hash] = history.count
-        history.append(change)
+        history.append(change.withoutOperations())
         for dependency in change.dependencies { headSet.remove(dependency) }
         headSet.insert(change.hash)
         sequenceByActor[change.actor, default: 0] += 1

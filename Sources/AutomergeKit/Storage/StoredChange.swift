@@ -13,10 +13,27 @@ struct StoredChange: Sendable {
     var message: String?
     var dependencies: [ChangeHash]
     var extraBytes: [UInt8]
+    /// The decoded operations; empty in a document's history, which keeps only the bytes (see
+    /// ``withoutOperations()``) to save memory.
     var operations: [ChunkOperation]
+    let operationCount: Int
 
     var actor: ActorID { actors[0] }
-    var maxOperation: UInt64 { startOperation + UInt64(operations.count) - 1 }
+    var maxOperation: UInt64 { startOperation + UInt64(operationCount) - 1 }
+
+    /// The change without its decoded operations: what a history keeps (the bytes hold them).
+    func withoutOperations() -> StoredChange {
+        var copy = self
+        copy.operations = []
+        return copy
+    }
+
+    /// The change with its operations, decoded again from its bytes when they were dropped.
+    func withOperations() throws(AutomergeError) -> StoredChange {
+        guard operations.count != operationCount else { return self }
+        var reader = ByteReader(bytes)
+        return try StoredChange.parse(try Chunk.read(from: &reader))
+    }
 }
 
 extension StoredChange {
@@ -76,7 +93,7 @@ extension StoredChange {
         return StoredChange(
             hash: ChangeHash(bytes: chunk.hash), bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message.isEmpty ? nil : message,
-            dependencies: dependencies, extraBytes: extraBytes, operations: operations)
+            dependencies: dependencies, extraBytes: extraBytes, operations: operations, operationCount: operations.count)
     }
 
     /// Builds a change chunk. `operations` index actors in `actorTable`; `author` is the index of
@@ -147,6 +164,6 @@ extension StoredChange {
         return StoredChange(
             hash: ChangeHash(bytes: hash), bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message,
-            dependencies: sortedDependencies, extraBytes: extraBytes, operations: translated)
+            dependencies: sortedDependencies, extraBytes: extraBytes, operations: translated, operationCount: translated.count)
     }
 }
