@@ -43,9 +43,12 @@ deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
 
-## bench: load and save timings of the reference documents (release build)
+## bench: engine tables (fixtures, generated months) and the mount benchmarks on a generated ten-year store
 bench: deps
-	$(SWIFT) run -c release minutafs-bench
+	$(SWIFT) build -c release
+	.build/release/minutafs-bench ../shared/fixtures/automerge
+	.build/release/minutafs-bench scaling
+	bash bench/mount-bench.sh
 
 ## demo: install what is missing, build, write ./demo-store (once) and mount it at ./mnt in the foreground
 demo: deps

@@ -14,7 +14,7 @@ records=${RECORDS:-300}
 edits=${EDITS:-200}
 bin=.build/release/minutafs
 bench=.build/release/minutafs-bench
-swift build -c release --product minutafs --product minutafs-bench >/dev/null 2>&1 || swift build -c release
+[ -x "$bin" ] && [ -x "$bench" ] || swift build -c release
 mkdir -p "$work"
 store=$work/store-$years-$records
 plain=$work/plain-$years-$records
