@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "minutafs", targets: ["minutafs"]),
         .executable(name: "minutafs-bench", targets: ["minutafs-bench"]),
+        // A replayer for crash files; `make fuzz` builds it with libFuzzer (see Sources/minutafs-fuzz).
+        .executable(name: "minutafs-fuzz", targets: ["minutafs-fuzz"]),
         .library(name: "AutomergeKit", targets: ["AutomergeKit"]),
     ],
     dependencies: [
@@ -41,7 +43,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit"]),
+        .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit", "MinutaStore"]),
+        .executableTarget(name: "minutafs-fuzz", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),

@@ -1,17 +1,18 @@
 import AutomergeKit
+import MinutaStore
 
 /// Builds month documents the way the app does: several app sessions (each a new actor), one
 /// commit per user action. Records are created, stopped, some commented (text objects), some
 /// given images, some edited later and a few deleted. Deterministic for a seed.
 struct MonthGenerator {
-    var random: SplitMix
+    var random: DemoRandom
     let year: Int
     let month: Int
 
     init(year: Int, month: Int, seed: UInt64) {
         self.year = year
         self.month = month
-        random = SplitMix(seed: seed)
+        random = DemoRandom(seed: seed)
     }
 
     static let tags = (0..<6).map { String(format6($0)) }
@@ -31,13 +32,13 @@ struct MonthGenerator {
 
     /// Milliseconds of a moment inside the month (days 2 to 27, so every zone files it the same).
     mutating func moment() -> Int64 {
-        let days = ISODays.days(year: year, month: month, day: 2 + Int(random.next() % 26))
+        let days = ISO8601.days(year: year, month: month, day: 2 + Int(random.next() % 26))
         return Int64(days) * 86_400_000 + Int64(random.next() % 86_400_000)
     }
 
     mutating func document(records count: Int, sessions: Int = 5) throws -> Document {
         var document = Document(actor: actor(0))
-        var time: Int64 = Int64(ISODays.days(year: year, month: month, day: 1)) * 86_400
+        var time: Int64 = Int64(ISO8601.days(year: year, month: month, day: 1)) * 86_400
         var ids: [(id: String, object: ObjectID)] = []
         let perSession = max(1, count / sessions)
         for session in 0..<sessions {
@@ -86,25 +87,3 @@ struct MonthGenerator {
     }
 }
 
-/// SplitMix64: a small deterministic generator.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-enum ISODays {
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
-    }
-}

@@ -87,6 +87,19 @@ enum FileSystem {
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
         if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
+        failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
+        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        syncDirectory(folder)
+    }
+
+    /// Writes all of `bytes` (unless `failure` already happened), fsyncs and closes `descriptor`,
+    /// and returns the first failure.
+    static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil) -> StoreError? {
+        var failure = initial
         var written = 0
         while written < bytes.count && failure == nil {
             let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
@@ -99,12 +112,7 @@ enum FileSystem {
         }
         if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
         if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
-        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        syncDirectory(folder)
+        return failure
     }
 
     static func syncDirectory(_ path: String) {

@@ -1,11 +1,11 @@
 /// The demo store's random numbers: SplitMix64, so the same seed gives the same store on every
 /// machine and every Swift version (the standard generators promise neither).
-struct DemoRandom: RandomNumberGenerator, Sendable {
+public struct DemoRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

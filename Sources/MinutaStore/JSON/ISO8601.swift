@@ -4,7 +4,7 @@
 public enum ISO8601 {
     /// Proleptic Gregorian calendar arithmetic (days from civil, civil from days), valid for every
     /// year from 0 to 9999.
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

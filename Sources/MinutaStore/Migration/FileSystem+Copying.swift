@@ -18,19 +18,7 @@ extension FileSystem {
     static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: errno) }
-        var failure: StoreError?
-        var written = 0
-        while written < bytes.count && failure == nil {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = .system(file: path, operation: "write", errno: errno)
-            } else {
-                written += count
-            }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
-        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        let failure = finishWriting(bytes, to: descriptor, path: path)
         if let failure {
             unlink(path)
             throw failure
