@@ -5,7 +5,11 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
-.PHONY: build test deps bench clean demo install uninstall
+.PHONY: build test deps bench clean demo install uninstall fuzz
+
+# `make fuzz`: how long libFuzzer runs (seconds); `make test` runs it for TEST_FUZZ_SECONDS.
+FUZZ_SECONDS ?= 300
+TEST_FUZZ_SECONDS ?= 45
 
 # Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
 PREFIX ?= /usr/local
@@ -24,10 +28,33 @@ MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.m
 build: deps
 	$(SWIFT) build -c release
 
-## test: the whole test suite; builds the binary first, because the command tests run it
+## test: the whole test suite; builds the binary first, because the command tests run it; then a
+##       short fuzzing run (TEST_FUZZ_SECONDS)
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+
+## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300),
+##       seeded with ../shared/fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
+##       folder). A crash stops it: the input is in .build/fuzz/crashes/; copy it to
+##       Tests/Fixtures/fuzz/ (FuzzRegressionTests loads every file there) and fix the engine.
+fuzz: deps
+	$(SWIFT) build -c debug --scratch-path .build/fuzz --product minutafs-fuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	@corpus=$$(mktemp -d) && trap 'rm -rf "$$corpus"' EXIT && \
+	find ../shared/fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
+	mkdir -p .build/fuzz/crashes && \
+	echo "fuzzing Document.load for $(FUZZ_SECONDS) s (log: .build/fuzz/fuzz.log)" && \
+	if SWIFT_BACKTRACE=enable=no .build/fuzz/debug/minutafs-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=30 \
+		-rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 -artifact_prefix=.build/fuzz/crashes/ \
+		"$$corpus" > .build/fuzz/fuzz.log 2>&1; then \
+		grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' .build/fuzz/fuzz.log; \
+	else \
+		tail -n 60 .build/fuzz/fuzz.log; \
+		echo "fuzz: a crash, hang or runaway allocation; the input is in .build/fuzz/crashes/"; \
+		exit 1; \
+	fi
 
 ## deps: install the Debian packages that are missing (apt-get update first; sudo unless root)
 deps:
