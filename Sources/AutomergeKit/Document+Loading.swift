@@ -60,7 +60,19 @@ extension Document {
     }
 
     /// Applies one change whose dependencies are present.
+    ///
+    /// - Throws: for a change that does not follow its actor's previous one (the next sequence
+    ///   number, op counters above the actor's earlier ones). The reference applies such a change,
+    ///   but the document then saves as bytes that no loader accepts ("changes out of order"): one
+    ///   damaged conflict copy merged in would make a good document unreadable.
     mutating func applyChange(_ stored: StoredChange) throws(AutomergeError) {
+        let previousSequence = sequenceByActor[stored.actor, default: 0]
+        guard stored.sequence == previousSequence + 1 else {
+            throw AutomergeError(.invalidOperation, "change \(stored.sequence) of actor \(stored.actor) does not follow its change \(previousSequence) (changes out of order)")
+        }
+        if let previousMaximum = maxOperationByActor[stored.actor], stored.startOperation <= previousMaximum {
+            throw AutomergeError(.invalidOperation, "change \(stored.sequence) of actor \(stored.actor) reuses op counters up to \(previousMaximum) (changes out of order)")
+        }
         let change = try stored.withOperations()
         let actorMap = change.actors.map { operationSet.index(of: $0) }
         func translate(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }

@@ -11,6 +11,8 @@ public struct Document: Sendable {
     var headSet: Set<ChangeHash> = []
     /// How many changes each actor has in ``history``.
     var sequenceByActor: [ActorID: UInt64] = [:]
+    /// The largest op counter of each actor's changes in ``history``.
+    var maxOperationByActor: [ActorID: UInt64] = [:]
     /// Changes whose dependencies are missing, waiting for them.
     var queue: [StoredChange] = []
     /// The history length at the last ``save()`` or ``saveIncremental()``.
@@ -57,5 +59,6 @@ public struct Document: Sendable {
         for dependency in change.dependencies { headSet.remove(dependency) }
         headSet.insert(change.hash)
         sequenceByActor[change.actor, default: 0] += 1
+        maxOperationByActor[change.actor] = max(maxOperationByActor[change.actor] ?? 0, change.maxOperation)
     }
 }
