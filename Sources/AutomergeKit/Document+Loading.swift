@@ -16,14 +16,14 @@ extension Document {
         if firstWasDocument {
             document = try reconstruct(DocumentChunk.parse(first), verifyHeads: true)
         } else {
-            incoming.append(try StoredChange.parse(first))
+            incoming.append(try StoredChange.parseRequiringCanonicalEncoding(first))
         }
         while !reader.isAtEnd {
             let chunk = try Chunk.read(from: &reader)
             if chunk.type == .document {
                 incoming += try reconstruct(DocumentChunk.parse(chunk), verifyHeads: false).history
             } else {
-                incoming.append(try StoredChange.parse(chunk))
+                incoming.append(try StoredChange.parseRequiringCanonicalEncoding(chunk))
             }
         }
         try document.applyChanges(incoming)

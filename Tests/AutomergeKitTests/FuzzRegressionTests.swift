@@ -39,4 +39,14 @@ struct FuzzRegressionTests {
         #expect(throws: AutomergeError.self) { try Document.load(bytes) }
         do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
     }
+
+    /// A change chunk whose raw value column holds two bytes no value metadata describes. The
+    /// reference applies it; the document then stores the change re-encoded without them, so its
+    /// hash changes and the saved document no longer loads ("mismatching heads").
+    @Test("a change not encoded as its operations encode is refused")
+    func nonCanonicalChange() throws {
+        let bytes = ChunkTesting.rechecksummed(try Fixtures.contents(ofFileAtPath: Self.folder + "/value-column-stray-bytes.automerge"))
+        #expect(throws: AutomergeError.self) { try Document.load(bytes) }
+        do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidColumns) }
+    }
 }

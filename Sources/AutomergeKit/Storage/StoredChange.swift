@@ -96,6 +96,30 @@ extension StoredChange {
             dependencies: dependencies, extraBytes: extraBytes, operations: operations, operationCount: operations.count)
     }
 
+    /// Parses a change chunk read from a file, refusing one that is not encoded exactly as its
+    /// operations encode (stray bytes in a column, actors or predecessors out of order, ...).
+    ///
+    /// A document keeps a change as its operations and recomputes the change's hash from them
+    /// when it is loaded, so such a change, once applied, would make every later save of the
+    /// document fail to load ("mismatching heads"). The reference applies it all the same.
+    static func parseRequiringCanonicalEncoding(_ chunk: Chunk.Parsed) throws(AutomergeError) -> StoredChange {
+        let change = try parse(chunk)
+        var operations = change.operations
+        for index in operations.indices where operations[index].references.count > 1 {
+            operations[index].references.sort { ($0.counter, change.actors[$0.actor]) < ($1.counter, change.actors[$1.actor]) }
+        }
+        let rebuilt = build(
+            author: 0, actorTable: change.actors, sequence: change.sequence, startOperation: change.startOperation,
+            time: change.time, message: change.message, dependencies: change.dependencies,
+            extraBytes: change.extraBytes, operations: operations)
+        guard rebuilt.hash == change.hash else {
+            throw AutomergeError(
+                .invalidColumns, "change \(change.sequence) of actor \(change.actor) is not encoded as its operations encode",
+                at: chunk.fileOffset)
+        }
+        return change
+    }
+
     /// Builds a change chunk. `operations` index actors in `actorTable`; `author` is the index of
     /// the change's actor there. Operations must be in counter order and their references sorted.
     static func build(
