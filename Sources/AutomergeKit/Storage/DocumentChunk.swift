@@ -69,6 +69,9 @@ struct DocumentChunk {
         }
         var rows: [ChangeRow] = []
         while !actor.isAtEnd {
+            guard rows.count < OperationColumns.maximumOperationCount else {
+                throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) changes in one document chunk")
+            }
             let actorIndex = try required(try actor.next(), "actor")
             guard actorIndex < UInt64(actorCount) else {
                 throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find (\(actorIndex))")

@@ -3,6 +3,9 @@
 /// A change chunk has no id columns (ids follow from the change's start op) and stores
 /// predecessors in group 7; a document chunk stores ids and successors in group 8.
 enum OperationColumns {
+    /// The most operations one chunk may hold: ten times a month of ten thousand records (a ten-year store holds
+    /// about a million in all), small enough that a hostile file cannot exhaust memory.
+    static let maximumOperationCount = 1 << 20
     enum Layout {
         case change
         case document
@@ -60,6 +63,11 @@ enum OperationColumns {
         var operations: [ChunkOperation] = []
         var index: UInt64 = 0
         while true {
+            // Run-length encoding lets a few bytes describe billions of identical rows; no real
+            // document comes near this many operations in one chunk.
+            guard operations.count < OperationColumns.maximumOperationCount else {
+                throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) operations in one chunk")
+            }
             let id: ChunkOpID
             switch layout {
             case .change:
@@ -130,9 +138,6 @@ enum OperationColumns {
             operations.append(ChunkOperation(
                 id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: value,
                 references: references, expand: expandFlag, markName: mark))
-            if layout == .change && index > UInt64(data.count) + 1 {
-                throw AutomergeError(.invalidColumns, "more operations than the columns can hold")
-            }
         }
     }
 }
