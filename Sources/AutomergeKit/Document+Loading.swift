@@ -224,8 +224,12 @@ extension Document {
         hashes.reserveCapacity(chunk.changes.count)
         var encoder = OperationColumnEncoder()
         for (row, change) in chunk.changes.enumerated() {
-            var operations = operationsByRow[row]
-            operations.sort { $0.id.counter < $1.id.counter }
+            // Take the row's array out rather than copy it (a copy would retain every operation).
+            var operations: [ChunkOperation] = []
+            swap(&operations, &operationsByRow[row])
+            if zip(operations, operations.dropFirst()).contains(where: { $0.id.counter > $1.id.counter }) {
+                operations.sort { $0.id.counter < $1.id.counter }
+            }
             guard UInt64(operations.count) <= change.maxOperation else {
                 throw AutomergeError(.invalidOperation, "incorrect max op")
             }

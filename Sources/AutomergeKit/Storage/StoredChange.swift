@@ -135,16 +135,17 @@ extension StoredChange {
     /// with a column encoder reused across calls.
     static func build(
         author: Int, actorTable: [ActorID], sequence: UInt64, startOperation: UInt64, time: Int64,
-        message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: [ChunkOperation],
+        message: String?, dependencies: [ChangeHash], extraBytes: [UInt8], operations: consuming [ChunkOperation],
         encoder: inout OperationColumnEncoder
     ) -> StoredChange {
         // The actors the change mentions besides its author, sorted by their bytes. Changes mention
         // few actors, so small arrays beat sets and dictionaries here.
+        var translated = operations
         var others: [Int] = []
         func mention(_ actor: Int) {
             if actor != author && !others.contains(actor) { others.append(actor) }
         }
-        for operation in operations {
+        for operation in translated {
             if let object = operation.object { mention(object.actor) }
             if case .element(let element) = operation.key { mention(element.actor) }
             for reference in operation.references { mention(reference.actor) }
@@ -154,7 +155,6 @@ extension StoredChange {
             actor == author ? 0 : (others.firstIndex(of: actor).map { $0 + 1 } ?? 0)
         }
         func translate(_ id: ChunkOpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: local(id.actor)) }
-        var translated = operations
         for index in translated.indices {
             translated[index].id.actor = local(translated[index].id.actor)
             if let object = translated[index].object { translated[index].object = translate(object) }
