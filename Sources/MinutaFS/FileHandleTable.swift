@@ -19,6 +19,9 @@ struct OpenFile {
     /// Created, or opened with `O_TRUNC`, and nothing written since. A shell opening `> file` closes its
     /// own descriptor after `dup2` before the command writes; that flush must not save an empty file.
     var awaitsFirstWrite = false
+    /// A write or truncation past the tree's size limit failed with `EFBIG`: the handle dropped its
+    /// bytes, and further writes and saves fail too, until a truncation within the limit.
+    var isOversized = false
     /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
     var changeCount: UInt64 = 0
     var modificationTime: TreeTime

@@ -80,6 +80,8 @@ public enum TreeError: Error, Sendable, Equatable {
     case crossDevice
     /// `EIO`: the backing store failed; the text is for logs.
     case io(String)
+    /// `EFBIG`: the file would be larger than the tree takes (see ``FileTree/maximumFileSize(atPath:)``).
+    case fileTooLarge
 
     /// The C error number the kernel passes on.
     public var errno: Int32 {
@@ -96,6 +98,7 @@ public enum TreeError: Error, Sendable, Equatable {
         case .notSupported: 95  // ENOTSUP
         case .crossDevice: 18  // EXDEV
         case .io: 5  // EIO
+        case .fileTooLarge: 27  // EFBIG
         }
     }
 }
@@ -115,6 +118,7 @@ extension TreeError: CustomStringConvertible {
         case .notSupported: "not supported"
         case .crossDevice: "cannot be renamed there"
         case .io(let reason): "I/O error: \(reason)"
+        case .fileTooLarge: "file too large"
         }
     }
 }
@@ -167,6 +171,17 @@ public protocol FileTree: AnyObject, Sendable {
     /// or the path does not exist.
     func extendedAttributes(ofPath path: String) -> [String: [UInt8]]
 
+    /// The largest file the tree takes at `path`, in bytes. The mount holds a file's bytes in memory
+    /// until it saves them, so a `write` or `truncate` past this size fails with `EFBIG` and keeps
+    /// nothing (scratch files are held to the limit of their own path). The answer must depend only
+    /// on the path. The default is 1 GiB.
+    func maximumFileSize(atPath path: String) -> Int
+
+    /// A program's `write` or `truncate` of `path` failed with `EFBIG` (past ``maximumFileSize(atPath:)``),
+    /// so nothing of it reaches the tree; the tree may record why, as it does for content it refuses.
+    /// The default does nothing.
+    func didRefuseOversizedWrite(toPath path: String)
+
     /// Registers the function the tree calls, from any thread, with the paths whose contents, attributes or
     /// listings changed other than through `write`/`removeFile`/… of this mount, or differently from what
     /// was written (a sync tool delivered a change; a save renamed a record file; JSON was re-laid out).
@@ -175,4 +190,10 @@ public protocol FileTree: AnyObject, Sendable {
     /// the tree renamed, a directory's path for its listing. The mount drops the kernel's cached data,
     /// attributes and names for them. A new registration replaces the previous one.
     func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void)
+}
+
+extension FileTree {
+    public func maximumFileSize(atPath path: String) -> Int { 1 << 30 }
+
+    public func didRefuseOversizedWrite(toPath path: String) {}
 }

@@ -61,26 +61,36 @@ extension MountedFileSystem {
     }
 
     /// `write`: changes the handle's bytes (or the scratch file's); nothing reaches the tree before a save.
+    ///
+    /// - Throws: `EFBIG` when the file would grow past the tree's limit for its path: nothing is kept
+    ///   (see ``refuseOversized(handle:path:)``).
     func write(_ bytes: [UInt8], handle: UInt64, at offset: Int) throws(Errno) {
         enum Attempt {
             case written
             case needsContents(path: String)
+            case tooLarge(path: String?)
         }
         let now = TreeTime.now()
+        let limit = try maximumSize(ofHandle: handle)
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
-                guard let file = state.handles[file: handle], file.isWritable else { throw .badFileDescriptor }
-                let path = state.inodes.path(ofInode: file.inode)
+                // Only the handle's flags and size are read here: a copy of the handle would share
+                // its bytes, and the write below would then copy them all.
+                guard let (inode, isAppending, isOversized, size) = state.handles[file: handle].flatMap({ file in
+                    file.isWritable ? (file.inode, file.isAppending, file.isOversized, file.contents?.count) : nil
+                }) else { throw .badFileDescriptor }
+                let path = state.inodes.path(ofInode: inode)
                 if let path, state.scratch.contains(path) {
                     let end = state.scratch[path]?.contents.count ?? 0
-                    state.scratch[path]?.contents.write(bytes, at: file.isAppending ? end : offset)
+                    guard (isAppending ? end : offset) <= limit - bytes.count else { throw .fileTooLarge }
+                    state.scratch[path]?.contents.write(bytes, at: isAppending ? end : offset, capacityLimit: limit)
                     state.scratch[path]?.modificationTime = now
                     return .written
                 }
-                if file.contents == nil, let path {
-                    return .needsContents(path: path)
-                }
-                state.handles[file: handle]?.change({ $0.write(bytes, at: file.isAppending ? $0.count : offset) }, at: now)
+                if isOversized { throw .fileTooLarge }
+                if size == nil, let path { return .needsContents(path: path) }
+                guard (isAppending ? size ?? 0 : offset) <= limit - bytes.count else { return .tooLarge(path: path) }
+                state.handles[file: handle]?.change({ $0.write(bytes, at: isAppending ? $0.count : offset, capacityLimit: limit) }, at: now)
                 return .written
             }
             switch attempt {
@@ -88,8 +98,44 @@ extension MountedFileSystem {
                 return
             case .needsContents(let path):
                 try loadContents(ofHandle: handle, fromPath: path, missingIsEmpty: true)
+            case .tooLarge(let path):
+                refuseOversized(handle: handle, path: path)
+                throw .fileTooLarge
             }
         }
+    }
+
+    /// The most bytes the file open as `handle` may hold (the tree's limit for its path).
+    private func maximumSize(ofHandle handle: UInt64) throws(Errno) -> Int {
+        let path = state.withLock { state in state.handles[file: handle].flatMap { state.inodes.path(ofInode: $0.inode) } }
+        guard let path else { throw .badFileDescriptor }
+        return tree.maximumFileSize(atPath: path)
+    }
+
+    /// A write or truncation past the limit: the handle drops its bytes (so memory stays bounded) and
+    /// refuses writes and saves until a truncation within the limit; the file shows what the tree
+    /// holds (a file only created by this handle disappears); the tree hears why.
+    ///
+    /// The kernel holds the inode's lock during `write` and `setattr`, so its caches are dropped
+    /// later: by the failing `flush` (see `save`) and by a queued notice.
+    private func refuseOversized(handle: UInt64, path: String?) {
+        let refused = state.withLock { state -> (inode: UInt64, wasUnsaved: Bool)? in
+            guard let file = state.handles[file: handle] else { return nil }
+            state.handles[file: handle]?.isOversized = true
+            state.handles[file: handle]?.isDirty = false
+            state.handles[file: handle]?.isUnsaved = false
+            state.handles[file: handle]?.contents = nil
+            state.forgetCachedContent(ofInode: file.inode)
+            return (file.inode, file.isUnsaved)
+        }
+        guard let refused, let path else { return }
+        log("\(path): a write past \(tree.maximumFileSize(atPath: path)) bytes was refused (EFBIG); nothing of it was saved")
+        tree.didRefuseOversizedWrite(toPath: path)
+        var notices: [KernelCacheNotice] = [.inode(refused.inode)]
+        if refused.wasUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
+            notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+        }
+        invalidator.invalidateSoon(notices)
     }
 
     /// `flush`, `fsync` and `release`: gives the tree the handle's bytes if they changed since the last save.
@@ -104,6 +150,12 @@ extension MountedFileSystem {
         enum Plan {
             case nothing
             case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool)
+        }
+        let oversized = state.withLock { state in state.handles[file: handle].flatMap { $0.isOversized ? $0.inode : nil } }
+        if let oversized {
+            // The program's close or fsync learns that nothing was saved, and its next stat shows the tree's size.
+            invalidator.invalidateNow(inode: oversized)
+            throw .fileTooLarge
         }
         let plan = state.withLock { state -> Plan in
             guard let file = state.handles[file: handle], file.isDirty, let contents = file.contents,
@@ -155,6 +207,8 @@ extension MountedFileSystem {
     func release(handle: UInt64) {
         do throws(Errno) {
             try save(handle: handle)
+        } catch .fileTooLarge {
+            // Refused and logged when the write failed.
         } catch {
             let path = state.withLock { state in
                 state.handles[file: handle].flatMap { state.inodes.path(ofInode: $0.inode) }
@@ -191,6 +245,10 @@ extension MountedFileSystem {
         let path = try path(ofInode: inode)
         if isReadOnly && changes != AttributeChanges() { throw .readOnlyFileSystem }
         let now = TreeTime.now()
+        if let size = changes.size, size > tree.maximumFileSize(atPath: path) {
+            if let handle, !isScratch(path) { refuseOversized(handle: handle, path: path) } else { tree.didRefuseOversizedWrite(toPath: path) }
+            throw .fileTooLarge
+        }
         let changedScratch = state.withLock { state -> Bool in
             guard state.scratch.contains(path) else { return false }
             if let size = changes.size {
@@ -216,7 +274,11 @@ extension MountedFileSystem {
             return state.handles.handles(ofInode: inode).first { state.handles[file: $0]?.isWritable == true }
         }
         if let target {
-            let needsContents = state.withLock { $0.handles[file: target]?.contents == nil }
+            // A truncation within the limit lets a handle refused as too large write again.
+            let needsContents = state.withLock { state in
+                state.handles[file: target]?.isOversized = false
+                return state.handles[file: target]?.contents == nil
+            }
             if needsContents && size > 0 {
                 try loadContents(ofHandle: target, fromPath: path, missingIsEmpty: true)
             }

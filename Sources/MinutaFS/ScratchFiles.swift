@@ -50,6 +50,15 @@ struct ScratchFiles {
 }
 
 extension Array where Element == UInt8 {
+    /// Writes `bytes` at `offset`, filling any gap past the end with zeros, as `pwrite` does. The
+    /// storage grows by doubling, but to no more than `limit` bytes (the most the file may hold), so
+    /// a file written up to its limit never holds twice that.
+    mutating func write(_ bytes: [UInt8], at offset: Int, capacityLimit limit: Int) {
+        let end = offset + bytes.count
+        if end > capacity { reserveCapacity(Swift.min(limit, Swift.max(end, capacity * 2))) }
+        write(bytes, at: offset)
+    }
+
     /// Writes `bytes` at `offset`, filling any gap past the end with zeros, as `pwrite` does.
     mutating func write(_ bytes: [UInt8], at offset: Int) {
         if offset > count {

@@ -37,6 +37,10 @@ extension Store {
     /// Writes a passed-through file atomically; in a month folder, an image named after one of the
     /// month's records is attached to it.
     public func writePassThrough(_ bytes: [UInt8], to relative: String, month: Month?) throws(StoreError) {
+        guard bytes.count <= Self.maximumPassThroughFileSize else {
+            recordOversizedWrite(toPath: relative, limit: Self.maximumPassThroughFileSize)
+            throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
+        }
         try state.withLock { (state: inout State) throws(StoreError) in
             let file = absolute(relative)
             try FileSystem.makeDirectories(FileSystem.parentPath(file))

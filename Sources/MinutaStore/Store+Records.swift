@@ -23,6 +23,11 @@ extension Store {
     public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
         return try state.withLock { (state: inout State) throws(StoreError) -> WriteOutcome in
+            guard bytes.count <= Self.maximumJSONFileSize else {
+                let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
+                recordRejection(error, state: &state)
+                throw error
+            }
             do throws(StoreError) {
                 return try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
             } catch {

@@ -4,6 +4,11 @@ import AutomergeKit
 extension Store {
     public func writeTagsFile(_ bytes: [UInt8]) throws(StoreError) -> Bool {
         try state.withLock { (state: inout State) throws(StoreError) -> Bool in
+            guard bytes.count <= Self.maximumJSONFileSize else {
+                let error = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
+                recordRejection(error, state: &state)
+                throw error
+            }
             do throws(StoreError) {
                 return try writeTags(bytes, state: &state)
             } catch {

@@ -47,6 +47,12 @@ public final class Store: Sendable {
     /// How long a moved record's old name keeps resolving, in seconds.
     static let gracePeriod = 30
 
+    /// The largest record or tags file the store takes: a month of records renders to well under
+    /// 1 MiB, and the whole file is parsed in memory.
+    public static let maximumJSONFileSize = 16 << 20
+    /// The largest image (or other passed-through file) written through the store.
+    public static let maximumPassThroughFileSize = 256 << 20
+
     /// Opens the store at `path`. It must hold `tags.automerge` or a `records` folder (a new
     /// empty folder is accepted too); a legacy JSON store is refused with a message saying to migrate.
     public init(path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random()) throws(StoreError) {
@@ -253,6 +259,14 @@ public final class Store: Sendable {
         // Keep the most recent 200 files and at most 64 MiB.
         while state.rejectedFiles.count > 200 || state.rejectedFiles.reduce(0, { $0 + $1.bytes.count }) > 64 << 20 {
             state.rejectedFiles.removeFirst()
+        }
+    }
+
+    /// Notes a write the mount refused because it was larger than `limit` bytes (its bytes never
+    /// reached the store), for `.minutafs/errors`.
+    public func recordOversizedWrite(toPath relative: String, limit: Int) {
+        state.withLock { state in
+            recordRejection(.rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: limit)), state: &state)
         }
     }
 

@@ -14,6 +14,7 @@ final class StoreFileTree: FileTree {
 
     static func treeError(_ error: StoreError) -> TreeError {
         switch error {
+        case .rejected(_, _, _, .tooLarge): return .fileTooLarge
         case .rejected: return .invalidContent(error.description)
         case .notFound, .invalidName: return .notFound
         case .alreadyExists: return .alreadyExists
@@ -58,6 +59,14 @@ final class StoreFileTree: FileTree {
 
     func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
         tree.accepts(fileNamed: name, inDirectory: path)
+    }
+
+    func maximumFileSize(atPath path: String) -> Int {
+        tree.maximumFileSize(atPath: path)
+    }
+
+    func didRefuseOversizedWrite(toPath path: String) {
+        tree.recordOversizedWrite(toPath: path)
     }
 
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {

@@ -10,6 +10,8 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidID(String)
     case idOfAnotherRecord(String)
     case duplicateID(String)
+    /// The file is larger than the store takes for it (`limit` bytes); nothing of it was kept.
+    case tooLarge(limit: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidID(let id): "\"id\": \"\(id)\" is not a UUID"
         case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
         case .duplicateID(let id): "\"id\": \(id) appears twice"
+        case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most minutafs takes for it; nothing was saved"
         }
     }
 
@@ -30,7 +33,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     var field: String? {
         switch self {
         case .wrongType(let field, _), .invalidDate(let field): field
-        case .missingField, .syntax, .notAnObject: nil
+        case .missingField, .syntax, .notAnObject, .tooLarge: nil
         case .endBeforeStart: "endTime"
         case .invalidImageName: "images"
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"

@@ -200,6 +200,20 @@ public final class StoreTree: Sendable {
 
     // MARK: Writing
 
+    /// The largest file a path takes: records and `tags.json` are parsed whole, other files are
+    /// held in memory until they are written.
+    public func maximumFileSize(atPath path: String) -> Int {
+        switch try? place(of: path) {
+        case .tags?, .record?: Store.maximumJSONFileSize
+        default: Store.maximumPassThroughFileSize
+        }
+    }
+
+    /// Notes, for `.minutafs/errors`, a write the mount refused as larger than ``maximumFileSize(atPath:)``.
+    public func recordOversizedWrite(toPath path: String) {
+        store.recordOversizedWrite(toPath: String(path.drop { $0 == "/" }), limit: maximumFileSize(atPath: path))
+    }
+
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
     @discardableResult

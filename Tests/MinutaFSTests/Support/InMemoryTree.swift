@@ -45,6 +45,10 @@ final class InMemoryTree: FileTree {
         var changeHandler: (@Sendable ([String]) -> Void)?
         /// Re-lays out JSON written to it (as the real store does): tests that the mount shows the tree's bytes.
         var normalizesJSON = false
+        /// What `maximumFileSize(atPath:)` answers (the protocol's default when nil).
+        var maximumFileSize: Int?
+        /// The paths `didRefuseOversizedWrite(toPath:)` was told of.
+        var oversizedWrites: [String] = []
     }
 
     private let state = Mutex(State())
@@ -134,6 +138,14 @@ final class InMemoryTree: FileTree {
 
     func setNormalizesJSON(_ normalizes: Bool) {
         state.withLock { $0.normalizesJSON = normalizes }
+    }
+
+    func setMaximumFileSize(_ size: Int) {
+        state.withLock { $0.maximumFileSize = size }
+    }
+
+    var oversizedWrites: [String] {
+        state.withLock { $0.oversizedWrites }
     }
 
     var calls: [Call] {
@@ -270,6 +282,14 @@ final class InMemoryTree: FileTree {
 
     func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {
         state.withLock { $0.nodes[path]?.extendedAttributes ?? [:] }
+    }
+
+    func maximumFileSize(atPath path: String) -> Int {
+        state.withLock { $0.maximumFileSize } ?? 1 << 30
+    }
+
+    func didRefuseOversizedWrite(toPath path: String) {
+        state.withLock { $0.oversizedWrites.append(path) }
     }
 
     func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
