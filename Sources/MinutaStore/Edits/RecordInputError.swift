@@ -21,12 +21,20 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingField(let field): "\"\(field)\" is required"
         case .invalidDate(let field): "\"\(field)\": expected an ISO 8601 date such as \"2024-01-15T09:30:00Z\" (any UTC offset, optional fractional seconds) or integer milliseconds, between the years 1 and 9999"
         case .endBeforeStart: "\"endTime\" is before \"startTime\""
-        case .invalidImageName(let name): "\"images\": \"\(name)\" is not a plain file name (no '/', no '..', no NUL, not empty)"
-        case .invalidID(let id): "\"id\": \"\(id)\" is not a UUID"
+        case .invalidImageName(let name): "\"images\": \(Self.quoted(name)) is not a plain file name (no '/', no '..', no NUL, no newline, not empty)"
+        case .invalidID(let id): "\"id\": \(Self.quoted(id)) is not a UUID"
         case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
         case .duplicateID(let id): "\"id\": \(id) appears twice"
         case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most minutafs takes for it; nothing was saved"
         }
+    }
+
+    /// `text` as a JSON string: a name with a newline or a NUL stays on the one line of
+    /// `.minutafs/errors` it is reported in.
+    static func quoted(_ text: String) -> String {
+        var output: [UInt8] = []
+        JSONWriter.writeString(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The top-level field the error is about, to find its line and column.

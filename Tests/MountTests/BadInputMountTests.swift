@@ -1,0 +1,122 @@
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// The shared table of bad writes (`BadInput.all`), made through the real mount: `close` fails with
+/// `EINVAL`, the reason is in `.minutafs/errors`, the bytes under `.minutafs/rejected/`, the file
+/// shows the stored record again, and no byte of the backing folder changed (SPEC section 4).
+@Suite(.serialized)
+struct BadInputMountTests {
+    /// Writes `bytes` to `path` as a program saving a file does (open with O_TRUNC, write, close);
+    /// returns the errno of the first call that failed, or 0.
+    static func save(_ bytes: [UInt8], to path: String, chunkSize: Int = 1 << 20) -> (errno: Int32, failedAt: String) {
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        guard descriptor >= 0 else { return (errno, "open") }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written..<min(bytes.count, written + chunkSize)].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                let failure = errno
+                close(descriptor)
+                return (failure, "write")
+            }
+            written += count
+        }
+        return close(descriptor) == 0 ? (0, "") : (errno, "close")
+    }
+
+    static func snapshot(_ folder: String) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[relative] = try Fixtures.contents(ofFileAtPath: folder + "/" + relative)
+            }
+        }
+        return files
+    }
+
+    /// The file a case writes to, in the mount.
+    static func file(for input: BadInput, in mounted: MountedStore) throws -> String {
+        switch input.target {
+        case .tags: return mounted.mountPoint + "/tags.json"
+        case .record: return mounted.january + "/" + BadInput.recordName
+        case .billableRecord:
+            let names = try FileManager.default.contentsOfDirectory(atPath: mounted.january).filter { $0.hasSuffix(".json") }
+            let name = try #require(names.first { name in
+                ((try? mounted.text(mounted.january + "/" + name)) ?? "").contains(BadInput.billableRecordID)
+            })
+            return mounted.january + "/" + name
+        }
+    }
+
+    /// Peak resident memory of a process (`VmHWM` in `/proc/PID/status`), in KiB.
+    static func peakMemory(of pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    }
+
+    @Test("every bad write fails close with EINVAL, is explained in .minutafs/errors and changes no byte")
+    func table() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let errorsFile = mounted.mountPoint + "/.minutafs/errors"
+            let before = try Self.snapshot(mounted.store)
+            for (index, input) in BadInput.all.enumerated() {
+                let file = try Self.file(for: input, in: mounted)
+                let current = try Fixtures.contents(ofFileAtPath: file)
+                let bytes = input.bytes(String(decoding: current, as: UTF8.self))
+                let result = Self.save(bytes, to: file)
+                #expect(result.errno == EINVAL && result.failedAt == "close", "\(input.name): \(result)")
+                let errors = try mounted.text(errorsFile).split(separator: "\n")
+                #expect(errors.count == index + 1, "\(input.name): \(errors)")
+                #expect(errors.last?.contains(input.reason) == true, "\(input.name): \(errors.last ?? "")")
+                #expect(try Fixtures.contents(ofFileAtPath: file) == current, "\(input.name)")
+                let rejected = try FileManager.default.contentsOfDirectory(atPath: mounted.mountPoint + "/.minutafs/rejected").sorted()
+                #expect(rejected.count == index + 1)
+                let kept = try rejected.map { try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/.minutafs/rejected/" + $0) }
+                #expect(kept.contains(bytes), "\(input.name): the refused bytes are kept")
+            }
+            #expect(try Self.snapshot(mounted.store) == before)
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("rejected writes: \(BadInput.all.count)"))
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
+    /// A 100 MiB save to a record and to tags.json: the mount refuses to hold more than 16 MiB, so
+    /// `write` fails with `EFBIG` and the mount's peak memory grows by far less than 100 MiB.
+    @Test("a 100 MiB save fails with EFBIG, memory stays bounded, nothing changes, reads keep working")
+    func hundredMebibytes() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let before = try Self.snapshot(mounted.store)
+            let record = mounted.january + "/" + BadInput.recordName
+            let shown = try mounted.text(record)
+            _ = try Shell.run("cat '\(mounted.mountPoint)'/records/2024/*/*.json > /dev/null")
+            let peakBefore = try Self.peakMemory(of: mounted.process.processIdentifier)
+            var huge = Array(#"{"comment": ""#.utf8)
+            huge += [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
+            huge += Array(#""}"#.utf8)
+            for file in [record, mounted.mountPoint + "/tags.json"] {
+                let result = Self.save(huge, to: file)
+                #expect(result.errno == EFBIG && result.failedAt == "write", "\(file): \(result)")
+            }
+            let growth = try Self.peakMemory(of: mounted.process.processIdentifier) - peakBefore
+            #expect(growth < 64 << 10, "the mount's peak memory grew by \(growth) KiB")
+            #expect(try mounted.text(record) == shown)
+            let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors")
+            #expect(errors.contains("records/2024/01/\(BadInput.recordName): the file is larger than 16 MiB"), "\(errors)")
+            #expect(errors.contains("tags.json: the file is larger than 16 MiB"), "\(errors)")
+            #expect(try Self.snapshot(mounted.store) == before)
+            // The mount still reads and writes.
+            #expect(try Shell.run("jq -s length '\(mounted.mountPoint)'/records/2024/*/*.json").output == "702\n")
+            let edited = shown.replacingOccurrences(of: "an Jürgen", with: "an Ana")
+            #expect(Self.save(Array(edited.utf8), to: record).errno == 0)
+            #expect(try mounted.text(record).contains("Rückmeldung an Ana"))
+            #expect(mounted.unmount() == 0)
+        }
+    }
+}
