@@ -11,22 +11,31 @@ final class MountedStore {
     let process: Process
     let log: String
 
-    /// Copies `app-2024` to `folder/store`, mounts it on `folder/mnt` (UTC names), waits for it.
-    init(in folder: String, storeName: String = "store") throws {
+    /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
+    /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
+    init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = []) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
         log = folder + "/mount.log"
-        try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
-        try Shell.run("chmod -R u+w '\(store)'")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        if copyingSample {
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+            try Shell.run("chmod -R u+w '\(store)'")
+        }
+        if !FileManager.default.fileExists(atPath: mountPoint) {
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        }
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
-        process.arguments = ["mount", "-f", "--timezone", "UTC", store, mountPoint]
+        process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        logHandle.seekToEndOfFile()
+        process.standardOutput = logHandle
+        process.standardError = logHandle
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while !Self.isMounted(mountPoint) {
