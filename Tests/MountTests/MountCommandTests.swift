@@ -22,6 +22,9 @@ struct MountCommandTests {
             #expect(try Shell.run("jq -r .id '\(file)'").output == "0BB84374-05B0-4A5F-94F7-B5A6B2AEBF81\n")
             #expect(try Shell.run("python3 -c \"import os; print(os.getxattr('\(file)', 'user.minutafs.id').decode())\"").output == "0BB84374-05B0-4A5F-94F7-B5A6B2AEBF81\n")
             #expect(try Shell.run("jq -s length '\(mounted.mountPoint)'/records/2024/*/*.json").output == "702\n")
+            // Directory walkers that trust link counts (fts, Foundation) descend into every folder.
+            let walked = try FileManager.default.subpathsOfDirectory(atPath: mounted.mountPoint + "/records").filter { $0.hasSuffix(".json") }
+            #expect(walked.count == 702)
             #expect(try Shell.run("jq -r '.tags[].name' '\(mounted.mountPoint)/tags.json'").output.contains("Écriture"))
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("store: \(mounted.store)"))
             #expect(try Shell.run("cmp '\(mounted.mountPoint)/records/2024/03/478594E3-17C2-407E-8493-B78CB2137020_0.jpg' '\(mounted.store)/records/2024/03/478594E3-17C2-407E-8493-B78CB2137020_0.jpg'").status == 0)

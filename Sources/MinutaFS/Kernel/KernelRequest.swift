@@ -121,7 +121,9 @@ extension stat {
         self.init()
         st_ino = ino_t(attributes.inode)
         st_mode = (attributes.isDirectory ? 0o040000 : 0o100000) | (attributes.permissions & 0o7777)
-        st_nlink = attributes.isDirectory ? 2 : 1
+        // 1 for a folder means "subfolders not counted": fts and find would otherwise take 2 to mean
+        // "no subfolders" and not descend (Foundation's directory enumerator saw only the years).
+        st_nlink = 1
         st_uid = owner.user
         st_gid = owner.group
         st_size = Int(attributes.size)
