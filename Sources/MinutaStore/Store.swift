@@ -209,13 +209,7 @@ public final class Store: Sendable {
     /// moments ago (so an editor can re-read what it just wrote).
     public func recordFile(named name: String, in month: Month) throws(StoreError) -> RecordFile? {
         try state.withLock { (state: inout State) throws(StoreError) -> RecordFile? in
-            if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return view.files[index] }
-            let key = month.folderPath + "/" + name
-            if let moved = state.movedRecords[key], moved.until >= Self.now(),
-               let view = try monthView(moved.month, in: &state), let index = view.indexByID[moved.id.uppercased()] {
-                return view.files[index]
-            }
-            return nil
+            try recordFileLocked(named: name, in: month, state: &state)?.record
         }
     }
 
