@@ -66,7 +66,9 @@ extension Minutafs {
             } catch {
                 throw CommandFailure(path: mountPoint, cause: error.description)
             }
-            // Merge what the sync tool left while we were not mounted, then watch for more.
+            // Temporary files a killed process left behind, then what the sync tool left while we
+            // were not mounted; then watch for more.
+            store.removeStaleTemporaryFiles()
             tree.synchronize()
             let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
             // A periodic check catches what inotify cannot see (network file systems, overflows).

@@ -82,7 +82,7 @@ enum FileSystem {
         let folder = parentPath(path)
         let name = lastComponent(path)
         var random = SystemRandomNumberGenerator()
-        let temporary = folder + "/." + name + ".minutafs-" + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16) + ".tmp"
+        let temporary = folder + "/" + temporaryName(for: name, suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
@@ -113,6 +113,20 @@ enum FileSystem {
         if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
         if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
         return failure
+    }
+
+    /// The name of ``writeAtomically(_:to:permissions:)``'s temporary file for `name`:
+    /// `.NAME.minutafs-HEX.tmp`, hidden, and never shown by the mount.
+    static func temporaryName(for name: String, suffix: String) -> String {
+        "." + name + ".minutafs-" + suffix + ".tmp"
+    }
+
+    /// Whether `name` is one of ``writeAtomically(_:to:permissions:)``'s temporary files (left
+    /// behind only when the process died between creating it and renaming it).
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.ranges(of: ".minutafs-").last else { return false }
+        let suffix = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
+        return (1...16).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     static func syncDirectory(_ path: String) {
