@@ -49,15 +49,19 @@ final class MountedStore {
 
     deinit { unmount() }
 
+    /// Whether `unmount()` ran: a later call (the deinit) must not unmount a new mount at the same place.
+    private var isUnmounted = false
+
     /// Unmounts (lazily if busy) and waits for the process; returns its exit status.
     @discardableResult
     func unmount() -> Int32? {
-        if Self.isMounted(mountPoint) {
+        if !isUnmounted && Self.isMounted(mountPoint) {
             _ = try? Shell.run("fusermount3 -u '\(mountPoint)' 2>/dev/null || fusermount3 -u -z '\(mountPoint)'")
         }
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { process.terminate(); process.waitUntilExit() }
+        isUnmounted = true
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
