@@ -29,7 +29,7 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: the whole test suite; builds the binary first, because the command tests run it; then a
-##       short fuzzing run (TEST_FUZZ_SECONDS)
+##       short fuzzing run (TEST_FUZZ_SECONDS). SOAK=1 makes the crash and sync tests six times longer.
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
