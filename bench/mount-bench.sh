@@ -70,8 +70,9 @@ rss=$(awk '/VmRSS/ { print $2 / 1024 }' /proc/$pid/status)
 echo "resident size with the whole store loaded: ${rss} MB"
 
 # Edits: write-and-close of one record (durable: the document is saved before close returns).
-month=$(ls -d "$mnt"/records/*/* | head -n 1)
-record=$(ls "$month" | grep '\.json$' | head -n 1)
+# (globs, not `ls | head`: with pipefail, a writer killed by SIGPIPE would end the script here)
+months=("$mnt"/records/*/*); month=${months[0]}
+month_files=("$month"/*.json); record=$(basename "${month_files[0]}")
 python3 - "$month/$record" "$edits" <<'PY'
 import sys, time, re, statistics
 path, count = sys.argv[1], int(sys.argv[2])
