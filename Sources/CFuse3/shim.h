@@ -6,6 +6,7 @@
 #define FUSE_USE_VERSION 312
 
 #include <fuse3/fuse_lowlevel.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 
 #endif
