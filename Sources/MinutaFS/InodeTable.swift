@@ -13,11 +13,16 @@ struct InodeTable {
         var lookupCount: UInt64
         /// The contents the kernel's page cache holds for this inode, when known: lets `open` keep the cache.
         var cachedContent: ContentStamp?
+        /// The tree's attributes as the last `lookup`, `getattr` or `readdirplus` read them, and the
+        /// `attributeGeneration` they were read in: lets a read-only `open` answer without the tree.
+        var treeAttributes: (attributes: TreeAttributes, generation: UInt64)?
     }
 
     private var nodes: [UInt64: Node] = [rootInode: Node(path: TreePath.root, lookupCount: 1)]
     private var inodesByPath: [String: UInt64] = [TreePath.root: rootInode]
     private var nextInode: UInt64 = rootInode + 1
+    /// Counts the moments at which every remembered tree attribute became unusable (see `treeAttributes`).
+    private(set) var attributeGeneration: UInt64 = 0
 
     func path(ofInode inode: UInt64) -> String? {
         nodes[inode]?.path
@@ -62,6 +67,7 @@ struct InodeTable {
 
     /// `path` (and everything below it) no longer exists: its inodes are detached.
     mutating func detach(_ path: String) {
+        forgetTreeAttributes()
         for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath, directory: path) {
             inodesByPath[existingPath] = nil
             if let node = nodes[inode], node.lookupCount == 0 {
@@ -76,6 +82,7 @@ struct InodeTable {
     /// `destination` is detached. The source path is left without a number.
     mutating func move(_ source: String, to destination: String) {
         guard source != destination else { return }
+        forgetTreeAttributes()
         detach(destination)
         let moved = inodesByPath.filter { TreePath.isWithin($0.key, directory: source) }
         for (oldPath, inode) in moved {
@@ -88,6 +95,7 @@ struct InodeTable {
 
     /// `RENAME_EXCHANGE` of two files: each inode takes the other's path.
     mutating func exchange(_ first: String, _ second: String) {
+        forgetTreeAttributes()
         let firstInode = inodesByPath[first]
         let secondInode = inodesByPath[second]
         inodesByPath[first] = secondInode
@@ -102,6 +110,31 @@ struct InodeTable {
 
     mutating func setCachedContent(_ stamp: ContentStamp?, ofInode inode: UInt64) {
         nodes[inode]?.cachedContent = stamp
+    }
+
+    /// The tree's attributes of `inode`, if read since the last `forgetTreeAttributes()` and not forgotten
+    /// for this inode since.
+    func treeAttributes(ofInode inode: UInt64) -> TreeAttributes? {
+        guard let remembered = nodes[inode]?.treeAttributes, remembered.generation == attributeGeneration else { return nil }
+        return remembered.attributes
+    }
+
+    /// Remembers the tree's attributes of `inode`, read from the tree when `attributeGeneration` was
+    /// `generation` (read before asking the tree: attributes read across a `forgetTreeAttributes()` are
+    /// dropped).
+    mutating func remember(_ attributes: TreeAttributes, ofInode inode: UInt64, generation: UInt64) {
+        guard generation == attributeGeneration else { return }
+        nodes[inode]?.treeAttributes = (attributes, generation)
+    }
+
+    /// The tree's attributes of `inode` may have changed.
+    mutating func forgetTreeAttributes(ofInode inode: UInt64) {
+        nodes[inode]?.treeAttributes = nil
+    }
+
+    /// Any of the tree's attributes may have changed (the tree reported a change, or a path moved).
+    mutating func forgetTreeAttributes() {
+        attributeGeneration += 1
     }
 
     /// How many inodes the table holds (for tests).

@@ -38,14 +38,21 @@ struct OpenedFile: Equatable {
     /// Reads and writes bypass the page cache (`direct_io`): for read-only views whose contents change
     /// with every read, such as `.minutafs/status`.
     var bypassesCache: Bool
+    /// The kernel sends `flush` at every `close`. Not for a handle opened read-only: it has nothing to save,
+    /// and `cat` or `grep` then pay one request less per file (`FOPEN_NOFLUSH`).
+    var needsFlush = true
 }
 
 extension MountedFileSystem {
     /// `lookup`: the attributes of `name` in `parent`, counted as one more reference the kernel holds.
     func lookUp(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         let path = try path(of: name, inDirectory: parent)
-        var attributes = try attributes(ofPath: path)
-        attributes.inode = state.withLock { $0.inodes.lookUp(path) }
+        var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
+        attributes.inode = state.withLock { state in
+            let inode = state.inodes.lookUp(path)
+            if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+            return inode
+        }
         return attributes
     }
 
@@ -67,14 +74,30 @@ extension MountedFileSystem {
             guard let open else { throw error }
             return NodeAttributes(inode: inode, open)
         }
-        var attributes = try attributes(ofPath: path)
+        var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
         attributes.inode = inode
+        if let fromTree {
+            state.withLock { $0.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+        }
         return attributes
     }
 
     /// `open` of a file (directories go through `openDirectory`).
+    ///
+    /// A read-only open of a file of the tree whose attributes the last `lookup`, `getattr` or
+    /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
     func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
+        if !flags.isWritable {
+            let opened = state.withLock { state -> OpenedFile? in
+                guard let path = state.inodes.path(ofInode: inode), !state.scratch.contains(path),
+                    let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory,
+                    state.handles.pendingFile(ofInode: inode) == nil
+                else { return nil }
+                return state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: TreeTime.now())
+            }
+            if let opened { return opened }
+        }
         let path = try path(ofInode: inode)
         let now = TreeTime.now()
         let truncates = flags.truncates && flags.isWritable
@@ -85,7 +108,7 @@ extension MountedFileSystem {
                     state.scratch[path]?.modificationTime = now
                 }
                 let file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
-                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false)
+                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
             }
             if let pending = state.handles.pendingFile(ofInode: inode) {
                 // Another handle holds unsaved changes: this one starts from them, as it would on a disk.
@@ -96,27 +119,19 @@ extension MountedFileSystem {
                     file.change({ $0 = [] }, at: now)
                     file.awaitsFirstWrite = true
                 }
-                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false)
+                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
             }
             return nil
         }
         if let local { return local }
 
+        let generation = state.withLock { $0.inodes.attributeGeneration }
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
         if attributes.isDirectory { throw .isDirectory }
         if flags.isWritable && !attributes.isWritable { throw .permissionDenied }
-        let stamp = ContentStamp(size: attributes.size, modificationTime: attributes.modificationTime)
         return state.withLock { state in
-            var file = OpenFile(
-                inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
-                modificationTime: attributes.modificationTime)
-            if truncates {
-                file.change({ $0 = [] }, at: now)
-                file.awaitsFirstWrite = true
-            }
-            let keepsCache = attributes.isWritable && state.inodes.cachedContent(ofInode: inode) == stamp
-            state.inodes.setCachedContent(attributes.isWritable ? stamp : nil, ofInode: inode)
-            return OpenedFile(handle: state.handles.open(file), keepsCache: keepsCache, bypassesCache: !attributes.isWritable)
+            state.inodes.remember(attributes, ofInode: inode, generation: generation)
+            return state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now)
         }
     }
 
@@ -170,7 +185,8 @@ extension MountedFileSystem {
     /// `opendir`: a handle whose listing the first `readdir` takes.
     func openDirectory(inode: UInt64) throws(Errno) -> UInt64 {
         let path = try path(ofInode: inode)
-        if path != TreePath.root {
+        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        if path != TreePath.root && remembered?.isDirectory != true {
             let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
             if !attributes.isDirectory { throw .notDirectory }
         }
@@ -220,9 +236,13 @@ extension MountedFileSystem {
     /// counting a reference); nil if it went away since the listing was taken.
     func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
         guard let path = try? path(of: name, inDirectory: parent),
-            var attributes = try? attributes(ofPath: path)
+            var (attributes, fromTree) = try? resolvedAttributes(ofPath: path)
         else { return nil }
-        attributes.inode = state.withLock { $0.inodes.inode(forPath: path) }
+        attributes.inode = state.withLock { state in
+            let inode = state.inodes.inode(forPath: path)
+            if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+            return inode
+        }
         return attributes
     }
 
@@ -252,5 +272,25 @@ extension MountedFileSystem {
         guard mask & W_OK != 0 else { return }
         if isReadOnly { throw .readOnlyFileSystem }
         if !attributes.isDirectory && attributes.permissions & 0o200 == 0 { throw .permissionDenied }
+    }
+}
+
+extension MountedFileSystem.MountState {
+    /// Opens a handle on a file of the tree with these attributes (a handle from `O_TRUNC` starts empty),
+    /// keeping the kernel's pages if they hold these contents already.
+    mutating func openTreeFile(inode: UInt64, attributes: TreeAttributes, flags: OpenFlags, at now: TreeTime) -> OpenedFile {
+        var file = OpenFile(
+            inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+            modificationTime: attributes.modificationTime)
+        if flags.truncates && flags.isWritable {
+            file.change({ $0 = [] }, at: now)
+            file.awaitsFirstWrite = true
+        }
+        let stamp = ContentStamp(size: attributes.size, modificationTime: attributes.modificationTime)
+        let keepsCache = attributes.isWritable && inodes.cachedContent(ofInode: inode) == stamp
+        inodes.setCachedContent(attributes.isWritable ? stamp : nil, ofInode: inode)
+        return OpenedFile(
+            handle: handles.open(file), keepsCache: keepsCache, bypassesCache: !attributes.isWritable,
+            needsFlush: flags.isWritable)
     }
 }

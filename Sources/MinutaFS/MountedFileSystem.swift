@@ -59,16 +59,31 @@ final class MountedFileSystem: Sendable {
     /// What `stat` shows for `path` now (with inode 0): a scratch file, a file with unsaved changes in an
     /// open handle, or the tree's file (unless it was unlinked and its removal is pending).
     func attributes(ofPath path: String) throws(Errno) -> NodeAttributes {
-        let local: NodeAttributes? = try state.withLock { state throws(Errno) in
-            if let file = state.scratch[path] { return NodeAttributes(file) }
+        try resolvedAttributes(ofPath: path).attributes
+    }
+
+    /// `attributes(ofPath:)`, and the tree's own attributes when they come from the tree, with the inode
+    /// table's `attributeGeneration` from before the tree was asked (for `InodeTable.remember`).
+    func resolvedAttributes(ofPath path: String) throws(Errno) -> (attributes: NodeAttributes, tree: (TreeAttributes, generation: UInt64)?) {
+        enum Local {
+            case attributes(NodeAttributes)
+            case tree(generation: UInt64)
+        }
+        let local = try state.withLock { state throws(Errno) -> Local in
+            if let file = state.scratch[path] { return .attributes(NodeAttributes(file)) }
             if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
-                return NodeAttributes(inode: 0, file)
+                return .attributes(NodeAttributes(inode: 0, file))
             }
             if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
-            return nil
+            return .tree(generation: state.inodes.attributeGeneration)
         }
-        if let local { return local }
-        return NodeAttributes(try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) })
+        switch local {
+        case .attributes(let attributes):
+            return (attributes, nil)
+        case .tree(let generation):
+            let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+            return (NodeAttributes(attributes), (attributes, generation))
+        }
     }
 
     /// Whether `path` names a file the mount keeps itself.
@@ -91,6 +106,8 @@ final class MountedFileSystem: Sendable {
     /// unsaved changes keep them (their save will win, as with any two writers).
     func treeDidChange(_ paths: [String]) {
         let notices: [KernelCacheNotice] = state.withLock { state in
+            // A reported directory stands for its files too (their names, times, contents).
+            state.inodes.forgetTreeAttributes()
             var notices: [KernelCacheNotice] = []
             for path in paths {
                 if let inode = state.inodes.inode(atPath: path) {
@@ -115,6 +132,7 @@ extension MountedFileSystem.MountState {
     /// handles without unsaved changes reload.
     mutating func forgetCachedContent(ofInode inode: UInt64) {
         inodes.setCachedContent(nil, ofInode: inode)
+        inodes.forgetTreeAttributes(ofInode: inode)
         for handle in handles.handles(ofInode: inode) where handles[file: handle]?.isDirty == false {
             handles[file: handle]?.contents = nil
         }

@@ -50,6 +50,7 @@ struct KernelRequest: ~Copyable {
         info.pointee.fh = opened.handle
         info.pointee.keep_cache = opened.keepsCache ? 1 : 0
         info.pointee.direct_io = opened.bypassesCache ? 1 : 0
+        info.pointee.noflush = opened.needsFlush ? 0 : 1
         _ = fuse_reply_open(raw, info)
         discard self
     }
