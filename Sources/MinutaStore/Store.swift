@@ -146,21 +146,39 @@ public final class Store: Sendable {
 
     /// The months that have a document or an image folder, in order.
     public func months() throws(StoreError) -> [Month] {
-        var result = Set<Month>()
         let records = absolute("records")
         guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        var result: [Month] = []
         for yearName in try FileSystem.listDirectory(records) {
-            guard FileSystem.status(records + "/" + yearName)?.isDirectory == true else { continue }
-            for entry in try FileSystem.listDirectory(records + "/" + yearName) {
-                if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
-                    result.insert(month)
-                } else if let month = Month(yearName: yearName, monthName: entry),
-                          FileSystem.status(records + "/" + yearName + "/" + entry)?.isDirectory == true {
-                    result.insert(month)
-                }
+            result += try months(inYear: yearName)
+        }
+        return result.sorted()
+    }
+
+    /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
+    /// empty when the year has no folder.
+    public func months(inYear yearName: String) throws(StoreError) -> [Month] {
+        let folder = absolute("records/" + yearName)
+        guard FileSystem.status(absolute("records"))?.isDirectory == true,
+              FileSystem.status(folder)?.isDirectory == true else { return [] }
+        var result = Set<Month>()
+        for entry in try FileSystem.listDirectory(folder) {
+            if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
+                result.insert(month)
+            } else if let month = Month(yearName: yearName, monthName: entry),
+                      FileSystem.status(folder + "/" + entry)?.isDirectory == true {
+                result.insert(month)
             }
         }
         return result.sorted()
+    }
+
+    /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
+    public func hasMonth(_ month: Month) -> Bool {
+        guard FileSystem.status(absolute("records"))?.isDirectory == true,
+              FileSystem.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
+        return FileSystem.status(absolute(month.documentPath)) != nil
+            || FileSystem.status(absolute(month.folderPath))?.isDirectory == true
     }
 
     /// The years that have at least one month folder or document, or an empty folder.

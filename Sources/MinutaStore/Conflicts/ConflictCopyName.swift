@@ -9,6 +9,9 @@ public struct ConflictCopyName: Sendable, Equatable {
     /// Matches `name` against every known pattern for a primary document named `base` +
     /// `.automerge`. `base` is `tags` or a two-digit month; it is checked by the caller.
     public static func match(_ name: String) -> ConflictCopyName? {
+        // Every pattern holds ".automerge"; most names the mount lists (images, record views) do not,
+        // and a byte search is much cheaper than fourteen regular expressions.
+        guard name.utf8.count >= 10, containsAutomergeExtension(name) else { return nil }
         for (tool, pattern) in patterns {
             guard let match = name.wholeMatch(of: pattern) else { continue }
             let base = String(match.output.1)
@@ -16,6 +19,20 @@ public struct ConflictCopyName: Sendable, Equatable {
             return ConflictCopyName(primaryName: base + ".automerge", tool: tool)
         }
         return nil
+    }
+
+    private static let automergeExtension = Array(".automerge".utf8)
+
+    private static func containsAutomergeExtension(_ name: String) -> Bool {
+        let needle = automergeExtension
+        let search = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            }
+            return false
+        }
+        return name.utf8.withContiguousStorageIfAvailable(search) ?? Array(name.utf8).withUnsafeBufferPointer(search)
     }
 
     static func isPrimaryBase(_ base: String) -> Bool {

@@ -34,7 +34,8 @@ public final class StoreTree: Sendable {
     static let controlFiles = ["status", "errors", "conflicts"]
 
     func place(of path: String) throws(StoreError) -> Place {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Substrings: the mount asks for every file it opens or lists, so no String per component.
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !parts.contains(where: { $0 == ".." || $0 == "." }) else { throw .invalidName(path) }
         switch parts.count {
         case 0: return .root
@@ -43,26 +44,26 @@ public final class StoreTree: Sendable {
             case "tags.json": return .tags
             case "records": return .records
             case ".minutafs": return .control
-            default: return .passThrough(parts[0], nil)
+            default: return .passThrough(String(parts[0]), nil)
             }
         default:
             if parts[0] == ".minutafs" {
                 if parts[1] == "rejected" {
                     if parts.count == 2 { return .rejectedFolder }
-                    if parts.count == 3 { return .rejectedFile(parts[2]) }
+                    if parts.count == 3 { return .rejectedFile(String(parts[2])) }
                     throw .notFound(path)
                 }
-                guard parts.count == 2, Self.controlFiles.contains(parts[1]) else { throw .notFound(path) }
-                return .controlFile(parts[1])
+                guard parts.count == 2, Self.controlFiles.contains(where: { $0 == parts[1] }) else { throw .notFound(path) }
+                return .controlFile(String(parts[1]))
             }
             guard parts[0] == "records" else { return .passThrough(parts.joined(separator: "/"), nil) }
-            let year = parts[1]
+            let year = String(parts[1])
             let isYear = year.utf8.count == 4 && year.utf8.allSatisfy { (48...57).contains($0) }
             guard isYear else { return .passThrough(parts.joined(separator: "/"), nil) }
             if parts.count == 2 { return .year(year) }
-            guard let month = Month(yearName: year, monthName: parts[2]) else { return .passThrough(parts.joined(separator: "/"), nil) }
+            guard let month = Month(yearName: year, monthName: String(parts[2])) else { return .passThrough(parts.joined(separator: "/"), nil) }
             if parts.count == 3 { return .month(month) }
-            if parts.count == 4, parts[3].hasSuffix(".json") { return .record(month, parts[3]) }
+            if parts.count == 4, parts[3].hasSuffix(".json") { return .record(month, String(parts[3])) }
             return .passThrough(parts.joined(separator: "/"), month)
         }
     }
@@ -85,7 +86,7 @@ public final class StoreTree: Sendable {
             for entry in try store.passThroughEntries("records") where !years.contains(entry.name) { result.append(entry) }
             return result
         case .year(let year):
-            let months = try store.months().filter { $0.yearName == year }
+            let months = try store.months(inYear: year)
             var result = months.map { (name: $0.monthName, isDirectory: true) }
             let names = Set(months.map(\.monthName))
             for entry in try store.passThroughEntries("records/" + year) where !names.contains(entry.name) { result.append(entry) }
@@ -122,11 +123,13 @@ public final class StoreTree: Sendable {
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
             return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .year(let year):
-            let exists = try store.months().contains { $0.yearName == year } || store.passThroughStatus("records/" + year)?.isDirectory == true
+            // (A year folder is a directory whenever it has months: listing them is rarely needed.)
+            var exists = store.passThroughStatus("records/" + year)?.isDirectory == true
+            if !exists { exists = try !store.months(inYear: year).isEmpty }
             guard exists else { throw .notFound(path) }
             return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: true)
         case .month(let month):
-            guard try store.months().contains(month) else { throw .notFound(path) }
+            guard store.hasMonth(month) else { throw .notFound(path) }
             return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(month.folderPath), modificationNanoseconds: 0, isWritable: true)
         case .tags:
             let bytes = try store.tagsFile()
