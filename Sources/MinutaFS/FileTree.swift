@@ -138,6 +138,11 @@ public protocol FileTree: AnyObject, Sendable {
 
     func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes
 
+    /// The attributes of several names in the directory `path`, in their order: nil for a name that is
+    /// not there (any error of `attributes(ofPath:)`). The mount asks for the entries of one `readdirplus`
+    /// reply at once, so a tree can look them up together. The default asks `attributes(ofPath:)` for each.
+    func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?]
+
     /// The whole contents of a file: exactly `attributes(ofPath:).size` bytes.
     func contents(ofPath path: String) throws(TreeError) -> [UInt8]
 
@@ -171,6 +176,11 @@ public protocol FileTree: AnyObject, Sendable {
     /// or the path does not exist.
     func extendedAttributes(ofPath path: String) -> [String: [UInt8]]
 
+    /// `extendedAttributes(ofPath:)[name]`, for `getxattr`. The kernel asks every write for
+    /// `security.capability`, so a tree whose attributes are costly to gather answers names it does not
+    /// have at once. The default gathers them all.
+    func extendedAttribute(named name: String, ofPath path: String) -> [UInt8]?
+
     /// The largest file the tree takes at `path`, in bytes. The mount holds a file's bytes in memory
     /// until it saves them, so a `write` or `truncate` past this size fails with `EFBIG` and keeps
     /// nothing (scratch files are held to the limit of their own path). The answer must depend only
@@ -193,6 +203,14 @@ public protocol FileTree: AnyObject, Sendable {
 }
 
 extension FileTree {
+    public func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {
+        names.map { name in try? attributes(ofPath: TreePath.appending(name, to: path)) }
+    }
+
+    public func extendedAttribute(named name: String, ofPath path: String) -> [UInt8]? {
+        extendedAttributes(ofPath: path)[name]
+    }
+
     public func maximumFileSize(atPath path: String) -> Int { 1 << 30 }
 
     public func didRefuseOversizedWrite(toPath path: String) {}

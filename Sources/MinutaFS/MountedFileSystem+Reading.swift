@@ -225,6 +225,7 @@ extension MountedFileSystem {
             return (removed, local)
         }
         listing += removed.isEmpty ? treeEntries : treeEntries.filter { !removed.contains($0.name) }
+        guard !localNames.isEmpty else { return listing }
         var names = Set(listing.map(\.name))
         for name in localNames where names.insert(name).inserted {
             listing.append(TreeEntry(name: name, isDirectory: false))
@@ -246,6 +247,51 @@ extension MountedFileSystem {
         return attributes
     }
 
+    /// `listedAttributes(of:inDirectory:)` for several entries of one listing (those of one `readdirplus`
+    /// reply), asking the tree for all of them at once.
+    func listedAttributes(of names: [String], inDirectory parent: UInt64) -> [NodeAttributes?] {
+        guard let directory = try? path(ofInode: parent) else { return names.map { _ in nil } }
+        let paths = names.map { TreePath.appending($0, to: directory) }
+        enum Local {
+            case attributes(NodeAttributes)
+            case gone
+            case tree
+        }
+        let (locals, generation) = state.withLock { state in
+            let locals = paths.map { path -> Local in
+                if let file = state.scratch[path] { return .attributes(NodeAttributes(file)) }
+                if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
+                    return .attributes(NodeAttributes(inode: 0, file))
+                }
+                return state.pendingRemovals[path] != nil ? .gone : .tree
+            }
+            return (locals, state.inodes.attributeGeneration)
+        }
+        let treeIndices = locals.indices.filter { if case .tree = locals[$0] { true } else { false } }
+        var fromTree: [TreeAttributes?] = Array(repeating: nil, count: names.count)
+        if !treeIndices.isEmpty {
+            let found = tree.attributes(ofEntries: treeIndices.map { names[$0] }, inDirectory: directory)
+            for (index, attributes) in zip(treeIndices, found) { fromTree[index] = attributes }
+        }
+        return state.withLock { state in
+            paths.indices.map { index -> NodeAttributes? in
+                var attributes: NodeAttributes
+                switch locals[index] {
+                case .gone: return nil
+                case .attributes(let local): attributes = local
+                case .tree:
+                    guard let found = fromTree[index] else { return nil }
+                    attributes = NodeAttributes(found)
+                }
+                attributes.inode = state.inodes.inode(forPath: paths[index])
+                if let found = fromTree[index] {
+                    state.inodes.remember(found, ofInode: attributes.inode, generation: generation)
+                }
+                return attributes
+            }
+        }
+    }
+
     /// The inode number of an entry of a listing, for `readdir` (given one if it has none).
     func listedInode(of name: String, inDirectory parent: UInt64) -> UInt64 {
         guard let path = try? path(of: name, inDirectory: parent) else { return 0 }
@@ -260,6 +306,12 @@ extension MountedFileSystem {
     }
 
     /// `getxattr` and `listxattr`: the tree's extended attributes; scratch files have none.
+    func extendedAttribute(named name: String, ofInode inode: UInt64) throws(Errno) -> [UInt8]? {
+        let path = try path(ofInode: inode)
+        if isScratch(path) { return nil }
+        return tree.extendedAttribute(named: name, ofPath: path)
+    }
+
     func extendedAttributes(ofInode inode: UInt64) throws(Errno) -> [String: [UInt8]] {
         let path = try path(ofInode: inode)
         if isScratch(path) { return [:] }

@@ -231,6 +231,23 @@ public final class Store: Sendable {
         }
     }
 
+    /// `recordFile(named:in:)` for several names at once, under one lock.
+    public func recordFiles(named names: [String], in month: Month) throws(StoreError) -> [RecordFile?] {
+        try state.withLock { (state: inout State) throws(StoreError) -> [RecordFile?] in
+            let view = try monthView(month, in: &state)
+            var files: [RecordFile?] = []
+            files.reserveCapacity(names.count)
+            for name in names {
+                if let view, let index = view.indexByName[name] {
+                    files.append(view.files[index])
+                } else {
+                    files.append(try recordFileLocked(named: name, in: month, state: &state)?.record)
+                }
+            }
+            return files
+        }
+    }
+
     /// The contents of `tags.json`.
     public func tagsFile() throws(StoreError) -> [UInt8] {
         try state.withLock { (state: inout State) throws(StoreError) -> [UInt8] in

@@ -45,11 +45,18 @@ final class StoreFileTree: FileTree {
     }
 
     func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes {
-        try mapped { () throws(StoreError) in
-            let attributes = try tree.attributes(ofPath: path)
-            return TreeAttributes(isDirectory: attributes.isDirectory, size: attributes.size,
-                                  modificationTime: TreeTime(seconds: Int64(attributes.modificationSeconds), nanoseconds: Int32(attributes.modificationNanoseconds)),
-                                  isWritable: attributes.isWritable)
+        try mapped { () throws(StoreError) in Self.treeAttributes(try tree.attributes(ofPath: path)) }
+    }
+
+    private static func treeAttributes(_ attributes: StoreTree.Attributes) -> TreeAttributes {
+        TreeAttributes(isDirectory: attributes.isDirectory, size: attributes.size,
+                       modificationTime: TreeTime(seconds: Int64(attributes.modificationSeconds), nanoseconds: Int32(attributes.modificationNanoseconds)),
+                       isWritable: attributes.isWritable)
+    }
+
+    func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {
+        tree.attributes(ofEntries: names, inDirectory: path).map { attributes in
+            attributes.map(Self.treeAttributes)
         }
     }
 
@@ -92,6 +99,10 @@ final class StoreFileTree: FileTree {
 
     func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {
         tree.extendedAttributes(ofPath: path)
+    }
+
+    func extendedAttribute(named name: String, ofPath path: String) -> [UInt8]? {
+        StoreTree.extendedAttributeNames.contains(name) ? tree.extendedAttributes(ofPath: path)[name] : nil
     }
 
     func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {

@@ -213,6 +213,14 @@ final class KernelServer: Sendable {
         var used = 0
         var referenced: [UInt64] = []
         var index = Int(offset)
+        // The attributes of as many entries as can fit (an entry takes at least 152 bytes), asked at once.
+        var listed: [String: NodeAttributes] = [:]
+        if withAttributes && index < listing.count {
+            let fitting = listing[index..<min(listing.count, index + size / 152 + 1)].map(\.name).filter { $0 != "." && $0 != ".." }
+            for (name, attributes) in zip(fitting, fileSystem.listedAttributes(of: fitting, inDirectory: inode)) {
+                listed[name] = attributes
+            }
+        }
         while index < listing.count {
             let entry = listing[index]
             let nextOffset = off_t(index + 1)
@@ -222,7 +230,7 @@ final class KernelServer: Sendable {
                 var attributes: NodeAttributes
                 if isDotEntry {
                     attributes = NodeAttributes(inode: 0, TreeAttributes(isDirectory: true, size: 0, modificationTime: TreeTime(seconds: 0), isWritable: true))
-                } else if let found = fileSystem.listedAttributes(of: entry.name, inDirectory: inode) {
+                } else if let found = listed[entry.name] ?? fileSystem.listedAttributes(of: entry.name, inDirectory: inode) {
                     attributes = found
                 } else {
                     index += 1  // gone since the listing was taken
@@ -312,7 +320,7 @@ final class KernelServer: Sendable {
     func extendedAttribute(_ request: consuming KernelRequest, inode: fuse_ino_t, name: UnsafePointer<CChar>?, size: Int) {
         do throws(Errno) {
             let attributeName = try Self.name(name)
-            guard let value = try fileSystem.extendedAttributes(ofInode: inode)[attributeName] else {
+            guard let value = try fileSystem.extendedAttribute(named: attributeName, ofInode: inode) else {
                 throw Errno(rawValue: ENODATA)
             }
             Self.reply(request, with: value, bufferSize: size)

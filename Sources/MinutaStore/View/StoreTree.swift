@@ -146,6 +146,21 @@ public final class StoreTree: Sendable {
         }
     }
 
+    /// `attributes(ofPath:)` of several names in one directory, in their order (nil where it throws):
+    /// the record files of a month folder are found under one lock of the store.
+    public func attributes(ofEntries names: [String], inDirectory path: String) -> [Attributes?] {
+        let single = { (name: String) -> Attributes? in try? self.attributes(ofPath: path == "/" ? "/" + name : path + "/" + name) }
+        guard case .month(let month)? = try? place(of: path) else { return names.map(single) }
+        let isRecord = names.map { name in name.hasSuffix(".json") && !name.utf8.contains(UInt8(ascii: "/")) }
+        let files = (try? store.recordFiles(named: names.indices.filter { isRecord[$0] }.map { names[$0] }, in: month)) ?? []
+        var filesByName: [String: RecordFile] = [:]
+        for case let file? in files { filesByName[file.name] = file }
+        return names.indices.map { index in
+            guard isRecord[index], let file = filesByName[names[index]] else { return single(names[index]) }
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+        }
+    }
+
     private func folderTime(_ relative: String) -> Int {
         store.passThroughStatus(relative)?.modificationSeconds ?? Store.now()
     }
@@ -275,6 +290,9 @@ public final class StoreTree: Sendable {
         default: throw .system(file: path, operation: "rmdir", errno: 1)
         }
     }
+
+    /// The names `extendedAttributes(ofPath:)` can hold.
+    public static let extendedAttributeNames: Set<String> = ["user.minutafs.id", "user.minutafs.conflicts"]
 
     public func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {
         guard case .record(let month, let name)? = try? place(of: path),
