@@ -6,7 +6,7 @@ extension Store {
     public static func isHiddenBackingName(_ name: String) -> Bool {
         if name.hasSuffix(".automerge") || ConflictCopyName.match(name) != nil { return true }
         if name.hasPrefix(".syncthing.") && name.hasSuffix(".tmp") { return true }
-        if name.contains(".minutafs-") && name.hasSuffix(".tmp") { return true }
+        if name.hasSuffix(".tmp") && name.utf8.firstRange(of: ".minutafs-".utf8) != nil { return true }
         if [".stfolder", ".stignore", ".stversions", ".minutafs-quarantine", ".minutafs-state"].contains(name) { return true }
         if name.hasPrefix(".dropbox") || name.hasPrefix("~$") || name.hasPrefix(".~") { return true }
         return false

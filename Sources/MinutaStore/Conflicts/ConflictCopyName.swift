@@ -11,7 +11,7 @@ public struct ConflictCopyName: Sendable, Equatable {
     public static func match(_ name: String) -> ConflictCopyName? {
         // Every pattern holds ".automerge"; most names the mount lists (images, record views) do not,
         // and a byte search is much cheaper than fourteen regular expressions.
-        guard name.utf8.count >= 10, containsAutomergeExtension(name) else { return nil }
+        guard containsAutomergeExtension(name) else { return nil }
         for (tool, pattern) in patterns {
             guard let match = name.wholeMatch(of: pattern) else { continue }
             let base = String(match.output.1)
@@ -21,16 +21,19 @@ public struct ConflictCopyName: Sendable, Equatable {
         return nil
     }
 
-    private static let automergeExtension = Array(".automerge".utf8)
-
+    /// Whether ".automerge" occurs in `name`. (A byte loop: `firstRange(of:)` costs as much here as
+    /// the listing it serves.)
     private static func containsAutomergeExtension(_ name: String) -> Bool {
-        let needle = automergeExtension
+        let needle: StaticString = ".automerge"
         let search = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
-            guard bytes.count >= needle.count else { return false }
-            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+            let count = needle.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            return needle.withUTF8Buffer { needle in
+                for start in 0...(bytes.count - count) where bytes[start] == needle[0] {
+                    if bytes[start..<(start + count)].elementsEqual(needle) { return true }
+                }
+                return false
             }
-            return false
         }
         return name.utf8.withContiguousStorageIfAvailable(search) ?? Array(name.utf8).withUnsafeBufferPointer(search)
     }
