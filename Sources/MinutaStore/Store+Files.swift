@@ -114,7 +114,7 @@ extension Store {
             throw .rejected(file: month.folderPath + "/" + name, line: nil, column: nil, reason: error)
         }
         loaded.document = editor.document
-        loaded.view = nil
+        loaded.invalidateView(changedRecord: id)
         try save(&loaded, to: month.documentPath, state: &state)
         state.months[month] = loaded
         state.recordChangeTimes[id.uppercased()] = Self.now()

@@ -107,7 +107,7 @@ extension Store {
         let changedAt = Self.now()
         if destination == sourceMonth {
             source.document = document
-            source.view = nil
+            source.invalidateView(changedRecord: id)
             let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
             state.months[sourceMonth] = source
             if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
@@ -134,7 +134,7 @@ extension Store {
             throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
         }
         let images = RecordView.images(of: object, in: editedDocument)
-        target.view = nil
+        target.invalidateView(changedRecord: id)
         try save(&target, to: destination.documentPath, state: &state)
         state.months[destination] = target
 
@@ -148,7 +148,7 @@ extension Store {
 
         var old = source
         do { try old.document.delete(forKey: id) } catch {}
-        old.view = nil
+        old.invalidateView(changedRecord: id)
         try save(&old, to: sourceMonth.documentPath, state: &state)
         state.months[sourceMonth] = old
         state.recordChangeTimes[id.uppercased()] = changedAt
@@ -186,7 +186,7 @@ extension Store {
             }
             let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
             do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
-            loaded.view = nil
+            loaded.invalidateView(changedRecord: file.id)
             try save(&loaded, to: recordMonth.documentPath, state: &state)
             state.months[recordMonth] = loaded
             for image in images where FieldRule.isValidFileName(image) {

@@ -22,9 +22,24 @@ public final class Store: Sendable {
         var document: Document
         /// The file as this process last read or wrote it; a different one means someone else wrote it.
         var identity: FileSystem.Identity?
-        var view: MonthView?
+        /// The record files of the document as it is; nil when they must be rendered again. Setting it to
+        /// nil renders every record again (see `invalidateView(changedRecord:)`).
+        var view: MonthView? {
+            didSet { if view == nil { reusableView = nil } }
+        }
         /// How many changes the document had when it was last read or written.
         var savedChangeCount: Int
+        /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
+        /// the next `monthView` renders only those again and takes the other files from it.
+        var reusableView: (view: MonthView, changedRecords: Set<String>)?
+
+        /// The record `id` changed and no other did (an edit of this store, not a merge).
+        mutating func invalidateView(changedRecord id: String) {
+            var reusable = view.map { (view: $0, changedRecords: Set<String>()) } ?? reusableView
+            reusable?.changedRecords.insert(id.uppercased())
+            view = nil
+            reusableView = reusable
+        }
     }
 
     struct State: Sendable {
@@ -203,23 +218,61 @@ public final class Store: Sendable {
         if let view = loaded.view { return view }
         let document = loaded.document
         let fileTime = FileSystem.status(absolute(month.documentPath))?.modificationSeconds ?? 0
+        if let reusable = loaded.reusableView,
+           let view = editedView(reusable.view, changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, state: state) {
+            loaded.view = view
+            state.months[month] = loaded
+            return view
+        }
         var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
         for key in document.keys(of: .root) {
             guard let object = RecordView.object(key, in: document) else { continue }
             records.append((key, object, RecordView.startTime(of: object, in: document)))
         }
         let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
-        var files: [RecordFile] = []
+        var files: [(file: RecordFile, startTime: Int64?)] = []
         files.reserveCapacity(records.count)
+        let reusable = loaded.reusableView
         for (record, name) in zip(records, names) {
-            let contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
-            let changed = state.recordChangeTimes[record.id.uppercased()] ?? fileTime
-            files.append(RecordFile(name: name, id: record.id, contents: contents, modificationTime: changed))
+            let key = record.id.uppercased()
+            let contents: [UInt8]
+            if let reusable, !reusable.changedRecords.contains(key), let index = reusable.view.indexByID[key],
+               reusable.view.files[index].id == record.id {
+                contents = reusable.view.files[index].contents
+            } else {
+                contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
+            }
+            let changed = state.recordChangeTimes[key] ?? fileTime
+            files.append((RecordFile(name: name, id: record.id, contents: contents, modificationTime: changed), record.startTime))
         }
-        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        let view = MonthView(files: files)
+        files.sort { $0.file.name.utf8.lexicographicallyPrecedes($1.file.name.utf8) }
+        let view = MonthView(files: files.map(\.file), startTimes: files.map(\.startTime))
         loaded.view = view
         state.months[month] = loaded
+        return view
+    }
+
+    /// `view` after edits of `changedRecords` that added or removed no record and moved none to another
+    /// second (the common save: a comment or an end time): the same names in the same order, those
+    /// records rendered again, every modification time taken again (the document file's changed). Nil
+    /// when the edits did more: then the view is built again.
+    private func editedView(_ view: MonthView, changedRecords: Set<String>, in document: Document, fileTime: Int, state: State) -> MonthView? {
+        var view = view
+        for key in changedRecords {
+            guard let index = view.indexByID[key], view.files[index].id.uppercased() == key,
+                  let object = RecordView.object(view.files[index].id, in: document),
+                  RecordView.startTime(of: object, in: document) == view.startTimes[index] else { return nil }
+            let file = view.files[index]
+            let contents = JSONWriter.pretty(RecordView.json(id: file.id, record: object, in: document))
+            view.files[index] = RecordFile(name: file.name, id: file.id, contents: contents, modificationTime: file.modificationTime)
+        }
+        for index in view.files.indices {
+            let file = view.files[index]
+            let changed = state.recordChangeTimes[file.id.uppercased()] ?? fileTime
+            if changed != file.modificationTime {
+                view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
+            }
+        }
         return view
     }
 

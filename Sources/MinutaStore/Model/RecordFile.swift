@@ -11,12 +11,15 @@ public struct RecordFile: Sendable, Equatable {
 /// The record files of one month document, computed once per document state.
 struct MonthView: Sendable {
     var files: [RecordFile]
+    /// The startTime each file's name was made from (milliseconds), in the order of `files`.
+    var startTimes: [Int64?]
     var indexByName: [String: Int]
     /// Upper-cased record id to index.
     var indexByID: [String: Int]
 
-    init(files: [RecordFile]) {
+    init(files: [RecordFile], startTimes: [Int64?]) {
         self.files = files
+        self.startTimes = startTimes
         indexByName = Dictionary(files.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         indexByID = Dictionary(files.enumerated().map { ($1.id.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
