@@ -5,20 +5,25 @@
 #
 #   bench/mount-bench.sh [WORKDIR]        (default: /var/tmp/minutafs-bench)
 #
-# Environment: YEARS (10), RECORDS (300 a month), EDITS (200 timed saves).
+# Environment: YEARS (10), RECORDS (300 a month), EDITS (200 timed saves), MINUTAFS (the binary to
+# measure; default .build/release/minutafs).
+#
+# The generated store is kept in WORKDIR; each run mounts a fresh copy of it, since the timed saves and
+# the live merge change the store (a month edited 200 times more saves more slowly).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/var/tmp/minutafs-bench}
 years=${YEARS:-10}
 records=${RECORDS:-300}
 edits=${EDITS:-200}
-bin=.build/release/minutafs
+bin=${MINUTAFS:-.build/release/minutafs}
 bench=.build/release/minutafs-bench
 [ -x "$bin" ] && [ -x "$bench" ] || swift build -c release
 mkdir -p "$work"
 store=$work/store-$years-$records
 plain=$work/plain-$years-$records
 mnt=$work/mnt
+copy=$work/run-store
 cleanup() { fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt" 2>/dev/null || true; }
 trap cleanup EXIT
 cleanup
@@ -29,6 +34,8 @@ fi
 if [ ! -d "$plain" ]; then
     "$bin" export "$store" "$plain" --timezone UTC >/dev/null
 fi
+rm -rf "$copy"
+cp -a "$store" "$copy"
 mkdir -p "$mnt"
 
 now() { date +%s.%N; }
@@ -44,7 +51,7 @@ time_cmd() {
 files=$(find "$plain/records" -name '*.json' | wc -l)
 echo "minutafs mount benchmarks: $years years, $records records a month, $files record files ($(date -u +%F), $(nproc) cores)"
 start=$(now)
-"$bin" mount -f --timezone UTC "$store" "$mnt" 2>"$work/mount.log" &
+"$bin" mount -f --timezone UTC "$copy" "$mnt" 2>"$work/mount.log" &
 pid=$!
 until ls "$mnt/records" >/dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do sleep 0.005; done
 first_ls=$(seconds "$start" "$(now)")
@@ -90,8 +97,8 @@ PY
 
 # Live merge: another device's version lands as a conflict copy; how long until the mount shows it.
 year=$(basename "$(dirname "$month")"); mm=$(basename "$month")
-"$bench" diverge "$store/records/$year/$mm.automerge" "$work/other.automerge" >/dev/null
-python3 - "$work/other.automerge" "$store/records/$year/$mm (Bob's conflicted copy 2024-01-15).automerge" "$month" <<'PY'
+"$bench" diverge "$copy/records/$year/$mm.automerge" "$work/other.automerge" >/dev/null
+python3 - "$work/other.automerge" "$copy/records/$year/$mm (Bob's conflicted copy 2024-01-15).automerge" "$month" <<'PY'
 import sys, os, time, shutil, glob
 source, copy, folder = sys.argv[1:]
 start = time.perf_counter()
