@@ -12,7 +12,7 @@ extension Store {
 
     public func status() -> Status {
         state.withLock { state in
-            Status(documentsLoaded: state.months.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
+            Status(documentsLoaded: state.months.loaded.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
                    mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount)
         }
     }
@@ -43,6 +43,8 @@ extension Store {
         for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id) }
         for month in try months() {
             let files = try recordFiles(in: month)
+            // A parked month without concurrent values is not loaded again just to find none.
+            if state.withLock({ $0.months.parked[month]?.hasConflicts == false }) { continue }
             guard let document = try document(of: month) else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }

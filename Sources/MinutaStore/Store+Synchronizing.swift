@@ -118,7 +118,11 @@ extension Store {
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         try state.withLock { (state: inout State) throws(StoreError) -> [String] in
             var changed: [String] = []
-            for month in Array(state.months.keys) {
+            // A parked document whose file changed is loaded again (without parking others) to merge.
+            for (month, parked) in state.months.parked where FileSystem.status(absolute(month.documentPath))?.identity != parked.identity {
+                _ = try loadMonth(month, in: &state, parkingOthers: false)
+            }
+            for month in Array(state.months.loaded.keys) {
                 guard var loaded = state.months[month] else { continue }
                 if try refresh(&loaded, file: month.documentPath, state: &state) {
                     loaded.view = nil
@@ -156,6 +160,7 @@ extension Store {
         } else {
             loaded.identity = status.identity
             loaded.savedChangeCount = loaded.document.changeCount
+            loaded.savedBytes = bytes
         }
         return gained
     }

@@ -32,6 +32,9 @@ public final class Store: Sendable {
         /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
         /// the next `monthView` renders only those again and takes the other files from it.
         var reusableView: (view: MonthView, changedRecords: Set<String>)?
+        /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
+        /// loaded again from after it was parked (see `Store+Parking.swift`).
+        var savedBytes: [UInt8]?
 
         /// The record `id` changed and no other did (an edit of this store, not a merge).
         mutating func invalidateView(changedRecord id: String) {
@@ -45,7 +48,7 @@ public final class Store: Sendable {
     struct State: Sendable {
         var tags: LoadedDocument?
         var tagsView: [UInt8]?
-        var months: [Month: LoadedDocument] = [:]
+        var months = MonthDocuments()
         /// Record id (upper-cased) to when this process last saw it change (seconds).
         var recordChangeTimes: [String: Int] = [:]
         /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
@@ -96,21 +99,30 @@ public final class Store: Sendable {
 
     // MARK: Documents
 
-    /// Loads (once) and returns the month's document; `nil` when it has no document file.
-    func loadMonth(_ month: Month, in state: inout State) throws(StoreError) -> LoadedDocument? {
+    /// Loads (once) and returns the month's document; `nil` when it has no document file. Loading one
+    /// sets aside the least recently used others beyond `loadedMonthLimit` (see `Store+Parking.swift`),
+    /// unless `parkingOthers` is false.
+    func loadMonth(_ month: Month, in state: inout State, parkingOthers: Bool = true) throws(StoreError) -> LoadedDocument? {
+        state.months.markUsed(month)
         if let loaded = state.months[month] { return loaded }
-        let file = absolute(month.documentPath)
-        guard let status = FileSystem.status(file), status.isRegularFile else { return nil }
-        let bytes = try FileSystem.read(file)
-        do {
-            var document = try Document.load(bytes)
-            document.setActor(actor)
-            let loaded = LoadedDocument(document: document, identity: status.identity, view: nil, savedChangeCount: document.changeCount)
-            state.months[month] = loaded
-            return loaded
-        } catch {
-            throw .unreadableDocument(file: month.documentPath, cause: error.description)
+        let loaded: LoadedDocument
+        if let parked = state.months.parked[month] {
+            loaded = try unparked(parked, month: month)
+        } else {
+            let file = absolute(month.documentPath)
+            guard let status = FileSystem.status(file), status.isRegularFile else { return nil }
+            let bytes = try FileSystem.read(file)
+            do {
+                var document = try Document.load(bytes)
+                document.setActor(actor)
+                loaded = LoadedDocument(document: document, identity: status.identity, view: nil, savedChangeCount: document.changeCount, savedBytes: bytes)
+            } catch {
+                throw .unreadableDocument(file: month.documentPath, cause: error.description)
+            }
         }
+        state.months[month] = loaded
+        if parkingOthers { parkLeastRecentlyUsedMonths(in: &state, keeping: month) }
+        return loaded
     }
 
     func loadTags(in state: inout State) throws(StoreError) -> LoadedDocument {
@@ -153,6 +165,7 @@ public final class Store: Sendable {
         try FileSystem.writeAtomically(bytes, to: file)
         loaded.identity = FileSystem.status(file)?.identity
         loaded.savedChangeCount = loaded.document.changeCount
+        loaded.savedBytes = bytes
         state.savedDocumentCount += 1
         return true
     }
@@ -214,6 +227,7 @@ public final class Store: Sendable {
     }
 
     func monthView(_ month: Month, in state: inout State) throws(StoreError) -> MonthView? {
+        if let view = state.months.parked[month]?.view { return view }
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
         let document = loaded.document
