@@ -7,9 +7,15 @@ DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq py
 
 .PHONY: build test deps bench clean demo install uninstall fuzz
 
-# `make fuzz`: how long libFuzzer runs (seconds); `make test` runs it for TEST_FUZZ_SECONDS.
+# `make fuzz`: how long libFuzzer runs (seconds), with a new random seed each time (FUZZ_SEED=0).
+# `make test` runs it deterministically instead: TEST_FUZZ_RUNS inputs from the fixed seed
+# TEST_FUZZ_SEED, so a test run never fails on the luck of the draw; a crash it finds is found again
+# by every run until it is fixed (then its input belongs in Tests/Fixtures/fuzz/).
 FUZZ_SECONDS ?= 300
-TEST_FUZZ_SECONDS ?= 45
+FUZZ_SEED ?= 0
+FUZZ_RUNS ?= -1
+TEST_FUZZ_SEED ?= 1
+TEST_FUZZ_RUNS ?= 1500
 
 # Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
 PREFIX ?= /usr/local
@@ -29,14 +35,14 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: the whole test suite; builds the binary first, because the command tests run it; then a
-##       short fuzzing run (TEST_FUZZ_SECONDS). SOAK=1 makes the crash and sync tests six times longer.
+##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer.
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
-	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
+	$(MAKE) fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600
 
-## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300),
-##       seeded with ../shared/fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
+## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300;
+##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with ../shared/fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
 ##       folder). A crash stops it: the input is in .build/fuzz/crashes/; copy it to
 ##       Tests/Fixtures/fuzz/ (FuzzRegressionTests loads every file there) and fix the engine.
 fuzz: deps
@@ -45,8 +51,8 @@ fuzz: deps
 	@corpus=$$(mktemp -d) && trap 'rm -rf "$$corpus"' EXIT && \
 	find ../shared/fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
 	mkdir -p .build/fuzz/crashes && \
-	echo "fuzzing Document.load for $(FUZZ_SECONDS) s (log: .build/fuzz/fuzz.log)" && \
-	if SWIFT_BACKTRACE=enable=no .build/fuzz/debug/minutafs-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=30 \
+	echo "fuzzing Document.load for $(FUZZ_SECONDS) s at most, $(FUZZ_RUNS) inputs (-1: no limit), seed $(FUZZ_SEED) (0: random) (log: .build/fuzz/fuzz.log)" && \
+	if SWIFT_BACKTRACE=enable=no .build/fuzz/debug/minutafs-fuzz -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -seed=$(FUZZ_SEED) -max_len=32768 -timeout=30 \
 		-rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 -artifact_prefix=.build/fuzz/crashes/ \
 		"$$corpus" > .build/fuzz/fuzz.log 2>&1; then \
 		grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' .build/fuzz/fuzz.log; \
