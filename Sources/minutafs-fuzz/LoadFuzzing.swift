@@ -20,8 +20,9 @@ enum LoadFuzzing {
         _ = document.conflictLines()
         _ = document.changeLines()
         let saved = document.save()
-        guard var reloaded = try? Document.load(saved) else {
-            preconditionFailure("a document that loaded was saved as bytes that do not load")
+        let reloadedResult = Result { () throws(AutomergeError) in try Document.load(saved) }
+        guard case .success(var reloaded) = reloadedResult else {
+            preconditionFailure("a document that loaded was saved as bytes that do not load: \(reloadedResult)")
         }
         guard reloaded.heads == document.heads else {
             preconditionFailure("re-loading a saved document changed its heads")
@@ -30,6 +31,9 @@ enum LoadFuzzing {
         // Merged into another document, as a conflict copy is merged into its primary.
         var primary = Document()
         guard (try? primary.merge(document)) != nil else { return }
-        precondition((try? Document.load(primary.save())) != nil, "a merged document was saved as bytes that do not load")
+        let mergedResult = Result { () throws(AutomergeError) in try Document.load(primary.save()) }
+        if case .failure(let error) = mergedResult {
+            preconditionFailure("a merged document was saved as bytes that do not load: \(error)")
+        }
     }
 }

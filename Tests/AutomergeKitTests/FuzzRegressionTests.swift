@@ -49,4 +49,15 @@ struct FuzzRegressionTests {
         #expect(throws: AutomergeError.self) { try Document.load(bytes) }
         do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidColumns) }
     }
+
+    /// A change whose deletion names, as its predecessor, the value of another key (one byte of a key
+    /// name changed: it deletes "'mages" with the predecessor of "images"). The reference ignores the
+    /// predecessor and keeps the deletion nowhere, so the document saves without it and its saved
+    /// bytes no longer load ("mismatching heads").
+    @Test("an operation whose predecessor is not at its key is refused")
+    func predecessorAtAnotherKey() throws {
+        let bytes = ChunkTesting.rechecksummed(try Fixtures.contents(ofFileAtPath: Self.folder + "/predecessor-at-another-key.automerge"))
+        #expect(throws: AutomergeError.self) { try Document.load(bytes) }
+        do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
+    }
 }

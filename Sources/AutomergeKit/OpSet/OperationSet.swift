@@ -134,7 +134,15 @@ struct OperationSet: Sendable {
             }
         }
         if !predecessors.isEmpty {
-            for candidate in candidates where predecessors.contains(operations[candidate].id) {
+            let overwritten = candidates.filter { predecessors.contains(operations[$0].id) }
+            // Every predecessor must be an operation at this op's key. The reference ignores one that
+            // is not (a deletion of another key's value then deletes nothing), but a document keeps
+            // predecessors only as the successors of the ops they name, so such a change would be
+            // saved without them and the saved document would no longer load ("mismatching heads").
+            guard overwritten.count == predecessors.count else {
+                throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) names a predecessor that is not an operation at its key")
+            }
+            for candidate in overwritten {
                 insertSuccessor(operation.id, into: candidate)
                 if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
             }
