@@ -7,11 +7,12 @@ struct Minutafs: ParsableCommand {
         abstract: "Work with the Automerge documents of a Minuta time-tracker store.",
         discussion: """
             minutafs reads and writes the Automerge documents the Minuta app keeps in a synced \
-            folder (tags.automerge, records/YYYY/MM.automerge). This version can inspect single \
-            documents and re-save or merge them by hand; mounting a store as a tree of JSON files \
-            comes in a later version.
+            folder (tags.automerge, records/YYYY/MM.automerge). `minutafs mount` shows a store as \
+            JSON and image files that any program can read and edit; every save becomes Automerge \
+            operations in the documents, and conflict copies a sync tool leaves are merged.
 
-            Example:
+            Examples:
+              minutafs mount ~/Dropbox/Minuta ~/minuta
               minutafs inspect ~/Dropbox/Minuta/records/2024/03.automerge
             """,
         version: "0.1.0",
