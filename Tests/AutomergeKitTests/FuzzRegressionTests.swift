@@ -60,4 +60,14 @@ struct FuzzRegressionTests {
         #expect(throws: AutomergeError.self) { try Document.load(bytes) }
         do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
     }
+
+    /// A change whose nine deletions carry empty strings as values (a value metadata byte changed).
+    /// A document keeps deletions only as successors and makes them again without values when
+    /// loaded, so the reference, which applies the change, saves a document that no longer loads.
+    @Test("a deletion that carries a value is refused")
+    func deletionWithValue() throws {
+        let bytes = ChunkTesting.rechecksummed(try Fixtures.contents(ofFileAtPath: Self.folder + "/deletion-with-a-value.automerge"))
+        #expect(throws: AutomergeError.self) { try Document.load(bytes) }
+        do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
+    }
 }

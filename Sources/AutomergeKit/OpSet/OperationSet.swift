@@ -106,9 +106,19 @@ struct OperationSet: Sendable {
         guard objects[operation.object]?.type != nil else {
             throw AutomergeError(.invalidOperation, "operation refers to an object that does not exist")
         }
+        let keep = operation.action != .delete
+        // A document keeps no deletions: it records each as a successor of the ops it deletes and makes it
+        // again when loaded, as a plain deletion of those ops. One that names no op, is an insertion, or
+        // carries a value or mark fields would come back different, change the hash of its change, and
+        // the saved document would no longer load ("mismatching heads"); the reference accepts them.
+        if !keep {
+            guard !predecessors.isEmpty, !operation.insert, operation.value == .null, !operation.expand,
+                  operation.markName == nil else {
+                throw AutomergeError(.invalidOperation, "deletion \(operation.id.counter) deletes nothing or carries fields a deletion cannot have")
+            }
+        }
         maxCounter = max(maxCounter, operation.id.counter)
         let index = operations.count
-        let keep = operation.action != .delete
         var incrementValue: Int64 = 0
         if operation.isIncrement {
             switch operation.value {
