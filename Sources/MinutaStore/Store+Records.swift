@@ -121,11 +121,15 @@ extension Store {
     }
 
     /// Moves a record to another month's document: written there first, then removed from the
-    /// old one, so a crash leaves it in both (shown once) but never in neither. Its images move too.
+    /// old one, so a crash leaves it in both but never in neither; the move is journaled first, and
+    /// the next store opened finishes it (``finishInterruptedMoves()``). Its images move too.
     private func move(
         _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month, source: LoadedDocument,
         to destination: Month, oldName: String, changedAt: Int, state: inout State
     ) throws(StoreError) -> WriteOutcome {
+        let journaled = MoveJournal.Move(id: id, source: sourceMonth, destination: destination)
+        // Without a journal entry (state folder full or unwritable) the move still happens, unrepaired.
+        try? moveJournal?.begin(journaled)
         var target = try loadMonth(destination, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         do {
             let copy = try target.document.putObject(.map, forKey: id)
@@ -151,6 +155,8 @@ extension Store {
         old.invalidateView(changedRecord: id)
         try save(&old, to: sourceMonth.documentPath, state: &state)
         state.months[sourceMonth] = old
+        // Both saves are done: a failure to forget the move only makes the next store check it again.
+        try? moveJournal?.finish(journaled)
         state.recordChangeTimes[id.uppercased()] = changedAt
         state.movedRecords[oldName] = (id, destination, Self.now() + Self.gracePeriod)
         let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[id.uppercased()].map { view.files[$0].name } } ?? oldName

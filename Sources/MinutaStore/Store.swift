@@ -17,6 +17,8 @@ public final class Store: Sendable {
     public let timeZone: StoreTimeZone
     public let actor: ActorID
     let state: Mutex<State>
+    /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
+    let moveJournal: MoveJournal?
 
     struct LoadedDocument: Sendable {
         var document: Document
@@ -73,7 +75,11 @@ public final class Store: Sendable {
 
     /// Opens the store at `path`. It must hold `tags.automerge` or a `records` folder (a new
     /// empty folder is accepted too); a legacy JSON store is refused with a message saying to migrate.
-    public init(path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random()) throws(StoreError) {
+    ///
+    /// With a `stateDirectory` (the mount passes `$XDG_STATE_HOME/minutafs`), record moves between
+    /// months are journaled there, and a move a killed process left half done is finished by
+    /// ``finishInterruptedMoves()`` (see `MoveJournal`).
+    public init(path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
@@ -91,6 +97,8 @@ public final class Store: Sendable {
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
+        // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
+        self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
     }
 
     func absolute(_ relative: String) -> String { path + "/" + relative }

@@ -44,7 +44,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                let store = try StoreCommandSupport.open(store, timeZone: timezone)
+                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: StoreCommandSupport.stateDirectory())
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     readOnly: list.contains("ro"), allowOther: list.contains("allow_other"), foreground: foreground,
@@ -69,6 +69,10 @@ extension Minutafs {
             // Temporary files a killed process left behind, then what the sync tool left while we
             // were not mounted; then watch for more.
             store.removeStaleTemporaryFiles()
+            // A record moved between months by a mount that was killed mid-move is in both documents.
+            do { try store.finishInterruptedMoves() } catch {
+                FileHandle.standardError.write(Data("minutafs: warning: a record move left half done by an earlier mount could not be finished: \(error)\n".utf8))
+            }
             tree.synchronize()
             let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
             // A periodic check catches what inotify cannot see (network file systems, overflows).

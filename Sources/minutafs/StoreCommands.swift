@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MinutaStore
 
 extension Minutafs {
@@ -65,14 +66,23 @@ extension Minutafs {
 }
 
 enum StoreCommandSupport {
-    static func open(_ path: String, timeZone: String? = nil) throws(CommandFailure) -> Store {
+    static func open(_ path: String, timeZone: String? = nil, stateDirectory: String? = nil) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
         do {
-            return try Store(path: path, timeZone: zone)
+            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
+    }
+
+    /// Where the mount keeps what must survive it outside the backing folder (the journal of record
+    /// moves between months): `$XDG_STATE_HOME/minutafs`, else `~/.local/state/minutafs`.
+    static func stateDirectory() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/minutafs" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/minutafs" }
+        return nil
     }
 }

@@ -13,7 +13,9 @@ final class MountedStore {
 
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
-    init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = []) throws {
+    /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...).
+    init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
+         environment: [String: String] = [:]) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -32,6 +34,9 @@ final class MountedStore {
         process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
         process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         logHandle.seekToEndOfFile()
         process.standardOutput = logHandle

@@ -1,0 +1,48 @@
+import AutomergeKit
+
+/// Finishing record moves between months that a killed process left half done (see `MoveJournal`).
+extension Store {
+    /// Finishes every journaled move: where the record reached its new month's document, it is
+    /// deleted from the old one (its images still in the old folder move along); where it did not,
+    /// the old document still holds it and nothing is done. Returns the ids whose moves were
+    /// finished. A move that cannot be finished now (a document that does not load, a full disk)
+    /// stays journaled for the next time; the first such error is thrown after the others were tried.
+    @discardableResult
+    public func finishInterruptedMoves() throws(StoreError) -> [String] {
+        guard let journal = moveJournal else { return [] }
+        return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+            var finished: [String] = []
+            var firstFailure: StoreError?
+            for move in journal.pending() {
+                do throws(StoreError) {
+                    if try finishMove(move, in: &state) { finished.append(move.id) }
+                    try journal.finish(move)
+                } catch {
+                    firstFailure = firstFailure ?? error
+                }
+            }
+            if let firstFailure { throw firstFailure }
+            return finished
+        }
+    }
+
+    /// Deletes the record of `move` from its old month when its new month holds it; whether it did.
+    private func finishMove(_ move: MoveJournal.Move, in state: inout State) throws(StoreError) -> Bool {
+        guard let target = try loadMonth(move.destination, in: &state),
+              let arrived = RecordView.object(move.id, in: target.document),
+              var source = try loadMonth(move.source, in: &state),
+              RecordView.object(move.id, in: source.document) != nil else { return false }
+        for image in RecordView.images(of: arrived, in: target.document) where FieldRule.isValidFileName(image) {
+            let from = absolute(move.source.folderPath + "/" + image)
+            let to = absolute(move.destination.folderPath + "/" + image)
+            guard FileSystem.status(from)?.isRegularFile == true, FileSystem.status(to) == nil else { continue }
+            try FileSystem.makeDirectories(absolute(move.destination.folderPath))
+            try FileSystem.move(from, to: to)
+        }
+        do { try source.document.delete(forKey: move.id) } catch { return false }
+        source.view = nil
+        try save(&source, to: move.source.documentPath, state: &state)
+        state.months[move.source] = source
+        return true
+    }
+}
