@@ -70,4 +70,14 @@ struct FuzzRegressionTests {
         #expect(throws: AutomergeError.self) { try Document.load(bytes) }
         do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
     }
+
+    /// A change whose first operation makes a list where it made a map (actions swapped), so the next
+    /// one sets the map key "startTime" in a list. The reference keeps it; the saved document then
+    /// no longer loads ("mismatching heads").
+    @Test("an operation whose key its object cannot hold is refused")
+    func mapKeyInList() throws {
+        let bytes = ChunkTesting.rechecksummed(try Fixtures.contents(ofFileAtPath: Self.folder + "/map-key-in-a-list.automerge"))
+        #expect(throws: AutomergeError.self) { try Document.load(bytes) }
+        do { _ = try Document.load(bytes) } catch { #expect(error.kind == .invalidOperation) }
+    }
 }

@@ -75,6 +75,9 @@ struct OperationSet: Sendable {
         guard operationByID.updateValue(index, forKey: operation.id) == nil else {
             throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
         }
+        if let type = object.type, !type.holds(operation.key) {
+            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) has a key its object (a \(type)) cannot hold")
+        }
         operations.append(operation)
         maxCounter = max(maxCounter, operation.id.counter)
         if let type = operation.action.createdObjectType {
@@ -103,8 +106,13 @@ struct OperationSet: Sendable {
     /// Applies one operation of a change: links it to its predecessors and places it.
     /// `predecessors` must be sorted. Deletions update successors and are not kept.
     mutating func apply(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
-        guard objects[operation.object]?.type != nil else {
+        guard let objectType = objects[operation.object]?.type else {
             throw AutomergeError(.invalidOperation, "operation refers to an object that does not exist")
+        }
+        // A map key in a list (or an element in a map) would be kept where no read finds it, and saved
+        // in a form that loads as another change (mismatching heads); the reference accepts it.
+        guard objectType.holds(operation.key) else {
+            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) has a key its object (a \(objectType)) cannot hold")
         }
         let keep = operation.action != .delete
         // A document keeps no deletions: it records each as a successor of the ops it deletes and makes it
