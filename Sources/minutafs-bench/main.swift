@@ -18,6 +18,14 @@ func readFile(_ path: String) -> [UInt8] {
     return [UInt8](data)
 }
 
+/// Writes a generated file; a file that cannot be written ends the run (exit 1) with its path.
+func writeFile(_ bytes: [UInt8], _ path: String) {
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        FileHandle.standardError.write(Data("minutafs-bench: cannot write \(path)\n".utf8))
+        exit(1)
+    }
+}
+
 func load(_ bytes: [UInt8], _ path: String) -> Document {
     do { return try Document.load(bytes) } catch {
         FileHandle.standardError.write(Data("minutafs-bench: \(path): \(error)\n".utf8))
@@ -84,7 +92,7 @@ case "diverge" where arguments.count == 3:
     guard let record = firstRecord(document) else { exit(1) }
     try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
     document.commit(time: 1_700_000_000)
-    FileManager.default.createFile(atPath: arguments[2], contents: Data(document.save()))
+    writeFile(document.save(), arguments[2])
 case "scaling":
     print("engine scaling on generated month documents, release build, median of runs (microseconds)")
     print("records   bytes     changes   load      save      merge     edit+save  load/record")
@@ -138,7 +146,7 @@ case "store" where arguments.count >= 2:
     }
     tags.commit(time: 1_450_000_000)
     try? FileManager.default.createDirectory(atPath: folder + "/records", withIntermediateDirectories: true)
-    FileManager.default.createFile(atPath: folder + "/tags.automerge", contents: Data(tags.save()))
+    writeFile(tags.save(), folder + "/tags.automerge")
     let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
     for year in firstYear..<(firstYear + years) {
         for month in 1...12 {
@@ -147,13 +155,13 @@ case "store" where arguments.count >= 2:
             let monthName = month < 10 ? "0\(month)" : "\(month)"
             let yearFolder = folder + "/records/\(year)"
             try? FileManager.default.createDirectory(atPath: yearFolder + "/" + monthName, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: yearFolder + "/" + monthName + ".automerge", contents: Data(document.save()))
+            writeFile(document.save(), yearFolder + "/" + monthName + ".automerge")
             for key in document.keys(of: .root) {
                 guard case .object(let record, _)? = document.value(of: .root, key: key),
                       case .object(let images, .list)? = document.value(of: record, key: "images") else { continue }
                 for values in document.elements(of: images) {
                     if case .scalar(.string(let name))? = values.last?.value {
-                        FileManager.default.createFile(atPath: yearFolder + "/" + monthName + "/" + name, contents: Data(jpeg + Array(key.utf8)))
+                        writeFile(jpeg + Array(key.utf8), yearFolder + "/" + monthName + "/" + name)
                     }
                 }
             }
