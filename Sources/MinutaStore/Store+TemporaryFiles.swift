@@ -13,13 +13,16 @@ extension Store {
         let cutoff = Self.now() - age
         while let folder = folders.popLast() {
             let prefix = folder.isEmpty ? "" : folder + "/"
-            guard let names = try? FileSystem.listDirectory(folder.isEmpty ? path : absolute(folder)) else { continue }
-            for name in names {
-                guard let status = FileSystem.status(absolute(prefix + name)) else { continue }
-                if status.isDirectory && name != ".minutafs-quarantine" {
-                    folders.append(prefix + name)
-                } else if status.isRegularFile, FileSystem.isTemporaryName(name), status.modificationSeconds < cutoff,
-                          (try? FileSystem.remove(absolute(prefix + name))) != nil {
+            // Only folders and names of temporary files are looked at closer: the images are never stat'ed.
+            guard let entries = try? FileSystem.listDirectoryKinds(folder.isEmpty ? path : absolute(folder)) else { continue }
+            for (name, isDirectory) in entries {
+                if isDirectory {
+                    if name != ".minutafs-quarantine" { folders.append(prefix + name) }
+                    continue
+                }
+                guard FileSystem.isTemporaryName(name), let status = FileSystem.status(absolute(prefix + name)) else { continue }
+                if status.isRegularFile, status.modificationSeconds < cutoff,
+                   (try? FileSystem.remove(absolute(prefix + name))) != nil {
                     removed.append(prefix + name)
                 }
             }

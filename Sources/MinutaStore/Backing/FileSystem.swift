@@ -47,6 +47,24 @@ enum FileSystem {
         return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// The names in a folder with whether each is a folder, from the entries' types (`d_type`) where
+    /// the file system gives them, else from `lstat`: listing a folder of images stats none of them.
+    static func listDirectoryKinds(_ path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
+        defer { closedir(directory) }
+        var entries: [(name: String, isDirectory: Bool)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            let type = entry.pointee.d_type
+            let isDirectory = type == UInt8(DT_UNKNOWN) ? status(path + "/" + name)?.isDirectory == true : type == UInt8(DT_DIR)
+            entries.append((name, isDirectory))
+        }
+        return entries
+    }
+
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
     static func read(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
