@@ -166,74 +166,121 @@ struct OperationColumnEncoder {
 
     mutating func append(_ operations: [ChunkOperation], layout: OperationColumns.Layout) {
         for operation in operations {
-            if let object = operation.object {
-                objectActor.appendValue(UInt64(object.actor))
-                objectCounter.appendValue(object.counter)
-            } else {
-                objectActor.appendNull()
-                objectCounter.appendNull()
-            }
-            switch operation.key {
-            case .property(let name):
-                keyString.appendValue(name)
-                keyActor.appendNull()
-                keyCounter.append(nil)
-            case .head:
-                keyString.appendNull()
-                keyActor.appendNull()
-                keyCounter.append(0)
-            case .element(let id):
-                keyString.appendNull()
-                keyActor.appendValue(UInt64(id.actor))
-                keyCounter.append(Int64(id.counter))
-            }
-            if layout == .document {
-                idActor.appendValue(UInt64(operation.id.actor))
-                idCounter.append(Int64(operation.id.counter))
-            }
-            insert.append(operation.insert)
-            action.appendValue(operation.action.rawValue)
-            values.append(operation.value)
-            referenceCount.appendValue(UInt64(operation.references.count))
-            for reference in operation.references {
-                referenceActor.appendValue(UInt64(reference.actor))
-                referenceCounter.append(Int64(reference.counter))
-            }
-            expand.append(operation.expand)
-            markName.append(operation.markName)
+            appendOperation(
+                id: operation.id, object: operation.object, key: operation.key, insert: operation.insert,
+                action: operation.action, value: operation.value, referenceCount: operation.references.count,
+                expand: operation.expand, markName: operation.markName, layout: layout)
+            for reference in operation.references { appendReference(reference) }
         }
     }
 
-    /// Flushes every encoder and returns the columns in the reference's order (some may be empty).
-    mutating func columns(layout: OperationColumns.Layout) -> [(ColumnSpecification, [UInt8])] {
+    /// Appends one operation without its references, which follow with ``appendReference(_:)``
+    /// (`referenceCount` of them). Lets callers encode operations they hold in another shape
+    /// without building a ``ChunkOperation`` first.
+    @inline(__always)
+    mutating func appendOperation(
+        id: ChunkOpID, object: ChunkOpID?, key: ChunkKey, insert isInsert: Bool, action operationAction: Action,
+        value: ScalarValue, referenceCount count: Int, expand isExpand: Bool, markName name: ColumnString?,
+        layout: OperationColumns.Layout
+    ) {
+        if let object {
+            objectActor.appendValue(UInt64(object.actor))
+            objectCounter.appendValue(object.counter)
+        } else {
+            objectActor.appendNull()
+            objectCounter.appendNull()
+        }
+        switch key {
+        case .property(let name):
+            keyString.appendValue(name)
+            keyActor.appendNull()
+            keyCounter.append(nil)
+        case .head:
+            keyString.appendNull()
+            keyActor.appendNull()
+            keyCounter.append(0)
+        case .element(let id):
+            keyString.appendNull()
+            keyActor.appendValue(UInt64(id.actor))
+            keyCounter.append(Int64(id.counter))
+        }
+        if layout == .document {
+            idActor.appendValue(UInt64(id.actor))
+            idCounter.append(Int64(id.counter))
+        }
+        insert.append(isInsert)
+        action.appendValue(operationAction.rawValue)
+        values.append(value)
+        referenceCount.appendValue(UInt64(count))
+        expand.append(isExpand)
+        markName.append(name)
+    }
+
+    /// Appends one reference (predecessor or successor) of the operation appended last.
+    @inline(__always)
+    mutating func appendReference(_ reference: ChunkOpID) {
+        referenceActor.appendValue(UInt64(reference.actor))
+        referenceCounter.append(Int64(reference.counter))
+    }
+
+    private mutating func flushAll() {
         objectActor.flush(); objectCounter.flush()
         keyActor.flush(); keyCounter.flush(); keyString.flush()
         idActor.flush(); idCounter.flush()
         insert.flush(); action.flush(); values.flush()
         referenceCount.flush(); referenceActor.flush(); referenceCounter.flush()
         expand.flush(); markName.flush()
-        var columns: [(ColumnSpecification, [UInt8])] = [
-            (ColumnID.objectActor, objectActor.output),
-            (ColumnID.objectCounter, objectCounter.output),
-            (ColumnID.keyActor, keyActor.output),
-            (ColumnID.keyCounter, keyCounter.output),
-            (ColumnID.keyString, keyString.output),
-        ]
-        if layout == .document {
-            columns.append((ColumnID.idActor, idActor.output))
-            columns.append((ColumnID.idCounter, idCounter.output))
+    }
+
+    /// The positions of ``column(_:layout:)`` a layout has, in the reference's order.
+    private static let changePositions = [0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    private static let documentPositions = Array(0...15)
+
+    /// One column by its position in the reference's order (after ``flushAll()``).
+    private func column(_ position: Int, layout: OperationColumns.Layout) -> (ColumnSpecification, [UInt8]) {
+        switch position {
+        case 0: (ColumnID.objectActor, objectActor.output)
+        case 1: (ColumnID.objectCounter, objectCounter.output)
+        case 2: (ColumnID.keyActor, keyActor.output)
+        case 3: (ColumnID.keyCounter, keyCounter.output)
+        case 4: (ColumnID.keyString, keyString.output)
+        case 5: (ColumnID.idActor, idActor.output)
+        case 6: (ColumnID.idCounter, idCounter.output)
+        case 7: (ColumnID.insert, insert.output)
+        case 8: (ColumnID.action, action.output)
+        case 9: (ColumnID.valueMetadata, values.metadataOutput)
+        case 10: (ColumnID.value, values.raw)
+        case 11: (layout.referenceGroup, referenceCount.output)
+        case 12: (layout.referenceActor, referenceActor.output)
+        case 13: (layout.referenceCounter, referenceCounter.output)
+        case 14: (ColumnID.expand, expand.sawTrue ? expand.output : [])
+        default: (ColumnID.markName, markName.output)
         }
-        columns += [
-            (ColumnID.insert, insert.output),
-            (ColumnID.action, action.output),
-            (ColumnID.valueMetadata, values.metadataOutput),
-            (ColumnID.value, values.raw),
-            (layout.referenceGroup, referenceCount.output),
-            (layout.referenceActor, referenceActor.output),
-            (layout.referenceCounter, referenceCounter.output),
-            (ColumnID.expand, expand.sawTrue ? expand.output : []),
-            (ColumnID.markName, markName.output),
-        ]
-        return columns
+    }
+
+    /// Flushes every encoder and returns the columns in the reference's order (some may be empty).
+    mutating func columns(layout: OperationColumns.Layout) -> [(ColumnSpecification, [UInt8])] {
+        flushAll()
+        return (layout == .change ? Self.changePositions : Self.documentPositions).map { column($0, layout: layout) }
+    }
+
+    /// Flushes every encoder and writes the column metadata, then the column data, to `output`,
+    /// leaving out empty columns: what ``ColumnLayout/writeMetadata(_:to:)`` and the data would
+    /// give, without building the column list.
+    mutating func writeColumns(layout: OperationColumns.Layout, to output: inout [UInt8]) {
+        flushAll()
+        let positions = layout == .change ? Self.changePositions : Self.documentPositions
+        var present = 0
+        for position in positions where !column(position, layout: layout).1.isEmpty { present += 1 }
+        output.appendLength(present)
+        for position in positions {
+            let (specification, data) = column(position, layout: layout)
+            if data.isEmpty { continue }
+            output.appendUnsignedLEB128(UInt64(specification.rawValue))
+            output.appendLength(data.count)
+        }
+        for position in positions {
+            output.append(contentsOf: column(position, layout: layout).1)
+        }
     }
 }
