@@ -131,6 +131,9 @@ struct HistoryRebuilder {
         rowOfReference = []
         fill = []
 
+        precondition(document.history.isEmpty, "history is rebuilt into a new document")
+        document.history.reserveCapacity(changeCount)
+        document.historyIndex.reserveCapacity(changeCount)
         let order = set.lamportOrder
         var hashes: [ChangeHash] = []
         hashes.reserveCapacity(changeCount)
@@ -255,10 +258,24 @@ struct HistoryRebuilder {
             localActor[author] = -1
             let changeHash = ChangeHash(bytes: hash)
             hashes.append(changeHash)
-            document.recordInHistory(StoredChange(
+            document.historyIndex[changeHash] = document.history.count
+            document.history.append(StoredChange(
                 hash: changeHash, bytes: bytes, actors: actors, sequence: change.sequence,
                 startOperation: start, time: change.time, message: change.message,
                 dependencies: dependencies, extraBytes: change.extraBytes, operations: [], operationCount: count))
+        }
+        // What recording each change would give: heads are the changes no later one depends on;
+        // an actor's sequence number is its change count, its max op its last change's.
+        var isDependency = [Bool](repeating: false, count: changeCount)
+        for change in chunk.changes {
+            for index in change.dependencies { isDependency[index] = true }
+        }
+        document.headSet.reserveCapacity(changeCount - isDependency.lazy.filter { $0 }.count)
+        for row in 0..<changeCount where !isDependency[row] { document.headSet.insert(hashes[row]) }
+        for actor in 0..<actorCount where actorRowStart[actor] < actorRowStart[actor + 1] {
+            let lastRow = actorRows[actorRowStart[actor + 1] - 1]
+            document.sequenceByActor[set.actors[actor]] = UInt64(actorRowStart[actor + 1] - actorRowStart[actor])
+            document.maxOperationByActor[set.actors[actor]] = maxOperations[lastRow]
         }
         if verifyHeads && Set(chunk.heads) != document.headSet {
             throw AutomergeError(.mismatchingHeads, "the document's stored heads do not match its changes (mismatching heads)")

@@ -106,6 +106,11 @@ struct DocumentChunk {
 
     /// Encodes the chunk as the reference's `save()` does, compressing long columns.
     func encode() -> [UInt8] {
+        encode(operationColumns: OperationColumns.encode(operations, layout: .document))
+    }
+
+    /// ``encode()`` with the operation columns already encoded (``operations`` is not read).
+    func encode(operationColumns: [(ColumnSpecification, [UInt8])]) -> [UInt8] {
         var actorColumn = RLEEncoder<UInt64>()
         var sequence = DeltaEncoder(), maxOperation = DeltaEncoder(), time = DeltaEncoder()
         var message = RLEEncoder<ColumnString>()
@@ -133,7 +138,6 @@ struct DocumentChunk {
             (ColumnID.changeExtraMetadata, extraMetadata),
             (ColumnID.changeExtra, extraRaw),
         ]
-        let operationColumns = OperationColumns.encode(operations, layout: .document)
 
         var contents: [UInt8] = []
         contents.appendLength(actors.count)
