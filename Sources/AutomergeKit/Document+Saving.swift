@@ -12,7 +12,7 @@ extension Document {
     public func encodedDocument() -> [UInt8] {
         let set = operationSet
         // Actors of the changes, sorted; operation ids are renumbered into that table.
-        let changeActors = Array(Set(history.map(\.actor))).sorted()
+        let changeActors = sequenceByActor.keys.sorted()  // every actor with a change in the history
         var chunkActor = [Int](repeating: 0, count: set.actors.count)
         for (position, actor) in changeActors.enumerated() {
             if let index = set.existingIndex(of: actor) { chunkActor[Int(index)] = position }

@@ -89,8 +89,8 @@ struct RLEEncoder<Value: ColumnValue> {
 
     /// Empties the encoder for reuse, keeping its buffers' capacity.
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
-        literal.removeAll(keepingCapacity: true)
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+        if !literal.isEmpty { literal.removeAll(keepingCapacity: true) }
         mode = .empty
         count = 0
         current = nil
@@ -119,7 +119,7 @@ struct RLEEncoder<Value: ColumnValue> {
         output.appendSignedLEB128(-Int64(literal.count + (last == nil ? 0 : 1)))
         for value in literal { value.write(to: &output) }
         last?.write(to: &output)
-        literal.removeAll(keepingCapacity: true)
+        if !literal.isEmpty { literal.removeAll(keepingCapacity: true) }
     }
 }
 
@@ -179,7 +179,7 @@ struct BooleanEncoder {
     }
 
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
         last = false
         count = 0
         sawTrue = false

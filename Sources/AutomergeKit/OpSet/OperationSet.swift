@@ -13,7 +13,7 @@ struct OperationSet: Sendable {
     var operations: [Operation] = []
     var objects: [OpID: ObjectState] = [.root: ObjectState(type: .map)]
     /// The id of every operation held, to its index in ``operations``.
-    var operationByID: [OpID: Int] = [:]
+    var operationByID = OperationIndex()
     private(set) var maxCounter: UInt64 = 0
 
     // MARK: Tables
@@ -72,7 +72,7 @@ struct OperationSet: Sendable {
 
     private mutating func appendLoaded(_ operation: Operation, to object: inout ObjectState) throws(AutomergeError) {
         let index = operations.count
-        guard operationByID.updateValue(index, forKey: operation.id) == nil else {
+        guard operationByID.insert(operation.id, index: index) == nil else {
             throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
         }
         operations.append(operation)
@@ -141,7 +141,7 @@ struct OperationSet: Sendable {
         }
         guard keep else { return }
         operations.append(operation)
-        operationByID[operation.id] = index
+        operationByID.insert(operation.id, index: index, replacing: true)
         if let type = operation.action.createdObjectType {
             objects[operation.id] = ObjectState(type: type)
         }

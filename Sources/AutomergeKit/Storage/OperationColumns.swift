@@ -266,21 +266,75 @@ struct OperationColumnEncoder {
 
     /// Flushes every encoder and writes the column metadata, then the column data, to `output`,
     /// leaving out empty columns: what ``ColumnLayout/writeMetadata(_:to:)`` and the data would
-    /// give, without building the column list.
+    /// give, without building the column list (this runs once per change a document holds).
     mutating func writeColumns(layout: OperationColumns.Layout, to output: inout [UInt8]) {
         flushAll()
-        let positions = layout == .change ? Self.changePositions : Self.documentPositions
+        let document = layout == .document
+        let withExpand = expand.sawTrue
         var present = 0
-        for position in positions where !column(position, layout: layout).1.isEmpty { present += 1 }
+        present += objectActor.output.isEmpty ? 0 : 1
+        present += objectCounter.output.isEmpty ? 0 : 1
+        present += keyActor.output.isEmpty ? 0 : 1
+        present += keyCounter.output.isEmpty ? 0 : 1
+        present += keyString.output.isEmpty ? 0 : 1
+        if document {
+            present += idActor.output.isEmpty ? 0 : 1
+            present += idCounter.output.isEmpty ? 0 : 1
+        }
+        present += insert.output.isEmpty ? 0 : 1
+        present += action.output.isEmpty ? 0 : 1
+        present += values.metadataOutput.isEmpty ? 0 : 1
+        present += values.raw.isEmpty ? 0 : 1
+        present += referenceCount.output.isEmpty ? 0 : 1
+        present += referenceActor.output.isEmpty ? 0 : 1
+        present += referenceCounter.output.isEmpty ? 0 : 1
+        present += withExpand && !expand.output.isEmpty ? 1 : 0
+        present += markName.output.isEmpty ? 0 : 1
         output.appendLength(present)
-        for position in positions {
-            let (specification, data) = column(position, layout: layout)
-            if data.isEmpty { continue }
-            output.appendUnsignedLEB128(UInt64(specification.rawValue))
-            output.appendLength(data.count)
+
+        Self.describe(ColumnID.objectActor, objectActor.output, &output)
+        Self.describe(ColumnID.objectCounter, objectCounter.output, &output)
+        Self.describe(ColumnID.keyActor, keyActor.output, &output)
+        Self.describe(ColumnID.keyCounter, keyCounter.output, &output)
+        Self.describe(ColumnID.keyString, keyString.output, &output)
+        if document {
+            Self.describe(ColumnID.idActor, idActor.output, &output)
+            Self.describe(ColumnID.idCounter, idCounter.output, &output)
         }
-        for position in positions {
-            output.append(contentsOf: column(position, layout: layout).1)
+        Self.describe(ColumnID.insert, insert.output, &output)
+        Self.describe(ColumnID.action, action.output, &output)
+        Self.describe(ColumnID.valueMetadata, values.metadataOutput, &output)
+        Self.describe(ColumnID.value, values.raw, &output)
+        Self.describe(layout.referenceGroup, referenceCount.output, &output)
+        Self.describe(layout.referenceActor, referenceActor.output, &output)
+        Self.describe(layout.referenceCounter, referenceCounter.output, &output)
+        if withExpand { Self.describe(ColumnID.expand, expand.output, &output) }
+        Self.describe(ColumnID.markName, markName.output, &output)
+
+        output.append(contentsOf: objectActor.output)
+        output.append(contentsOf: objectCounter.output)
+        output.append(contentsOf: keyActor.output)
+        output.append(contentsOf: keyCounter.output)
+        output.append(contentsOf: keyString.output)
+        if document {
+            output.append(contentsOf: idActor.output)
+            output.append(contentsOf: idCounter.output)
         }
+        output.append(contentsOf: insert.output)
+        output.append(contentsOf: action.output)
+        output.append(contentsOf: values.metadataOutput)
+        output.append(contentsOf: values.raw)
+        output.append(contentsOf: referenceCount.output)
+        output.append(contentsOf: referenceActor.output)
+        output.append(contentsOf: referenceCounter.output)
+        if withExpand { output.append(contentsOf: expand.output) }
+        output.append(contentsOf: markName.output)
+    }
+
+    @inline(__always)
+    private static func describe(_ specification: ColumnSpecification, _ data: borrowing [UInt8], _ output: inout [UInt8]) {
+        if data.isEmpty { return }
+        output.appendUnsignedLEB128(UInt64(specification.rawValue))
+        output.appendLength(data.count)
     }
 }

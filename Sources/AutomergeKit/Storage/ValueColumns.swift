@@ -41,7 +41,7 @@ struct ValueEncoder {
 
     mutating func reset() {
         metadata.reset()
-        raw.removeAll(keepingCapacity: true)
+        if !raw.isEmpty { raw.removeAll(keepingCapacity: true) }
     }
 }
 
