@@ -128,7 +128,7 @@ extension Document {
                 action: operation.action, value: operation.value, successors: successors,
                 expand: operation.expand, markName: operation.markName))
         }
-        try set.appendLoaded(loaded)
+        try set.appendLoaded(consume loaded)
         for (id, object) in set.objects where object.type == nil {
             throw AutomergeError(.invalidOperation, "operations refer to object \(id.counter) which was never created (NotAnObject)")
         }

@@ -52,42 +52,68 @@ struct OperationSet: Sendable {
     // MARK: Adding operations
 
     /// Adds operations read from a document chunk, which lists them in document order (so all
-    /// of one object's operations come together).
-    mutating func appendLoaded(_ loaded: [Operation]) throws(AutomergeError) {
-        operations.reserveCapacity(operations.count + loaded.count)
-        operationByID.reserveCapacity(operationByID.count + loaded.count)
-        var start = 0
-        while start < loaded.count {
-            let objectID = loaded[start].object
-            var end = start + 1
-            while end < loaded.count && loaded[end].object == objectID { end += 1 }
+    /// of one object's operations come together, and a map's operations grouped by key).
+    mutating func appendLoaded(_ loaded: consuming [Operation]) throws(AutomergeError) {
+        let base = operations.count
+        if operations.isEmpty { operations = loaded } else { operations.append(contentsOf: loaded) }
+        let end = operations.count
+        operationByID.reserveCapacity(operationByID.count + (end - base))
+        var created = 0
+        for index in base..<end where operations[index].action.createdObjectType != nil { created += 1 }
+        objects.reserveCapacity(objects.count + created)
+        var start = base
+        while start < end {
+            let objectID = operations[start].object
+            var runEnd = start + 1
+            while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
             var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
             defer { objects[objectID] = object }
-            for operation in loaded[start..<end] {
-                try appendLoaded(operation, to: &object)
-            }
-            start = end
+            try indexLoaded(start..<runEnd, in: &object)
+            start = runEnd
         }
     }
 
-    private mutating func appendLoaded(_ operation: Operation, to object: inout ObjectState) throws(AutomergeError) {
-        let index = operations.count
-        guard operationByID.insert(operation.id, index: index) == nil else {
-            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
-        }
-        operations.append(operation)
-        maxCounter = max(maxCounter, operation.id.counter)
-        if let type = operation.action.createdObjectType {
-            objects[operation.id, default: ObjectState(type: nil)].type = type
-        }
-        do {
-            switch operation.key {
+    /// Indexes loaded operations of one object: their ids, the objects they create, and their
+    /// places in the object (a run of operations on one map key is added at once).
+    private mutating func indexLoaded(_ range: Range<Int>, in object: inout ObjectState) throws(AutomergeError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let id = operations[index].id
+            guard operationByID.insert(id, index: index) == nil else {
+                throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
+            }
+            maxCounter = max(maxCounter, id.counter)
+            if let type = operations[index].action.createdObjectType {
+                objects[id, default: ObjectState(type: nil)].type = type
+            }
+            let isInsert = operations[index].insert
+            switch operations[index].key {
             case .property(let property):
-                guard !operation.insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
-                object.keys[property, default: []].append(index)
+                guard !isInsert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
+                // The following operations on the same key (not insertions) join this one.
+                var runEnd = index + 1
+                while runEnd < range.upperBound, !operations[runEnd].insert,
+                      case .property(let next) = operations[runEnd].key, next == property {
+                    let nextID = operations[runEnd].id
+                    guard operationByID.insert(nextID, index: runEnd) == nil else {
+                        throw AutomergeError(.invalidOperation, "operation \(nextID.counter) appears twice")
+                    }
+                    maxCounter = max(maxCounter, nextID.counter)
+                    if let type = operations[runEnd].action.createdObjectType {
+                        objects[nextID, default: ObjectState(type: nil)].type = type
+                    }
+                    runEnd += 1
+                }
+                if object.keys[property] == nil {
+                    object.keys[property] = Array(index..<runEnd)
+                } else {
+                    object.keys[property]?.append(contentsOf: index..<runEnd)
+                }
+                index = runEnd
+                continue
             case .element(let element):
-                if operation.insert {
-                    object.elementByID[operation.id] = object.elementStore.count
+                if isInsert {
+                    object.elementByID[id] = object.elementStore.count
                     object.order.append(object.elementStore.count)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
                 } else {
@@ -97,6 +123,7 @@ struct OperationSet: Sendable {
                     object.elementStore[position].operations.append(index)
                 }
             }
+            index += 1
         }
     }
 
