@@ -103,30 +103,39 @@ extension Document {
         for actor in chunk.actors { _ = set.index(of: actor) }
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
 
-        var previousObject: OpID?
         var loaded: [Operation] = []
-        loaded.reserveCapacity(chunk.operations.count)
-        for operation in chunk.operations {
-            let object = operation.object.map(convert) ?? .root
-            if let previousObject, object != previousObject, !set.precedes(previousObject, object) {
-                throw AutomergeError(.invalidOperation, "the document contained ops which were out of order")
-            }
-            previousObject = object
+        try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
             let key: OpKey
             switch operation.key {
             case .property(let name): key = .property(set.property(name))
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }
-            let successors = operation.references.map(convert)
-            let order = set.lamportOrder
-            for (left, right) in zip(successors, successors.dropFirst()) where !order.precedes(left, right) {
-                throw AutomergeError(.invalidOperation, "successors out of order")
+            var successors: [OpID] = []
+            if !operation.references.isEmpty {
+                successors.reserveCapacity(operation.references.count)
+                for reference in operation.references { successors.append(convert(reference)) }
             }
             loaded.append(Operation(
-                id: convert(operation.id), object: object, key: key, insert: operation.insert,
-                action: operation.action, value: operation.value, successors: successors,
+                id: convert(operation.id), object: operation.object.map(convert) ?? .root, key: key,
+                insert: operation.insert, action: operation.action, value: operation.value, successors: successors,
                 expand: operation.expand, markName: operation.markName))
+        }
+        // Objects in id order, each operation's successors in Lamport order.
+        let order = set.lamportOrder
+        var previousObject: OpID?
+        for index in loaded.indices {
+            let object = loaded[index].object
+            if let previousObject, object != previousObject, !order.precedes(previousObject, object) {
+                throw AutomergeError(.invalidOperation, "the document contained ops which were out of order")
+            }
+            previousObject = object
+            let count = loaded[index].successors.count
+            if count > 1 {
+                for position in 1..<count where !order.precedes(loaded[index].successors[position - 1], loaded[index].successors[position]) {
+                    throw AutomergeError(.invalidOperation, "successors out of order")
+                }
+            }
         }
         try set.appendLoaded(consume loaded)
         for (id, object) in set.objects where object.type == nil {

@@ -29,6 +29,20 @@ enum OperationColumns {
         _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
         actorCount: Int, changeStart: UInt64 = 0
     ) throws(AutomergeError) -> [ChunkOperation] {
+        var operations: [ChunkOperation] = []
+        try decodeEach(data, layout: columns, as: layout, actorCount: actorCount, changeStart: changeStart) { (operation: ChunkOperation) throws(AutomergeError) in
+            operations.append(operation)
+        }
+        return operations
+    }
+
+    /// ``decode(_:layout:as:actorCount:changeStart:)`` one operation at a time, for callers that
+    /// turn operations into another shape: no array of them is built. An operation whose
+    /// references `body` does not keep costs no allocation for them.
+    static func decodeEach(
+        _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
+        actorCount: Int, changeStart: UInt64 = 0, _ body: (ChunkOperation) throws(AutomergeError) -> Void
+    ) throws(AutomergeError) {
         var objectActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectActor))
         var objectCounter = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectCounter))
         var keyActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.keyActor))
@@ -60,21 +74,22 @@ enum OperationColumns {
             return UInt64(raw)
         }
 
-        var operations: [ChunkOperation] = []
+        var decodedCount = 0
+        var references: [ChunkOpID] = []
         var index: UInt64 = 0
         while true {
             // Run-length encoding lets a few bytes describe billions of identical rows; no real
             // document comes near this many operations in one chunk.
-            guard operations.count < OperationColumns.maximumOperationCount else {
+            guard decodedCount < OperationColumns.maximumOperationCount else {
                 throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) operations in one chunk")
             }
             let id: ChunkOpID
             switch layout {
             case .change:
-                if action.isAtEnd { return operations }
+                if action.isAtEnd { return }
                 id = ChunkOpID(counter: changeStart + index, actor: 0)
             case .document:
-                if idCounter.isAtEnd && idActor.isAtEnd { return operations }
+                if idCounter.isAtEnd && idActor.isAtEnd { return }
                 let actor = try actorIndex(try idActor.next(), "id actor")
                 id = ChunkOpID(counter: try counter(try idCounter.next(), "id counter"), actor: actor)
             }
@@ -126,8 +141,9 @@ enum OperationColumns {
             guard count <= UInt64(data.count) else {
                 throw AutomergeError(.invalidColumns, "\(count) references cannot fit in the column")
             }
-            var references: [ChunkOpID] = []
-            references.reserveCapacity(Int(count))
+            // Reused when the previous operation's references were not kept.
+            if !references.isEmpty { references.removeAll(keepingCapacity: true) }
+            if count > 0 { references.reserveCapacity(Int(count)) }
             for _ in 0..<count {
                 let actor = try actorIndex(try referenceActor.next(), "reference actor")
                 references.append(ChunkOpID(counter: try counter(try referenceCounter.next(), "reference counter"), actor: actor))
@@ -135,7 +151,8 @@ enum OperationColumns {
             let isInsert = try insert.next() ?? false
             let expandFlag = try expand.next() ?? false
             let mark = try markName.next()
-            operations.append(ChunkOperation(
+            decodedCount += 1
+            try body(ChunkOperation(
                 id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: value,
                 references: references, expand: expandFlag, markName: mark))
         }
