@@ -104,10 +104,17 @@ extension Document {
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
 
         var loaded: [Operation] = []
+        // Operations on one key come together: most lookups are the previous operation's key.
+        var lastName = ColumnString(utf8: []), lastProperty = -1
         try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
             let key: OpKey
             switch operation.key {
-            case .property(let name): key = .property(set.property(name))
+            case .property(let name):
+                if lastProperty < 0 || name.utf8 != lastName.utf8 {
+                    lastProperty = set.property(name)
+                    lastName = name
+                }
+                key = .property(lastProperty)
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }
