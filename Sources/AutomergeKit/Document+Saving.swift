@@ -47,8 +47,8 @@ extension Document {
                     }
                 }
             } else {
-                for key in object.keys.keys.sorted(by: { propertyRank[$0] < propertyRank[$1] }) {
-                    for index in object.keys[key] ?? [] {
+                for (_, indices) in object.keys.sorted(by: { propertyRank[$0.key] < propertyRank[$1.key] }) {
+                    for index in indices {
                         Self.encode(set.operations[index], chunkActor: chunkActor, properties: properties, into: &encoder)
                     }
                 }

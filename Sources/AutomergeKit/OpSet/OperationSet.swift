@@ -68,6 +68,23 @@ struct OperationSet: Sendable {
             while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
             var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
             defer { objects[objectID] = object }
+            // Size the object's tables once: keys (one run of operations each) and elements.
+            var keyRuns = 0, insertions = 0
+            var previousKey: OpKey?
+            for index in start..<runEnd {
+                if operations[index].insert {
+                    insertions += 1
+                } else if case .property = operations[index].key, operations[index].key != previousKey {
+                    keyRuns += 1
+                }
+                previousKey = operations[index].key
+            }
+            if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
+            if insertions > 0 {
+                object.elementByID.reserveCapacity(object.elementByID.count + insertions)
+                object.elementStore.reserveCapacity(object.elementStore.count + insertions)
+                object.order.reserveCapacity(object.order.count + insertions)
+            }
             try indexLoaded(start..<runEnd, in: &object)
             start = runEnd
         }
