@@ -32,12 +32,48 @@ extension Document {
         // elements in list order; encoded straight from the op set.
         let properties = set.properties
         var propertyRank = [Int](repeating: 0, count: properties.count)
-        for (rank, property) in properties.indices.sorted(by: { properties[$0].utf8.lexicographicallyPrecedes(properties[$1].utf8) }).enumerated() {
+        // Compared by their first eight bytes (zero-padded, big-endian) first: that order agrees
+        // with byte order whenever they differ, and needs no access to the strings.
+        let prefixes = properties.map { property -> UInt64 in
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < property.utf8.count ? property.utf8[index] : 0) }
+            return prefix
+        }
+        let byBytes = properties.indices.sorted { left, right in
+            prefixes[left] != prefixes[right] ? prefixes[left] < prefixes[right] : bytesPrecede(properties[left].utf8, properties[right].utf8)
+        }
+        for (rank, property) in byBytes.enumerated() {
             propertyRank[property] = rank
         }
         var encoder = OperationColumnEncoder()
         let order = set.lamportOrder
-        let objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+        // The root first, then Lamport order: each id packed as counter << 32 | actor rank, so the
+        // sort compares plain integers (a document has an object per record, comment and list).
+        var rankedActor = [Int32](repeating: 0, count: order.actorRank.count)
+        for (actor, rank) in order.actorRank.enumerated() { rankedActor[Int(rank)] = Int32(actor) }
+        var packed: [UInt64] = []
+        packed.reserveCapacity(set.objects.count)
+        var hasRoot = false, fitsInPacking = true
+        for id in set.objects.keys {
+            if id.isRoot {
+                hasRoot = true
+            } else if id.counter < 1 << 32 {
+                packed.append(id.counter << 32 | UInt64(UInt32(bitPattern: order.actorRank[Int(id.actor)])))
+            } else {
+                fitsInPacking = false
+            }
+        }
+        var objectIDs: [OpID]
+        if fitsInPacking {
+            packed.sort()
+            objectIDs = hasRoot ? [.root] : []
+            objectIDs.reserveCapacity(packed.count + 1)
+            for key in packed {
+                objectIDs.append(OpID(counter: key >> 32, actor: rankedActor[Int(key & 0xffff_ffff)]))
+            }
+        } else {
+            objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+        }
         for objectID in objectIDs {
             guard let object = set.objects[objectID] else { continue }
             if object.type?.isSequence == true {
