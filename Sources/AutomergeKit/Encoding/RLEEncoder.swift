@@ -18,10 +18,12 @@ struct RLEEncoder<Value: ColumnValue> {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Value?) {
         if let value { appendValue(value) } else { appendNull() }
     }
 
+    @inline(__always)
     mutating func appendNull() {
         switch mode {
         case .empty: mode = .initialNulls; count = 1
@@ -33,6 +35,7 @@ struct RLEEncoder<Value: ColumnValue> {
         }
     }
 
+    @inline(__always)
     mutating func appendValue(_ value: Value) {
         switch mode {
         case .empty:
@@ -131,6 +134,7 @@ struct DeltaEncoder {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Int64?) {
         guard let value else { rle.appendNull(); return }
         let (difference, overflow) = value.subtractingReportingOverflow(previous)
@@ -157,6 +161,7 @@ struct BooleanEncoder {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Bool) {
         if value { sawTrue = true }
         if value == last {
