@@ -189,7 +189,10 @@ struct HistoryRebuilder {
                     try Self.mention(Int(set.operations[predecessors[predecessor]].id.actor), &localActor, &others)
                 }
             }
-            others.sort { order.actorRank[$0] < order.actorRank[$1] }
+            if others.count > 1 {
+                let rank = order.actorRank
+                others.sort { rank[$0] < rank[$1] }
+            }
             for (position, actor) in others.enumerated() { localActor[actor] = position + 1 }
 
             contents.removeAll(keepingCapacity: true)
