@@ -103,45 +103,61 @@ extension Document {
         for actor in chunk.actors { _ = set.index(of: actor) }
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
 
-        var previousObject: OpID?
         var loaded: [Operation] = []
-        loaded.reserveCapacity(chunk.operations.count)
-        for operation in chunk.operations {
-            let object = operation.object.map(convert) ?? .root
-            if let previousObject, object != previousObject, !set.precedes(previousObject, object) {
-                throw AutomergeError(.invalidOperation, "the document contained ops which were out of order")
-            }
-            previousObject = object
+        // Operations on one key come together: most lookups are the previous operation's key.
+        var lastName = ColumnString(utf8: []), lastProperty = -1
+        try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
             let key: OpKey
             switch operation.key {
-            case .property(let name): key = .property(set.property(name))
+            case .property(let name):
+                if lastProperty < 0 || name.utf8 != lastName.utf8 {
+                    lastProperty = set.property(name)
+                    lastName = name
+                }
+                key = .property(lastProperty)
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }
-            let successors = operation.references.map(convert)
-            let order = set.lamportOrder
-            for (left, right) in zip(successors, successors.dropFirst()) where !order.precedes(left, right) {
-                throw AutomergeError(.invalidOperation, "successors out of order")
+            var successors: [OpID] = []
+            if !operation.references.isEmpty {
+                successors.reserveCapacity(operation.references.count)
+                for reference in operation.references { successors.append(convert(reference)) }
             }
             loaded.append(Operation(
-                id: convert(operation.id), object: object, key: key, insert: operation.insert,
-                action: operation.action, value: operation.value, successors: successors,
+                id: convert(operation.id), object: operation.object.map(convert) ?? .root, key: key,
+                insert: operation.insert, action: operation.action, value: operation.value, successors: successors,
                 expand: operation.expand, markName: operation.markName))
         }
-        try set.appendLoaded(loaded)
+        // Objects in id order, each operation's successors in Lamport order.
+        let order = set.lamportOrder
+        var previousObject: OpID?
+        for index in loaded.indices {
+            let object = loaded[index].object
+            if let previousObject, object != previousObject, !order.precedes(previousObject, object) {
+                throw AutomergeError(.invalidOperation, "the document contained ops which were out of order")
+            }
+            previousObject = object
+            let count = loaded[index].successors.count
+            if count > 1 {
+                for position in 1..<count where !order.precedes(loaded[index].successors[position - 1], loaded[index].successors[position]) {
+                    throw AutomergeError(.invalidOperation, "successors out of order")
+                }
+            }
+        }
+        try set.appendLoaded(consume loaded)
         for (id, object) in set.objects where object.type == nil {
             throw AutomergeError(.invalidOperation, "operations refer to object \(id.counter) which was never created (NotAnObject)")
         }
+        var rebuilder = HistoryRebuilder(operationCount: set.operations.count)
         // Predecessors, counter totals, and the deletions the chunk only records as successors.
-        var predecessors: [OpID: [OpID]] = [:]
-        predecessors.reserveCapacity(set.operations.count)
-        var deletions: [OpID: [Int]] = [:]
         for index in set.operations.indices {
-            let operation = set.operations[index]
-            for successor in operation.successors {
-                predecessors[successor, default: []].append(operation.id)
+            let successors = set.operations[index].successors
+            if successors.isEmpty { continue }
+            let isCounter = set.operations[index].isCounter
+            for successor in successors {
                 if let target = set.operationByID[successor] {
-                    if operation.isCounter && set.operations[target].isIncrement {
+                    rebuilder.link(predecessor: index, to: target)
+                    if isCounter && set.operations[target].isIncrement {
                         if case .int(let step) = set.operations[target].value {
                             set.operations[index].incrementTotal &+= step
                         } else if case .uint(let step) = set.operations[target].value {
@@ -149,106 +165,12 @@ extension Document {
                         }
                     }
                 } else {
-                    deletions[successor, default: []].append(index)
+                    rebuilder.link(predecessor: index, toDeletion: successor)
                 }
             }
         }
         document.operationSet = set
-        try document.rebuildHistory(chunk, predecessors: predecessors, deletions: deletions, verifyHeads: verifyHeads)
+        try rebuilder.rebuild(chunk, into: &document, verifyHeads: verifyHeads)
         return document
-    }
-
-    private mutating func rebuildHistory(
-        _ chunk: DocumentChunk, predecessors: [OpID: [OpID]], deletions: [OpID: [Int]], verifyHeads: Bool
-    ) throws(AutomergeError) {
-        let set = operationSet
-        let order = set.lamportOrder
-        func sortedReferences(_ ids: [OpID]) -> [ChunkOpID] {
-            ids.sorted(by: order.precedes).map { ChunkOpID(counter: $0.counter, actor: Int($0.actor)) }
-        }
-        func chunkKey(_ key: OpKey) -> ChunkKey {
-            switch key {
-            case .property(let index): return .property(set.properties[index])
-            case .element(let element):
-                return element.isRoot ? .head : .element(ChunkOpID(counter: element.counter, actor: Int(element.actor)))
-            }
-        }
-        func chunkObject(_ id: OpID) -> ChunkOpID? {
-            id.isRoot ? nil : ChunkOpID(counter: id.counter, actor: Int(id.actor))
-        }
-
-        // Group the operations (and synthesized deletions) by the change that made them.
-        var rowsByActor: [Int: [Int]] = [:]
-        for (row, change) in chunk.changes.enumerated() {
-            if let previous = rowsByActor[change.actor]?.last, chunk.changes[previous].maxOperation > change.maxOperation {
-                throw AutomergeError(.invalidOperation, "changes out of order")
-            }
-            rowsByActor[change.actor, default: []].append(row)
-        }
-        var operationsByRow = Array(repeating: [ChunkOperation](), count: chunk.changes.count)
-        func assign(_ operation: ChunkOperation) throws(AutomergeError) {
-            guard let rows = rowsByActor[operation.id.actor] else {
-                throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
-            }
-            var low = 0, high = rows.count
-            while low < high {
-                let middle = (low + high) / 2
-                if chunk.changes[rows[middle]].maxOperation < operation.id.counter { low = middle + 1 } else { high = middle }
-            }
-            guard low < rows.count else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
-            operationsByRow[rows[low]].append(operation)
-        }
-        for operation in set.operations {
-            try assign(ChunkOperation(
-                id: ChunkOpID(counter: operation.id.counter, actor: Int(operation.id.actor)),
-                object: chunkObject(operation.object), key: chunkKey(operation.key), insert: operation.insert,
-                action: operation.action, value: operation.value,
-                references: sortedReferences(predecessors[operation.id] ?? []),
-                expand: operation.expand, markName: operation.markName))
-        }
-        for (id, targets) in deletions {
-            let target = set.operations[targets[0]]
-            let key: OpKey = target.insert ? .element(target.id) : target.key
-            try assign(ChunkOperation(
-                id: ChunkOpID(counter: id.counter, actor: Int(id.actor)), object: chunkObject(target.object),
-                key: chunkKey(key), insert: false, action: .delete, value: .null,
-                references: sortedReferences(targets.map { set.operations[$0].id }), expand: false, markName: nil))
-        }
-
-        for rows in rowsByActor.values {
-            for (expected, row) in rows.enumerated() where chunk.changes[row].sequence != UInt64(expected + 1) {
-                throw AutomergeError(.invalidOperation, "changes out of order (sequence numbers are not consecutive)")
-            }
-        }
-        var hashes: [ChangeHash] = []
-        hashes.reserveCapacity(chunk.changes.count)
-        var encoder = OperationColumnEncoder()
-        for (row, change) in chunk.changes.enumerated() {
-            // Take the row's array out rather than copy it (a copy would retain every operation).
-            var operations: [ChunkOperation] = []
-            swap(&operations, &operationsByRow[row])
-            if zip(operations, operations.dropFirst()).contains(where: { $0.id.counter > $1.id.counter }) {
-                operations.sort { $0.id.counter < $1.id.counter }
-            }
-            guard UInt64(operations.count) <= change.maxOperation else {
-                throw AutomergeError(.invalidOperation, "incorrect max op")
-            }
-            let start = change.maxOperation - UInt64(operations.count) + 1
-            guard start >= 1 else { throw AutomergeError(.invalidOperation, "missing ops") }
-            var dependencies: [ChangeHash] = []
-            for index in change.dependencies {
-                guard index < hashes.count else { throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)") }
-                dependencies.append(hashes[index])
-            }
-            let stored = StoredChange.build(
-                author: change.actor, actorTable: set.actors, sequence: change.sequence, startOperation: start,
-                time: change.time, message: change.message, dependencies: dependencies,
-                extraBytes: change.extraBytes, operations: operations, encoder: &encoder)
-            hashes.append(stored.hash)
-            recordInHistory(stored)
-        }
-        if verifyHeads && Set(chunk.heads) != headSet {
-            throw AutomergeError(.mismatchingHeads, "the document's stored heads do not match its changes (mismatching heads)")
-        }
     }
 }

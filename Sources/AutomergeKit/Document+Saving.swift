@@ -12,12 +12,11 @@ extension Document {
     public func encodedDocument() -> [UInt8] {
         let set = operationSet
         // Actors of the changes, sorted; operation ids are renumbered into that table.
-        let changeActors = Array(Set(history.map(\.actor))).sorted()
-        var chunkActor = [Int32: Int]()
+        let changeActors = sequenceByActor.keys.sorted()  // every actor with a change in the history
+        var chunkActor = [Int](repeating: 0, count: set.actors.count)
         for (position, actor) in changeActors.enumerated() {
-            if let index = set.existingIndex(of: actor) { chunkActor[index] = position }
+            if let index = set.existingIndex(of: actor) { chunkActor[Int(index)] = position }
         }
-        func chunkID(_ id: OpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: chunkActor[id.actor] ?? 0) }
 
         var rows: [DocumentChunk.ChangeRow] = []
         rows.reserveCapacity(history.count)
@@ -29,39 +28,90 @@ extension Document {
                 dependencies: change.dependencies.map { historyIndex[$0] ?? 0 }, extraBytes: change.extraBytes))
         }
 
-        var operations: [ChunkOperation] = []
-        operations.reserveCapacity(set.operations.count)
-        func append(_ index: Int) {
-            let operation = set.operations[index]
-            let key: ChunkKey
-            switch operation.key {
-            case .property(let property): key = .property(set.properties[property])
-            case .element(let element): key = element.isRoot ? .head : .element(chunkID(element))
-            }
-            operations.append(ChunkOperation(
-                id: chunkID(operation.id), object: operation.object.isRoot ? nil : chunkID(operation.object),
-                key: key, insert: operation.insert, action: operation.action, value: operation.value,
-                references: operation.successors.map(chunkID), expand: operation.expand, markName: operation.markName))
+        // Operations in document order: objects by id, map keys by their bytes, sequence
+        // elements in list order; encoded straight from the op set.
+        let properties = set.properties
+        var propertyRank = [Int](repeating: 0, count: properties.count)
+        // Compared by their first eight bytes (zero-padded, big-endian) first: that order agrees
+        // with byte order whenever they differ, and needs no access to the strings.
+        let prefixes = properties.map { property -> UInt64 in
+            var prefix: UInt64 = 0
+            for index in 0..<8 { prefix = prefix << 8 | UInt64(index < property.utf8.count ? property.utf8[index] : 0) }
+            return prefix
         }
+        let byBytes = properties.indices.sorted { left, right in
+            prefixes[left] != prefixes[right] ? prefixes[left] < prefixes[right] : bytesPrecede(properties[left].utf8, properties[right].utf8)
+        }
+        for (rank, property) in byBytes.enumerated() {
+            propertyRank[property] = rank
+        }
+        var encoder = OperationColumnEncoder()
         let order = set.lamportOrder
-        let objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+        // The root first, then Lamport order: each id packed as counter << 32 | actor rank, so the
+        // sort compares plain integers (a document has an object per record, comment and list).
+        var rankedActor = [Int32](repeating: 0, count: order.actorRank.count)
+        for (actor, rank) in order.actorRank.enumerated() { rankedActor[Int(rank)] = Int32(actor) }
+        var packed: [UInt64] = []
+        packed.reserveCapacity(set.objects.count)
+        var hasRoot = false, fitsInPacking = true
+        for id in set.objects.keys {
+            if id.isRoot {
+                hasRoot = true
+            } else if id.counter < 1 << 32 {
+                packed.append(id.counter << 32 | UInt64(UInt32(bitPattern: order.actorRank[Int(id.actor)])))
+            } else {
+                fitsInPacking = false
+            }
+        }
+        var objectIDs: [OpID]
+        if fitsInPacking {
+            packed.sort()
+            objectIDs = hasRoot ? [.root] : []
+            objectIDs.reserveCapacity(packed.count + 1)
+            for key in packed {
+                objectIDs.append(OpID(counter: key >> 32, actor: rankedActor[Int(key & 0xffff_ffff)]))
+            }
+        } else {
+            objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+        }
         for objectID in objectIDs {
             guard let object = set.objects[objectID] else { continue }
             if object.type?.isSequence == true {
                 for store in object.order {
-                    for index in object.elementStore[store].operations { append(index) }
+                    for index in object.elementStore[store].operations {
+                        Self.encode(set.operations[index], chunkActor: chunkActor, properties: properties, into: &encoder)
+                    }
                 }
             } else {
-                let keys = object.keys.keys.sorted { set.properties[$0].utf8.lexicographicallyPrecedes(set.properties[$1].utf8) }
-                for key in keys {
-                    for index in object.keys[key] ?? [] { append(index) }
+                for (_, indices) in object.keys.sorted(by: { propertyRank[$0.key] < propertyRank[$1.key] }) {
+                    for index in indices {
+                        Self.encode(set.operations[index], chunkActor: chunkActor, properties: properties, into: &encoder)
+                    }
                 }
             }
         }
 
-        var chunk = DocumentChunk(actors: changeActors, heads: heads, changes: rows, operations: operations)
+        var chunk = DocumentChunk(actors: changeActors, heads: heads, changes: rows, operations: [])
         for head in chunk.heads { chunk.headIndices[head] = historyIndex[head] }
-        return chunk.encode()
+        return chunk.encode(operationColumns: encoder.columns(layout: .document))
+    }
+
+    /// Appends one operation to a document chunk's columns, its actors renumbered by `chunkActor`.
+    private static func encode(
+        _ operation: borrowing Operation, chunkActor: [Int], properties: [ColumnString], into encoder: inout OperationColumnEncoder
+    ) {
+        @inline(__always) func chunkID(_ id: OpID) -> ChunkOpID { ChunkOpID(counter: id.counter, actor: chunkActor[Int(id.actor)]) }
+        let key: ChunkKey
+        switch operation.key {
+        case .property(let property): key = .property(properties[property])
+        case .element(let element): key = element.isRoot ? .head : .element(chunkID(element))
+        }
+        encoder.appendOperation(
+            id: chunkID(operation.id), object: operation.object.isRoot ? nil : chunkID(operation.object), key: key,
+            insert: operation.insert, action: operation.action, value: operation.value,
+            referenceCount: operation.successors.count, expand: operation.expand, markName: operation.markName,
+            layout: .document)
+        for successor in operation.successors { encoder.appendReference(chunkID(successor)) }
     }
 
     /// The change chunks added since the last ``save()`` or ``saveIncremental()``, one after

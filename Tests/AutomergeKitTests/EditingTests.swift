@@ -92,7 +92,7 @@ struct EditingTests {
         try document.put(.int(1), forKey: "\u{E9}")
         try document.put(.int(2), forKey: "e\u{301}")
         document.commit(time: 1)
-        var loaded = try Document.load(document.save())
+        let loaded = try Document.load(document.save())
         #expect(loaded.keys(of: .root).count == 2)
         #expect(loaded.value(of: .root, key: "e\u{301}") == .scalar(.int(2)))
     }

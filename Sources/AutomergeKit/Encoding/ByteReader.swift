@@ -113,7 +113,7 @@ struct ByteReader {
     mutating func readUTF8(count: Int) throws(AutomergeError) -> String {
         let start = position
         let range = try readRange(count: count)
-        guard let string = String(validating: bytes[range], as: UTF8.self) else {
+        guard let string = UTF8Validation.string(bytes, range) else {
             throw AutomergeError(.invalidValue, "string is not valid UTF-8", at: start)
         }
         return string

@@ -1,6 +1,15 @@
 /// Appends the format's primitive encodings to a byte array.
 extension Array where Element == UInt8 {
+    @inline(__always)
     mutating func appendUnsignedLEB128(_ value: UInt64) {
+        if value < 0x80 {
+            append(UInt8(truncatingIfNeeded: value))
+            return
+        }
+        appendLongUnsignedLEB128(value)
+    }
+
+    private mutating func appendLongUnsignedLEB128(_ value: UInt64) {
         var value = value
         repeat {
             var byte = UInt8(value & 0x7f)
@@ -10,7 +19,16 @@ extension Array where Element == UInt8 {
         } while value != 0
     }
 
+    @inline(__always)
     mutating func appendSignedLEB128(_ value: Int64) {
+        if value >= -64 && value < 64 {
+            append(UInt8(truncatingIfNeeded: value) & 0x7f)
+            return
+        }
+        appendLongSignedLEB128(value)
+    }
+
+    private mutating func appendLongSignedLEB128(_ value: Int64) {
         var value = value
         while true {
             var byte = UInt8(truncatingIfNeeded: value) & 0x7f

@@ -38,11 +38,11 @@ struct ColumnString: ColumnValue, Hashable {
         let start = reader.position
         let count = try reader.readLength()
         let range = try reader.readRange(count: count)
-        let bytes = Array(reader.bytes[range])
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        let valid = reader.bytes.withUnsafeBufferPointer { UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[range])) }
+        guard valid else {
             throw AutomergeError(.invalidValue, "string in column is not valid UTF-8", at: start)
         }
-        return ColumnString(utf8: bytes)
+        return ColumnString(utf8: Array(reader.bytes[range]))
     }
 
     func write(to output: inout [UInt8]) { output.appendPrefixed(utf8) }

@@ -18,10 +18,12 @@ struct RLEEncoder<Value: ColumnValue> {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Value?) {
         if let value { appendValue(value) } else { appendNull() }
     }
 
+    @inline(__always)
     mutating func appendNull() {
         switch mode {
         case .empty: mode = .initialNulls; count = 1
@@ -33,6 +35,7 @@ struct RLEEncoder<Value: ColumnValue> {
         }
     }
 
+    @inline(__always)
     mutating func appendValue(_ value: Value) {
         switch mode {
         case .empty:
@@ -89,8 +92,8 @@ struct RLEEncoder<Value: ColumnValue> {
 
     /// Empties the encoder for reuse, keeping its buffers' capacity.
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
-        literal.removeAll(keepingCapacity: true)
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
+        if !literal.isEmpty { literal.removeAll(keepingCapacity: true) }
         mode = .empty
         count = 0
         current = nil
@@ -119,7 +122,7 @@ struct RLEEncoder<Value: ColumnValue> {
         output.appendSignedLEB128(-Int64(literal.count + (last == nil ? 0 : 1)))
         for value in literal { value.write(to: &output) }
         last?.write(to: &output)
-        literal.removeAll(keepingCapacity: true)
+        if !literal.isEmpty { literal.removeAll(keepingCapacity: true) }
     }
 }
 
@@ -131,6 +134,7 @@ struct DeltaEncoder {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Int64?) {
         guard let value else { rle.appendNull(); return }
         let (difference, overflow) = value.subtractingReportingOverflow(previous)
@@ -157,6 +161,7 @@ struct BooleanEncoder {
 
     init() {}
 
+    @inline(__always)
     mutating func append(_ value: Bool) {
         if value { sawTrue = true }
         if value == last {
@@ -179,7 +184,7 @@ struct BooleanEncoder {
     }
 
     mutating func reset() {
-        output.removeAll(keepingCapacity: true)
+        if !output.isEmpty { output.removeAll(keepingCapacity: true) }
         last = false
         count = 0
         sawTrue = false

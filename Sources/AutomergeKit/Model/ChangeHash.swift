@@ -9,8 +9,12 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.bytes = bytes
     }
 
+    /// The first eight bytes: a change hash is a SHA-256, so they are as good as all 32 (and the
+    /// keys a document stores are hashes it computed itself).
     public func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        var word: UInt64 = 0
+        for index in 0..<min(8, bytes.count) { word = word << 8 | UInt64(bytes[index]) }
+        hasher.combine(word)
     }
 
     public var hexString: String { HexEncoding.string(bytes) }

@@ -38,5 +38,15 @@ enum HexEncoding {
 /// Lexicographic order of byte strings, the order the format uses for actor ids, hashes and keys.
 @inline(__always)
 func bytesPrecede(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-    left.lexicographicallyPrecedes(right)
+    left.withUnsafeBufferPointer { left in
+        right.withUnsafeBufferPointer { right in
+            let common = min(left.count, right.count)
+            var index = 0
+            while index < common {
+                if left[index] != right[index] { return left[index] < right[index] }
+                index += 1
+            }
+            return left.count < right.count
+        }
+    }
 }

@@ -6,6 +6,11 @@ struct OpID: Hashable, Sendable {
 
     static let root = OpID(counter: 0, actor: 0)
     var isRoot: Bool { counter == 0 }
+
+    /// One word instead of two: ids are hashed for every operation loaded.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(counter ^ (UInt64(UInt32(bitPattern: actor)) << 32))
+    }
 }
 
 /// Where an operation applies inside its object.

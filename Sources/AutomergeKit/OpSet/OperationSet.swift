@@ -13,7 +13,7 @@ struct OperationSet: Sendable {
     var operations: [Operation] = []
     var objects: [OpID: ObjectState] = [.root: ObjectState(type: .map)]
     /// The id of every operation held, to its index in ``operations``.
-    var operationByID: [OpID: Int] = [:]
+    var operationByID = OperationIndex()
     private(set) var maxCounter: UInt64 = 0
 
     // MARK: Tables
@@ -52,45 +52,90 @@ struct OperationSet: Sendable {
     // MARK: Adding operations
 
     /// Adds operations read from a document chunk, which lists them in document order (so all
-    /// of one object's operations come together).
-    mutating func appendLoaded(_ loaded: [Operation]) throws(AutomergeError) {
-        operations.reserveCapacity(operations.count + loaded.count)
-        operationByID.reserveCapacity(operationByID.count + loaded.count)
-        var start = 0
-        while start < loaded.count {
-            let objectID = loaded[start].object
-            var end = start + 1
-            while end < loaded.count && loaded[end].object == objectID { end += 1 }
+    /// of one object's operations come together, and a map's operations grouped by key).
+    mutating func appendLoaded(_ loaded: consuming [Operation]) throws(AutomergeError) {
+        let base = operations.count
+        if operations.isEmpty { operations = loaded } else { operations.append(contentsOf: loaded) }
+        let end = operations.count
+        operationByID.reserveCapacity(operationByID.count + (end - base))
+        var created = 0
+        for index in base..<end where operations[index].action.createdObjectType != nil { created += 1 }
+        objects.reserveCapacity(objects.count + created)
+        var start = base
+        while start < end {
+            let objectID = operations[start].object
+            var runEnd = start + 1
+            while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
             var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
             defer { objects[objectID] = object }
-            for operation in loaded[start..<end] {
-                try appendLoaded(operation, to: &object)
+            // Size the object's tables once: keys (one run of operations each) and elements.
+            var keyRuns = 0, insertions = 0
+            var previousKey: OpKey?
+            for index in start..<runEnd {
+                // A map key in a list (or an element in a map) would be kept where no read finds it and
+                // saved as another change (mismatching heads); the reference accepts it.
+                if let type = object.type, !type.holds(operations[index].key) {
+                    throw AutomergeError(.invalidOperation, "operation \(operations[index].id.counter) has a key its object (a \(type)) cannot hold")
+                }
+                if operations[index].insert {
+                    insertions += 1
+                } else if case .property = operations[index].key, operations[index].key != previousKey {
+                    keyRuns += 1
+                }
+                previousKey = operations[index].key
             }
-            start = end
+            if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
+            if insertions > 0 {
+                object.elementByID.reserveCapacity(object.elementByID.count + insertions)
+                object.elementStore.reserveCapacity(object.elementStore.count + insertions)
+                object.order.reserveCapacity(object.order.count + insertions)
+            }
+            try indexLoaded(start..<runEnd, in: &object)
+            start = runEnd
         }
     }
 
-    private mutating func appendLoaded(_ operation: Operation, to object: inout ObjectState) throws(AutomergeError) {
-        let index = operations.count
-        guard operationByID.updateValue(index, forKey: operation.id) == nil else {
-            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) appears twice")
-        }
-        if let type = object.type, !type.holds(operation.key) {
-            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) has a key its object (a \(type)) cannot hold")
-        }
-        operations.append(operation)
-        maxCounter = max(maxCounter, operation.id.counter)
-        if let type = operation.action.createdObjectType {
-            objects[operation.id, default: ObjectState(type: nil)].type = type
-        }
-        do {
-            switch operation.key {
+    /// Indexes loaded operations of one object: their ids, the objects they create, and their
+    /// places in the object (a run of operations on one map key is added at once).
+    private mutating func indexLoaded(_ range: Range<Int>, in object: inout ObjectState) throws(AutomergeError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let id = operations[index].id
+            guard operationByID.insert(id, index: index) == nil else {
+                throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
+            }
+            maxCounter = max(maxCounter, id.counter)
+            if let type = operations[index].action.createdObjectType {
+                objects[id, default: ObjectState(type: nil)].type = type
+            }
+            let isInsert = operations[index].insert
+            switch operations[index].key {
             case .property(let property):
-                guard !operation.insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
-                object.keys[property, default: []].append(index)
+                guard !isInsert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
+                // The following operations on the same key (not insertions) join this one.
+                var runEnd = index + 1
+                while runEnd < range.upperBound, !operations[runEnd].insert,
+                      case .property(let next) = operations[runEnd].key, next == property {
+                    let nextID = operations[runEnd].id
+                    guard operationByID.insert(nextID, index: runEnd) == nil else {
+                        throw AutomergeError(.invalidOperation, "operation \(nextID.counter) appears twice")
+                    }
+                    maxCounter = max(maxCounter, nextID.counter)
+                    if let type = operations[runEnd].action.createdObjectType {
+                        objects[nextID, default: ObjectState(type: nil)].type = type
+                    }
+                    runEnd += 1
+                }
+                if object.keys[property] == nil {
+                    object.keys[property] = Array(index..<runEnd)
+                } else {
+                    object.keys[property]?.append(contentsOf: index..<runEnd)
+                }
+                index = runEnd
+                continue
             case .element(let element):
-                if operation.insert {
-                    object.elementByID[operation.id] = object.elementStore.count
+                if isInsert {
+                    object.elementByID[id] = object.elementStore.count
                     object.order.append(object.elementStore.count)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
                 } else {
@@ -100,6 +145,7 @@ struct OperationSet: Sendable {
                     object.elementStore[position].operations.append(index)
                 }
             }
+            index += 1
         }
     }
 
@@ -167,7 +213,7 @@ struct OperationSet: Sendable {
         }
         guard keep else { return }
         operations.append(operation)
-        operationByID[operation.id] = index
+        operationByID.insert(operation.id, index: index, replacing: true)
         if let type = operation.action.createdObjectType {
             objects[operation.id] = ObjectState(type: type)
         }

@@ -66,18 +66,32 @@ enum Chunk {
 
     static func chunkHash(type: ChunkType, _ contents: ArraySlice<UInt8>) -> [UInt8] {
         var hasher = SHA256()
-        var prefix: [UInt8] = [type.rawValue]
-        prefix.appendUnsignedLEB128(UInt64(contents.count))
-        hasher.update(data: prefix)
+        // Type and LEB128 length: at most 11 bytes, hashed from the stack.
+        var prefix: (UInt64, UInt64) = (0, 0)
+        let prefixCount = withUnsafeMutableBytes(of: &prefix) { buffer in
+            buffer[0] = type.rawValue
+            var value = UInt64(contents.count)
+            var count = 1
+            repeat {
+                var byte = UInt8(value & 0x7f)
+                value >>= 7
+                if value != 0 { byte |= 0x80 }
+                buffer[count] = byte
+                count += 1
+            } while value != 0
+            return count
+        }
+        withUnsafeBytes(of: &prefix) { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<prefixCount])) }
         contents.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return Array(hasher.finalize())
+        return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
     /// Wraps contents in a chunk header: magic, checksum, type, length.
     static func encode(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
         let hash = chunkHash(type: type, contents[...])
-        var bytes = magicBytes
-        bytes.reserveCapacity(contents.count + 16)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(contents.count + 19)
+        bytes.append(contentsOf: magicBytes)
         bytes.append(contentsOf: hash[0..<4])
         bytes.append(type.rawValue)
         bytes.appendUnsignedLEB128(UInt64(contents.count))

@@ -15,7 +15,8 @@ struct DocumentChunk {
     var actors: [ActorID]
     var heads: [ChangeHash]
     var changes: [ChangeRow]
-    /// Operations in document order; references are successors.
+    /// Operations in document order; references are successors. Empty in a parsed chunk: see
+    /// ``forEachOperation(_:)``.
     var operations: [ChunkOperation]
 
     /// The columns are DEFLATE-compressed when they are at least this long, as the reference does.
@@ -49,8 +50,24 @@ struct DocumentChunk {
         let (changeData, changeColumns) = try changeLayout.inflated(from: chunk.bytes, dataStart: changeStart)
         let (operationData, operationColumns) = try operationLayout.inflated(from: chunk.bytes, dataStart: operationStart)
         let changes = try decodeChangeRows(changeData, changeColumns, actorCount: actors.count)
-        let operations = try OperationColumns.decode(operationData, layout: operationColumns, as: .document, actorCount: actors.count)
-        return DocumentChunk(actors: actors, heads: heads, changes: changes, operations: operations)
+        var parsed = DocumentChunk(actors: actors, heads: heads, changes: changes, operations: [])
+        parsed.operationData = operationData
+        parsed.operationColumns = operationColumns
+        return parsed
+    }
+
+    /// The inflated operation columns of a parsed chunk, decoded by ``forEachOperation(_:)``.
+    var operationData: [UInt8] = []
+    var operationColumns: ColumnLayout?
+
+    /// Calls `body` with each operation in document order: decoded from the columns of a parsed
+    /// chunk (whose ``operations`` stays empty), else taken from ``operations``.
+    func forEachOperation(_ body: (ChunkOperation) throws(AutomergeError) -> Void) throws(AutomergeError) {
+        if let operationColumns {
+            try OperationColumns.decodeEach(operationData, layout: operationColumns, as: .document, actorCount: actors.count, body)
+        } else {
+            for operation in operations { try body(operation) }
+        }
     }
 
     private static func decodeChangeRows(_ data: [UInt8], _ columns: ColumnLayout, actorCount: Int) throws(AutomergeError) -> [ChangeRow] {
@@ -106,6 +123,11 @@ struct DocumentChunk {
 
     /// Encodes the chunk as the reference's `save()` does, compressing long columns.
     func encode() -> [UInt8] {
+        encode(operationColumns: OperationColumns.encode(operations, layout: .document))
+    }
+
+    /// ``encode()`` with the operation columns already encoded (``operations`` is not read).
+    func encode(operationColumns: [(ColumnSpecification, [UInt8])]) -> [UInt8] {
         var actorColumn = RLEEncoder<UInt64>()
         var sequence = DeltaEncoder(), maxOperation = DeltaEncoder(), time = DeltaEncoder()
         var message = RLEEncoder<ColumnString>()
@@ -133,7 +155,6 @@ struct DocumentChunk {
             (ColumnID.changeExtraMetadata, extraMetadata),
             (ColumnID.changeExtra, extraRaw),
         ]
-        let operationColumns = OperationColumns.encode(operations, layout: .document)
 
         var contents: [UInt8] = []
         contents.appendLength(actors.count)

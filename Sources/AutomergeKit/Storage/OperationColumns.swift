@@ -29,6 +29,20 @@ enum OperationColumns {
         _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
         actorCount: Int, changeStart: UInt64 = 0
     ) throws(AutomergeError) -> [ChunkOperation] {
+        var operations: [ChunkOperation] = []
+        try decodeEach(data, layout: columns, as: layout, actorCount: actorCount, changeStart: changeStart) { (operation: ChunkOperation) throws(AutomergeError) in
+            operations.append(operation)
+        }
+        return operations
+    }
+
+    /// ``decode(_:layout:as:actorCount:changeStart:)`` one operation at a time, for callers that
+    /// turn operations into another shape: no array of them is built. An operation whose
+    /// references `body` does not keep costs no allocation for them.
+    static func decodeEach(
+        _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
+        actorCount: Int, changeStart: UInt64 = 0, _ body: (ChunkOperation) throws(AutomergeError) -> Void
+    ) throws(AutomergeError) {
         var objectActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectActor))
         var objectCounter = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectCounter))
         var keyActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.keyActor))
@@ -60,21 +74,22 @@ enum OperationColumns {
             return UInt64(raw)
         }
 
-        var operations: [ChunkOperation] = []
+        var decodedCount = 0
+        var references: [ChunkOpID] = []
         var index: UInt64 = 0
         while true {
             // Run-length encoding lets a few bytes describe billions of identical rows; no real
             // document comes near this many operations in one chunk.
-            guard operations.count < OperationColumns.maximumOperationCount else {
+            guard decodedCount < OperationColumns.maximumOperationCount else {
                 throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) operations in one chunk")
             }
             let id: ChunkOpID
             switch layout {
             case .change:
-                if action.isAtEnd { return operations }
+                if action.isAtEnd { return }
                 id = ChunkOpID(counter: changeStart + index, actor: 0)
             case .document:
-                if idCounter.isAtEnd && idActor.isAtEnd { return operations }
+                if idCounter.isAtEnd && idActor.isAtEnd { return }
                 let actor = try actorIndex(try idActor.next(), "id actor")
                 id = ChunkOpID(counter: try counter(try idCounter.next(), "id counter"), actor: actor)
             }
@@ -126,8 +141,9 @@ enum OperationColumns {
             guard count <= UInt64(data.count) else {
                 throw AutomergeError(.invalidColumns, "\(count) references cannot fit in the column")
             }
-            var references: [ChunkOpID] = []
-            references.reserveCapacity(Int(count))
+            // Reused when the previous operation's references were not kept.
+            if !references.isEmpty { references.removeAll(keepingCapacity: true) }
+            if count > 0 { references.reserveCapacity(Int(count)) }
             for _ in 0..<count {
                 let actor = try actorIndex(try referenceActor.next(), "reference actor")
                 references.append(ChunkOpID(counter: try counter(try referenceCounter.next(), "reference counter"), actor: actor))
@@ -135,7 +151,8 @@ enum OperationColumns {
             let isInsert = try insert.next() ?? false
             let expandFlag = try expand.next() ?? false
             let mark = try markName.next()
-            operations.append(ChunkOperation(
+            decodedCount += 1
+            try body(ChunkOperation(
                 id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: value,
                 references: references, expand: expandFlag, markName: mark))
         }
@@ -166,74 +183,175 @@ struct OperationColumnEncoder {
 
     mutating func append(_ operations: [ChunkOperation], layout: OperationColumns.Layout) {
         for operation in operations {
-            if let object = operation.object {
-                objectActor.appendValue(UInt64(object.actor))
-                objectCounter.appendValue(object.counter)
-            } else {
-                objectActor.appendNull()
-                objectCounter.appendNull()
-            }
-            switch operation.key {
-            case .property(let name):
-                keyString.appendValue(name)
-                keyActor.appendNull()
-                keyCounter.append(nil)
-            case .head:
-                keyString.appendNull()
-                keyActor.appendNull()
-                keyCounter.append(0)
-            case .element(let id):
-                keyString.appendNull()
-                keyActor.appendValue(UInt64(id.actor))
-                keyCounter.append(Int64(id.counter))
-            }
-            if layout == .document {
-                idActor.appendValue(UInt64(operation.id.actor))
-                idCounter.append(Int64(operation.id.counter))
-            }
-            insert.append(operation.insert)
-            action.appendValue(operation.action.rawValue)
-            values.append(operation.value)
-            referenceCount.appendValue(UInt64(operation.references.count))
-            for reference in operation.references {
-                referenceActor.appendValue(UInt64(reference.actor))
-                referenceCounter.append(Int64(reference.counter))
-            }
-            expand.append(operation.expand)
-            markName.append(operation.markName)
+            appendOperation(
+                id: operation.id, object: operation.object, key: operation.key, insert: operation.insert,
+                action: operation.action, value: operation.value, referenceCount: operation.references.count,
+                expand: operation.expand, markName: operation.markName, layout: layout)
+            for reference in operation.references { appendReference(reference) }
         }
     }
 
-    /// Flushes every encoder and returns the columns in the reference's order (some may be empty).
-    mutating func columns(layout: OperationColumns.Layout) -> [(ColumnSpecification, [UInt8])] {
+    /// Appends one operation without its references, which follow with ``appendReference(_:)``
+    /// (`referenceCount` of them). Lets callers encode operations they hold in another shape
+    /// without building a ``ChunkOperation`` first.
+    @inline(__always)
+    mutating func appendOperation(
+        id: ChunkOpID, object: ChunkOpID?, key: ChunkKey, insert isInsert: Bool, action operationAction: Action,
+        value: ScalarValue, referenceCount count: Int, expand isExpand: Bool, markName name: ColumnString?,
+        layout: OperationColumns.Layout
+    ) {
+        if let object {
+            objectActor.appendValue(UInt64(object.actor))
+            objectCounter.appendValue(object.counter)
+        } else {
+            objectActor.appendNull()
+            objectCounter.appendNull()
+        }
+        switch key {
+        case .property(let name):
+            keyString.appendValue(name)
+            keyActor.appendNull()
+            keyCounter.append(nil)
+        case .head:
+            keyString.appendNull()
+            keyActor.appendNull()
+            keyCounter.append(0)
+        case .element(let id):
+            keyString.appendNull()
+            keyActor.appendValue(UInt64(id.actor))
+            keyCounter.append(Int64(id.counter))
+        }
+        if layout == .document {
+            idActor.appendValue(UInt64(id.actor))
+            idCounter.append(Int64(id.counter))
+        }
+        insert.append(isInsert)
+        action.appendValue(operationAction.rawValue)
+        values.append(value)
+        referenceCount.appendValue(UInt64(count))
+        expand.append(isExpand)
+        markName.append(name)
+    }
+
+    /// Appends one reference (predecessor or successor) of the operation appended last.
+    @inline(__always)
+    mutating func appendReference(_ reference: ChunkOpID) {
+        referenceActor.appendValue(UInt64(reference.actor))
+        referenceCounter.append(Int64(reference.counter))
+    }
+
+    private mutating func flushAll() {
         objectActor.flush(); objectCounter.flush()
         keyActor.flush(); keyCounter.flush(); keyString.flush()
         idActor.flush(); idCounter.flush()
         insert.flush(); action.flush(); values.flush()
         referenceCount.flush(); referenceActor.flush(); referenceCounter.flush()
         expand.flush(); markName.flush()
-        var columns: [(ColumnSpecification, [UInt8])] = [
-            (ColumnID.objectActor, objectActor.output),
-            (ColumnID.objectCounter, objectCounter.output),
-            (ColumnID.keyActor, keyActor.output),
-            (ColumnID.keyCounter, keyCounter.output),
-            (ColumnID.keyString, keyString.output),
-        ]
-        if layout == .document {
-            columns.append((ColumnID.idActor, idActor.output))
-            columns.append((ColumnID.idCounter, idCounter.output))
+    }
+
+    /// The positions of ``column(_:layout:)`` a layout has, in the reference's order.
+    private static let changePositions = [0, 1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    private static let documentPositions = Array(0...15)
+
+    /// One column by its position in the reference's order (after ``flushAll()``).
+    private func column(_ position: Int, layout: OperationColumns.Layout) -> (ColumnSpecification, [UInt8]) {
+        switch position {
+        case 0: (ColumnID.objectActor, objectActor.output)
+        case 1: (ColumnID.objectCounter, objectCounter.output)
+        case 2: (ColumnID.keyActor, keyActor.output)
+        case 3: (ColumnID.keyCounter, keyCounter.output)
+        case 4: (ColumnID.keyString, keyString.output)
+        case 5: (ColumnID.idActor, idActor.output)
+        case 6: (ColumnID.idCounter, idCounter.output)
+        case 7: (ColumnID.insert, insert.output)
+        case 8: (ColumnID.action, action.output)
+        case 9: (ColumnID.valueMetadata, values.metadataOutput)
+        case 10: (ColumnID.value, values.raw)
+        case 11: (layout.referenceGroup, referenceCount.output)
+        case 12: (layout.referenceActor, referenceActor.output)
+        case 13: (layout.referenceCounter, referenceCounter.output)
+        case 14: (ColumnID.expand, expand.sawTrue ? expand.output : [])
+        default: (ColumnID.markName, markName.output)
         }
-        columns += [
-            (ColumnID.insert, insert.output),
-            (ColumnID.action, action.output),
-            (ColumnID.valueMetadata, values.metadataOutput),
-            (ColumnID.value, values.raw),
-            (layout.referenceGroup, referenceCount.output),
-            (layout.referenceActor, referenceActor.output),
-            (layout.referenceCounter, referenceCounter.output),
-            (ColumnID.expand, expand.sawTrue ? expand.output : []),
-            (ColumnID.markName, markName.output),
-        ]
-        return columns
+    }
+
+    /// Flushes every encoder and returns the columns in the reference's order (some may be empty).
+    mutating func columns(layout: OperationColumns.Layout) -> [(ColumnSpecification, [UInt8])] {
+        flushAll()
+        return (layout == .change ? Self.changePositions : Self.documentPositions).map { column($0, layout: layout) }
+    }
+
+    /// Flushes every encoder and writes the column metadata, then the column data, to `output`,
+    /// leaving out empty columns: what ``ColumnLayout/writeMetadata(_:to:)`` and the data would
+    /// give, without building the column list (this runs once per change a document holds).
+    mutating func writeColumns(layout: OperationColumns.Layout, to output: inout [UInt8]) {
+        flushAll()
+        let document = layout == .document
+        let withExpand = expand.sawTrue
+        var present = 0
+        present += objectActor.output.isEmpty ? 0 : 1
+        present += objectCounter.output.isEmpty ? 0 : 1
+        present += keyActor.output.isEmpty ? 0 : 1
+        present += keyCounter.output.isEmpty ? 0 : 1
+        present += keyString.output.isEmpty ? 0 : 1
+        if document {
+            present += idActor.output.isEmpty ? 0 : 1
+            present += idCounter.output.isEmpty ? 0 : 1
+        }
+        present += insert.output.isEmpty ? 0 : 1
+        present += action.output.isEmpty ? 0 : 1
+        present += values.metadataOutput.isEmpty ? 0 : 1
+        present += values.raw.isEmpty ? 0 : 1
+        present += referenceCount.output.isEmpty ? 0 : 1
+        present += referenceActor.output.isEmpty ? 0 : 1
+        present += referenceCounter.output.isEmpty ? 0 : 1
+        present += withExpand && !expand.output.isEmpty ? 1 : 0
+        present += markName.output.isEmpty ? 0 : 1
+        output.appendLength(present)
+
+        Self.describe(ColumnID.objectActor, objectActor.output, &output)
+        Self.describe(ColumnID.objectCounter, objectCounter.output, &output)
+        Self.describe(ColumnID.keyActor, keyActor.output, &output)
+        Self.describe(ColumnID.keyCounter, keyCounter.output, &output)
+        Self.describe(ColumnID.keyString, keyString.output, &output)
+        if document {
+            Self.describe(ColumnID.idActor, idActor.output, &output)
+            Self.describe(ColumnID.idCounter, idCounter.output, &output)
+        }
+        Self.describe(ColumnID.insert, insert.output, &output)
+        Self.describe(ColumnID.action, action.output, &output)
+        Self.describe(ColumnID.valueMetadata, values.metadataOutput, &output)
+        Self.describe(ColumnID.value, values.raw, &output)
+        Self.describe(layout.referenceGroup, referenceCount.output, &output)
+        Self.describe(layout.referenceActor, referenceActor.output, &output)
+        Self.describe(layout.referenceCounter, referenceCounter.output, &output)
+        if withExpand { Self.describe(ColumnID.expand, expand.output, &output) }
+        Self.describe(ColumnID.markName, markName.output, &output)
+
+        output.append(contentsOf: objectActor.output)
+        output.append(contentsOf: objectCounter.output)
+        output.append(contentsOf: keyActor.output)
+        output.append(contentsOf: keyCounter.output)
+        output.append(contentsOf: keyString.output)
+        if document {
+            output.append(contentsOf: idActor.output)
+            output.append(contentsOf: idCounter.output)
+        }
+        output.append(contentsOf: insert.output)
+        output.append(contentsOf: action.output)
+        output.append(contentsOf: values.metadataOutput)
+        output.append(contentsOf: values.raw)
+        output.append(contentsOf: referenceCount.output)
+        output.append(contentsOf: referenceActor.output)
+        output.append(contentsOf: referenceCounter.output)
+        if withExpand { output.append(contentsOf: expand.output) }
+        output.append(contentsOf: markName.output)
+    }
+
+    @inline(__always)
+    private static func describe(_ specification: ColumnSpecification, _ data: borrowing [UInt8], _ output: inout [UInt8]) {
+        if data.isEmpty { return }
+        output.appendUnsignedLEB128(UInt64(specification.rawValue))
+        output.appendLength(data.count)
     }
 }

@@ -180,9 +180,7 @@ extension StoredChange {
         for actor in actors.dropFirst() { contents.appendPrefixed(actor.bytes) }
         encoder.reset()
         encoder.append(translated, layout: .change)
-        let columns = encoder.columns(layout: .change)
-        ColumnLayout.writeMetadata(columns.map { ($0.0, $0.1.count) }, to: &contents)
-        for (_, data) in columns { contents.append(contentsOf: data) }
+        encoder.writeColumns(layout: .change, to: &contents)
         contents.append(contentsOf: extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
         return StoredChange(

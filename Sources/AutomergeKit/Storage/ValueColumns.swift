@@ -41,7 +41,7 @@ struct ValueEncoder {
 
     mutating func reset() {
         metadata.reset()
-        raw.removeAll(keepingCapacity: true)
+        if !raw.isEmpty { raw.removeAll(keepingCapacity: true) }
     }
 }
 
@@ -91,7 +91,7 @@ struct ValueDecoder {
             for (shift, byte) in raw.bytes[range].enumerated() { bits |= UInt64(byte) << (8 * UInt64(shift)) }
             return .f64(Double(bitPattern: bits))
         case ValueTypeCode.string:
-            guard let text = String(validating: raw.bytes[range], as: UTF8.self) else {
+            guard let text = UTF8Validation.string(raw.bytes, range) else {
                 throw AutomergeError(.invalidValue, "string value is not valid UTF-8", at: start)
             }
             return .string(text)

@@ -17,7 +17,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .rejected(file, line, column, reason):
-            if let line, let column, case .syntax = reason { return "\(file): \(reason)" }
+            if line != nil, column != nil, case .syntax = reason { return "\(file): \(reason)" }
             if let line, let column { return "\(file): line \(line), column \(column): \(reason)" }
             return "\(file): \(reason)"
         case .notFound(let path): return "\(path): no such file or folder"
