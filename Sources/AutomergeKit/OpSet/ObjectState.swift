@@ -15,6 +15,10 @@ struct ObjectState: Sendable {
     var elementStore: [Element] = []
     /// Element id to its index in ``elementStore``.
     var elementByID: [OpID: Int] = [:]
+    /// The element last inserted and where it went in ``order``: typing inserts each character after
+    /// the previous one, so its place is found without searching ``order`` (checked before use: later
+    /// insertions before it move it).
+    var lastInsertion: (store: Int, position: Int)?
 
     init(type: ObjectType?) { self.type = type }
 }

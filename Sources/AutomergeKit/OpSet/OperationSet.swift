@@ -234,11 +234,17 @@ struct OperationSet: Sendable {
                     if element.isRoot {
                         position = 0
                     } else {
-                        guard let store = object.elementByID[element],
-                              let found = object.order.firstIndex(of: store) else {
+                        guard let store = object.elementByID[element] else {
                             throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
                         }
-                        position = found + 1
+                        if let hint = object.lastInsertion, hint.store == store, hint.position < object.order.count,
+                           object.order[hint.position] == store {
+                            position = hint.position + 1
+                        } else if let found = object.order.firstIndex(of: store) {
+                            position = found + 1
+                        } else {
+                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
+                        }
                     }
                     // Skip elements inserted concurrently with a greater id (and what follows them).
                     while position < object.order.count {
@@ -247,6 +253,7 @@ struct OperationSet: Sendable {
                         position += 1
                     }
                     object.elementByID[operation.id] = object.elementStore.count
+                    object.lastInsertion = (object.elementStore.count, position)
                     object.order.insert(object.elementStore.count, at: position)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
                 } else {
