@@ -34,33 +34,31 @@ enum FileSystem {
                       modificationNanoseconds: Int(info.st_mtim.tv_nsec), identity: identity)
     }
 
+    /// The names in a folder (without `.` and `..`), sorted by their UTF-8 bytes.
     static func listDirectory(_ path: String) throws(StoreError) -> [String] {
-        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        try directoryEntries(path).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The names in a folder with whether each is a folder, from the entries' types (`d_type`) where
     /// the file system gives them, else from `lstat`: listing a folder of images stats none of them.
     static func listDirectoryKinds(_ path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+        try directoryEntries(path).map { entry in
+            let isDirectory = entry.type == UInt8(DT_UNKNOWN)
+                ? status(path + "/" + entry.name)?.isDirectory == true : entry.type == UInt8(DT_DIR)
+            return (entry.name, isDirectory)
+        }
+    }
+
+    /// `readdir`: each entry's name and `d_type`, in the folder's order, without `.` and `..`.
+    private static func directoryEntries(_ path: String) throws(StoreError) -> [(name: String, type: UInt8)] {
         guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
         defer { closedir(directory) }
-        var entries: [(name: String, isDirectory: Bool)] = []
+        var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard name != "." && name != ".." else { continue }
-            let type = entry.pointee.d_type
-            let isDirectory = type == UInt8(DT_UNKNOWN) ? status(path + "/" + name)?.isDirectory == true : type == UInt8(DT_DIR)
-            entries.append((name, isDirectory))
+            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
         }
         return entries
     }
