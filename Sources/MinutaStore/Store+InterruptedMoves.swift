@@ -32,13 +32,7 @@ extension Store {
               let arrived = RecordView.object(move.id, in: target.document),
               var source = try loadMonth(move.source, in: &state),
               RecordView.object(move.id, in: source.document) != nil else { return false }
-        for image in RecordView.images(of: arrived, in: target.document) where FieldRule.isValidFileName(image) {
-            let from = absolute(move.source.folderPath + "/" + image)
-            let to = absolute(move.destination.folderPath + "/" + image)
-            guard FileSystem.status(from)?.isRegularFile == true, FileSystem.status(to) == nil else { continue }
-            try FileSystem.makeDirectories(absolute(move.destination.folderPath))
-            try FileSystem.move(from, to: to)
-        }
+        try moveImages(RecordView.images(of: arrived, in: target.document), from: move.source, to: move.destination)
         do { try source.document.delete(forKey: move.id) } catch { return false }
         source.view = nil
         try save(&source, to: move.source.documentPath, state: &state)

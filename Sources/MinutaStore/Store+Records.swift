@@ -142,13 +142,7 @@ extension Store {
         try save(&target, to: destination.documentPath, state: &state)
         state.months[destination] = target
 
-        // Images follow the record to its new month folder.
-        for image in images where FieldRule.isValidFileName(image) {
-            let from = absolute(sourceMonth.folderPath + "/" + image)
-            guard FileSystem.status(from)?.isRegularFile == true else { continue }
-            try FileSystem.makeDirectories(absolute(destination.folderPath))
-            try FileSystem.move(from, to: absolute(destination.folderPath + "/" + image))
-        }
+        try moveImages(images, from: sourceMonth, to: destination)
 
         var old = source
         do { try old.document.delete(forKey: id) } catch {}
@@ -161,6 +155,17 @@ extension Store {
         state.movedRecords[oldName] = (id, destination, Self.now() + Self.gracePeriod)
         let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[id.uppercased()].map { view.files[$0].name } } ?? oldName
         return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
+    }
+
+    /// Image files follow their record to its new month folder; those not (or no longer) in the old
+    /// folder are skipped, names that are not plain file names are never used as paths.
+    func moveImages(_ images: [String], from source: Month, to destination: Month) throws(StoreError) {
+        for image in images where FieldRule.isValidFileName(image) {
+            let from = absolute(source.folderPath + "/" + image)
+            guard FileSystem.status(from)?.isRegularFile == true else { continue }
+            try FileSystem.makeDirectories(absolute(destination.folderPath))
+            try FileSystem.move(from, to: absolute(destination.folderPath + "/" + image))
+        }
     }
 
     /// The record a file name shows, also through the grace period after a move.
