@@ -27,7 +27,9 @@ let package = Package(
         ),
         // The Minuta store: records and tags over the documents, the JSON view, edits, the backing
         // folder and conflict copies. Knows nothing of FUSE.
-        .target(name: "MinutaStore", dependencies: ["AutomergeKit", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MinutaStore", dependencies: ["AutomergeKit", "CLinuxCalls", .product(name: "Crypto", package: "swift-crypto")]),
+        // Linux system calls Swift's Glibc module lacks (renameat2, for swapping a document in).
+        .target(name: "CLinuxCalls"),
         // libfuse3 from Debian (libfuse3-dev): the low-level API the mount is served through.
         .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         // The FUSE adapter: serves any FileTree through the kernel. Knows nothing of Automerge or Minuta.

@@ -46,6 +46,9 @@ public struct Document: Sendable {
         }
     }
 
+    /// Whether the change with this hash is in the history.
+    public func containsChange(_ hash: ChangeHash) -> Bool { historyIndex[hash] != nil }
+
     /// How many changes the history holds (cheaper than `changes.count`).
     public var changeCount: Int { history.count }
 

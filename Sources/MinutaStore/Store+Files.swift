@@ -43,6 +43,10 @@ extension Store {
         }
         try state.withLock { (state: inout State) throws(StoreError) in
             let file = absolute(relative)
+            // An image of a record is attached to it: not while its document does not load.
+            if let month, Self.imageOwner(FileSystem.lastComponent(relative)) != nil {
+                try requireReadableFile(month.documentPath, state: &state)
+            }
             try FileSystem.makeDirectories(FileSystem.parentPath(file))
             try FileSystem.writeAtomically(bytes, to: file)
             guard let month else { return }
@@ -52,6 +56,9 @@ extension Store {
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
+            if let month, Self.imageOwner(FileSystem.lastComponent(relative)) != nil {
+                try requireReadableFile(month.documentPath, state: &state)
+            }
             try FileSystem.remove(absolute(relative))
             guard let month else { return }
             try updateImageList(FileSystem.lastComponent(relative), in: month, attach: false, state: &state)

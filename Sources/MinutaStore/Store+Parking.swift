@@ -19,6 +19,8 @@ extension Store {
         var view: MonthView?
         /// Whether any of its records has a field with concurrent values (`conflictReport` skips it if not).
         var hasConflicts: Bool
+        /// ``LoadedDocument/lastReadHeads`` when it was parked.
+        var lastReadHeads: [ChangeHash]
     }
 
     /// The month documents a store holds, decoded or parked; a month is in one or the other.
@@ -64,7 +66,7 @@ extension Store {
                   loaded.document.changeCount == loaded.savedChangeCount, !loaded.document.hasPendingChanges
             else { continue }
             let parked = ParkedMonth(bytes: bytes, identity: loaded.identity, view: loaded.view,
-                                     hasConflicts: Self.hasConflicts(in: loaded.document))
+                                     hasConflicts: Self.hasConflicts(in: loaded.document), lastReadHeads: loaded.lastReadHeads)
             state.months.park(month, as: parked)
             excess -= 1
         }
@@ -76,7 +78,7 @@ extension Store {
             var document = try Document.load(parked.bytes)
             document.setActor(actor)
             return LoadedDocument(document: document, identity: parked.identity, view: parked.view,
-                                  savedChangeCount: document.changeCount, savedBytes: parked.bytes)
+                                  savedChangeCount: document.changeCount, savedBytes: parked.bytes, lastReadHeads: parked.lastReadHeads)
         } catch {
             throw .unreadableDocument(file: month.documentPath, cause: error.description)
         }

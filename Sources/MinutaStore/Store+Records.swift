@@ -76,6 +76,7 @@ extension Store {
         }
         let id = target?.id ?? (writtenID?.uppercased() ?? UUIDText.random())
         let sourceMonth = target?.month ?? month
+        try requireReadableFile(sourceMonth.documentPath, state: &state)
 
         // Edit a copy of the source document; nothing is kept unless everything is valid.
         var source = try loadMonth(sourceMonth, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
@@ -127,6 +128,7 @@ extension Store {
         _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month, source: LoadedDocument,
         to destination: Month, oldName: String, changedAt: Int, state: inout State
     ) throws(StoreError) -> WriteOutcome {
+        try requireReadableFile(destination.documentPath, state: &state)
         let journaled = MoveJournal.Move(id: id, source: sourceMonth, destination: destination)
         // Without a journal entry (state folder full or unwritable) the move still happens, unrepaired.
         try? moveJournal?.begin(journaled)
@@ -191,10 +193,11 @@ extension Store {
     /// Deletes the record a file shows, and its image files.
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
-            guard let (file, recordMonth) = try recordFileLocked(named: name, in: month, state: &state),
-                  var loaded = try loadMonth(recordMonth, in: &state) else {
+            guard let (file, recordMonth) = try recordFileLocked(named: name, in: month, state: &state) else {
                 throw .notFound(month.folderPath + "/" + name)
             }
+            try requireReadableFile(recordMonth.documentPath, state: &state)
+            guard var loaded = try loadMonth(recordMonth, in: &state) else { throw .notFound(month.folderPath + "/" + name) }
             let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
             do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
             loaded.invalidateView(changedRecord: file.id)

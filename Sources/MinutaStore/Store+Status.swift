@@ -8,12 +8,34 @@ extension Store {
         public var mergedCopies: Int
         public var lastMerge: String?
         public var rejectedWrites: Int
+        /// How many times the store has looked for what sync tools delivered.
+        public var synchronizationPasses: Int
+        /// Document files that do not load (SPEC 5a), in path order, each with why and where this
+        /// store kept the changes it held that the file may lack.
+        public var unreadableDocuments: [UnreadableDocumentStatus]
+    }
+
+    /// A document file that does not load, for `.minutafs/status` and `minutafs check`.
+    public struct UnreadableDocumentStatus: Sendable, Equatable, CustomStringConvertible {
+        public var file: String
+        public var reason: UnreadableReason
+        /// The conflict copy holding this store's changes that the file may lack, if it held any.
+        public var preservedIn: String?
+
+        public var description: String {
+            "\(file): cannot be loaded: \(reason); \(Store.shownName(of: file)) is read-only until a readable version replaces it"
+                + (preservedIn.map { "; this mount's changes are kept in \($0)" } ?? "")
+        }
     }
 
     public func status() -> Status {
         state.withLock { state in
             Status(documentsLoaded: state.months.loaded.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
-                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount)
+                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount,
+                   synchronizationPasses: state.synchronizationPasses,
+                   unreadableDocuments: state.unreadable.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
+                       UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
+                   })
         }
     }
 

@@ -12,6 +12,8 @@ extension Store {
             case quarantined(reason: String, movedTo: String)
             /// An image conflict copy identical to its original was deleted.
             case duplicateRemoved
+            /// Left as it is: its document does not load now (SPEC 5a), or the copy could not be read.
+            case waiting(reason: String)
         }
 
         public var copy: String
@@ -23,6 +25,7 @@ extension Store {
             case .merged(let count): "merged \(copy) into \(primary) (\(count) new change\(count == 1 ? "" : "s")), copy removed"
             case .quarantined(let reason, let movedTo): "could not load \(copy) (\(reason)); moved it to \(movedTo)"
             case .duplicateRemoved: "removed \(copy), identical to \(primary)"
+            case .waiting(let reason): "left \(copy) as it is: \(reason)"
             }
         }
     }
@@ -55,13 +58,20 @@ extension Store {
         return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
             var reports: [MergeReport] = []
             for (copy, primary) in copies {
-                reports.append(try mergeCopy(copy, into: primary, state: &state))
+                // One copy that cannot be merged now does not stop the others.
+                do throws(StoreError) {
+                    reports.append(try mergeCopy(copy, into: primary, state: &state))
+                } catch {
+                    reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
+                }
             }
             return reports
         }
     }
 
     private func mergeCopy(_ copy: String, into primary: String, state: inout State) throws(StoreError) -> MergeReport {
+        // Merging into a document that does not load would need writing over it: the copy waits.
+        try requireReadableFile(primary, state: &state)
         let bytes = try FileSystem.read(absolute(copy))
         let incoming: Document
         do {
@@ -92,7 +102,7 @@ extension Store {
         return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
     }
 
-    private func quarantine(_ relative: String) throws(StoreError) -> String {
+    func quarantine(_ relative: String) throws(StoreError) -> String {
         let folder = ".minutafs-quarantine"
         try FileSystem.makeDirectories(absolute(folder))
         let flattened = relative.split(separator: "/").joined(separator: "__")
@@ -114,9 +124,11 @@ extension Store {
 
     /// Merges document files that changed on disk since this store last read or wrote them
     /// (another device's version delivered by a sync tool), writing back what the file lacks.
-    /// Returns the documents (relative paths) whose content changed.
+    /// A file that does not load is left as it is (SPEC 5a). Returns the documents (relative paths)
+    /// whose content changed.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+            state.synchronizationPasses += 1
             var changed: [String] = []
             // A parked document whose file changed is loaded again (without parking others) to merge.
             for (month, parked) in state.months.parked where FileSystem.status(absolute(month.documentPath))?.identity != parked.identity {
@@ -137,31 +149,44 @@ extension Store {
                 }
                 state.tags = tags
             }
+            // Files that did not load and were never held: a readable version is loaded when next used.
+            for (file, known) in state.unreadable {
+                let isHeld = file == "tags.automerge" ? state.tags != nil : Self.month(ofDocumentPath: file).map { state.months[$0] != nil } ?? false
+                guard !isHeld, FileSystem.status(absolute(file))?.identity != known.identity else { continue }
+                switch readDocumentFile(file) {
+                case .absent, .loaded:
+                    clearUnreadable(file, state: &state)
+                    changed.append(file)
+                case .unreadable(let reason, let identity):
+                    markUnreadable(file, reason: reason, identity: identity, state: &state)
+                }
+            }
             return changed
         }
     }
 
-    /// Returns whether the held document gained changes from the file.
+    /// Returns whether the held document gained changes from the file. A file that does not load is
+    /// noted and left alone; what the store holds beyond it goes to a conflict copy.
     private func refresh(_ loaded: inout LoadedDocument, file: String, state: inout State) throws(StoreError) -> Bool {
-        guard let status = FileSystem.status(absolute(file)), status.isRegularFile, status.identity != loaded.identity else { return false }
-        let bytes = try FileSystem.read(absolute(file))
-        guard let onDisk = try? Document.load(bytes) else {
-            // A damaged replacement: keep what we hold and write it back, so nothing is lost.
-            loaded.identity = nil
-            try save(&loaded, to: file, state: &state)
-            return false
-        }
-        let before = loaded.document.changeCount
-        try? loaded.document.merge(onDisk)
-        let gained = loaded.document.changeCount > before
-        if loaded.document.changeCount > onDisk.changeCount {
-            loaded.identity = nil
-            try save(&loaded, to: file, state: &state)
+        guard let status = FileSystem.status(absolute(file)) else { return false }
+        if let known = state.unreadable[file] {
+            guard status.identity != known.identity else { return false }
         } else {
-            loaded.identity = status.identity
-            loaded.savedChangeCount = loaded.document.changeCount
-            loaded.savedBytes = bytes
+            guard status.identity != loaded.identity else { return false }
         }
-        return gained
+        let merged: (identity: FileSystem.Identity?, gained: Bool)
+        do {
+            merged = try mergeFromDisk(&loaded, file, state: &state)
+        } catch {
+            if case .unloadableDocument = error { return false }
+            throw error
+        }
+        guard let identity = merged.identity else { return false }
+        if loaded.identity != identity {
+            // We hold changes the file lacks: write them back.
+            try replaceDocumentFile(&loaded, file, expected: identity, state: &state)
+            state.savedDocumentCount += 1
+        }
+        return merged.gained
     }
 }

@@ -9,6 +9,7 @@ extension Store {
                 recordRejection(error, state: &state)
                 throw error
             }
+            try requireReadableFile("tags.automerge", state: &state)
             do throws(StoreError) {
                 return try writeTags(bytes, state: &state)
             } catch {

@@ -1,6 +1,10 @@
+import AutomergeKit
+
 /// The store's own temporary files: `.NAME.minutafs-HEX.tmp` beside the file an atomic write
-/// replaces. A process killed between creating one and renaming it leaves it behind; the mount
-/// never shows it, and removes it once it is surely stale.
+/// replaces. A process killed between creating one and renaming it leaves it behind; so does one
+/// killed between swapping a new document in and checking the file it swapped out (which may hold
+/// another device's changes). The mount never shows them; a stale one of a document is merged into
+/// its document before it is removed, never just deleted.
 extension Store {
     /// Removes the store's temporary files last modified more than `age` seconds ago, anywhere in
     /// the backing folder (symbolic links are not followed). A write in progress renames its
@@ -20,13 +24,73 @@ extension Store {
                     if name != ".minutafs-quarantine" { folders.append(prefix + name) }
                     continue
                 }
-                guard FileSystem.isTemporaryName(name), let status = FileSystem.status(absolute(prefix + name)) else { continue }
-                if status.isRegularFile, status.modificationSeconds < cutoff,
-                   (try? FileSystem.remove(absolute(prefix + name))) != nil {
-                    removed.append(prefix + name)
+                guard FileSystem.isTemporaryName(name), let status = FileSystem.status(absolute(prefix + name)),
+                      status.isRegularFile, status.modificationSeconds < cutoff else { continue }
+                if let primary = Self.documentOfTemporaryFile(named: name, in: folder) {
+                    guard bringInLeftover(prefix + name, primary: primary) else { continue }
+                } else if (try? FileSystem.remove(absolute(prefix + name))) == nil {
+                    // Not removable now (permissions, I/O): left for the next mount to try; nothing is lost.
+                    continue
                 }
+                removed.append(prefix + name)
             }
         }
         return removed
+    }
+
+    /// The document (relative path) a temporary file named `name` in `folder` was written for, if it
+    /// is one: `.01.automerge.minutafs-HEX.tmp` in `records/YYYY`, `.tags.automerge.minutafs-HEX.tmp`
+    /// at the top.
+    static func documentOfTemporaryFile(named name: String, in folder: String) -> String? {
+        guard let marker = name.ranges(of: ".minutafs-").last else { return nil }
+        let target = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+        if folder.isEmpty { return target == "tags.automerge" ? target : nil }
+        guard let month = month(ofDocumentPath: folder + "/" + target) else { return nil }
+        return month.documentPath
+    }
+
+    /// Merges a stale temporary document into its document (or, if that does not load, into a
+    /// conflict copy beside it) and removes it. One that does not load is moved to
+    /// `.minutafs-quarantine/`, never deleted. Returns whether it is gone from its place.
+    private func bringInLeftover(_ relative: String, primary: String) -> Bool {
+        state.withLock { state in
+            switch readDocumentFile(relative) {
+            case .absent:
+                return true
+            case .unreadable(let reason, _):
+                guard let destination = try? quarantine(relative) else { return false }
+                noteEvent("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)", state: &state)
+                return true
+            case .loaded(let leftover, _, _):
+                do throws(StoreError) {
+                    if state.unreadable[primary] != nil || {
+                        if case .unreadable = readDocumentFile(primary) { return true } else { return false }
+                    }() {
+                        let copy = try writeConflictCopy(of: leftover, for: primary)
+                        noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)", state: &state)
+                    } else {
+                        var loaded: LoadedDocument
+                        if let month = Self.month(ofDocumentPath: primary) {
+                            loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+                            do { try loaded.document.merge(leftover) } catch { throw .unreadableDocument(file: relative, cause: "\(error)") }
+                            loaded.view = nil
+                            try save(&loaded, to: primary, state: &state)
+                            state.months[month] = loaded
+                        } else {
+                            loaded = try loadTags(in: &state)
+                            do { try loaded.document.merge(leftover) } catch { throw .unreadableDocument(file: relative, cause: "\(error)") }
+                            try save(&loaded, to: primary, state: &state)
+                            state.tags = loaded
+                            state.tagsView = nil
+                        }
+                    }
+                    try FileSystem.remove(absolute(relative))
+                    return true
+                } catch {
+                    noteEvent("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is", state: &state)
+                    return false
+                }
+            }
+        }
     }
 }

@@ -19,6 +19,8 @@ public final class Store: Sendable {
     let state: Mutex<State>
     /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
     let moveJournal: MoveJournal?
+    /// Where the store reports what happened to its document files (the mount's log).
+    let log: @Sendable (String) -> Void
 
     struct LoadedDocument: Sendable {
         var document: Document
@@ -37,6 +39,9 @@ public final class Store: Sendable {
         /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
         /// loaded again from after it was parked (see `Store+Parking.swift`).
         var savedBytes: [UInt8]?
+        /// The heads of the file as this process last read it (not as it wrote it): what the held
+        /// document has beyond them may exist nowhere else (see `preserveHeldChanges`).
+        var lastReadHeads: [ChangeHash] = []
 
         /// The record `id` changed and no other did (an edit of this store, not a merge).
         mutating func invalidateView(changedRecord id: String) {
@@ -62,6 +67,10 @@ public final class Store: Sendable {
         var lastMerge: String?
         var rejectedWriteCount = 0
         var savedDocumentCount = 0
+        /// Document files (relative paths) that do not load, and what is known of them (SPEC 5a).
+        var unreadable: [String: UnreadableDocument] = [:]
+        /// How many times the store looked for what sync tools delivered (`synchronizeDocuments`).
+        var synchronizationPasses = 0
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
@@ -79,7 +88,10 @@ public final class Store: Sendable {
     /// With a `stateDirectory` (the mount passes `$XDG_STATE_HOME/minutafs`), record moves between
     /// months are journaled there, and a move a killed process left half done is finished by
     /// ``finishInterruptedMoves()`` (see `MoveJournal`).
-    public init(path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil) throws(StoreError) {
+    public init(
+        path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
@@ -97,6 +109,7 @@ public final class Store: Sendable {
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
+        self.log = log
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
     }
@@ -117,15 +130,16 @@ public final class Store: Sendable {
         if let parked = state.months.parked[month] {
             loaded = try unparked(parked, month: month)
         } else {
-            let file = absolute(month.documentPath)
-            guard let status = FileSystem.status(file), status.isRegularFile else { return nil }
-            let bytes = try FileSystem.read(file)
-            do {
-                var document = try Document.load(bytes)
-                document.setActor(actor)
-                loaded = LoadedDocument(document: document, identity: status.identity, view: nil, savedChangeCount: document.changeCount, savedBytes: bytes)
-            } catch {
-                throw .unreadableDocument(file: month.documentPath, cause: error.description)
+            switch readDocumentFile(month.documentPath) {
+            case .absent:
+                return nil
+            case .unreadable(let reason, let identity):
+                markUnreadable(month.documentPath, reason: reason, identity: identity, state: &state)
+                throw .unloadableDocument(file: month.documentPath, reason: reason)
+            case .loaded(let document, let identity, let bytes):
+                loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
+                                        savedBytes: bytes, lastReadHeads: document.heads)
+                clearUnreadable(month.documentPath, state: &state)
             }
         }
         state.months[month] = loaded
@@ -135,47 +149,19 @@ public final class Store: Sendable {
 
     func loadTags(in state: inout State) throws(StoreError) -> LoadedDocument {
         if let loaded = state.tags { return loaded }
-        let file = absolute("tags.automerge")
-        var document = Document(actor: actor)
-        var identity: FileSystem.Identity?
-        if let status = FileSystem.status(file), status.isRegularFile {
-            let bytes = try FileSystem.read(file)
-            do {
-                document = try Document.load(bytes)
-                document.setActor(actor)
-            } catch {
-                throw .unreadableDocument(file: "tags.automerge", cause: error.description)
-            }
-            identity = status.identity
+        let loaded: LoadedDocument
+        switch readDocumentFile("tags.automerge") {
+        case .absent:
+            loaded = LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        case .unreadable(let reason, let identity):
+            markUnreadable("tags.automerge", reason: reason, identity: identity, state: &state)
+            throw .unloadableDocument(file: "tags.automerge", reason: reason)
+        case .loaded(let document, let identity, let bytes):
+            loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
+                                    savedBytes: bytes, lastReadHeads: document.heads)
         }
-        let loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: identity == nil ? -1 : document.changeCount)
         state.tags = loaded
         return loaded
-    }
-
-    /// Commits and writes a document if it has changes the file lacks. Returns whether it wrote.
-    @discardableResult
-    func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
-        loaded.document.commit()
-        let file = absolute(relative)
-        // Someone else wrote the file since we read it: merge their version first, never replace it.
-        if let status = FileSystem.status(file), status.isRegularFile, status.identity != loaded.identity,
-           let bytes = try? FileSystem.read(file), let onDisk = try? Document.load(bytes) {
-            try? loaded.document.merge(onDisk)
-            loaded.view = nil
-        }
-        if let identity = loaded.identity, FileSystem.status(file)?.identity == identity,
-           loaded.document.changeCount == loaded.savedChangeCount {
-            return false
-        }
-        let bytes = loaded.document.save()
-        try FileSystem.makeDirectories(FileSystem.parentPath(file))
-        try FileSystem.writeAtomically(bytes, to: file)
-        loaded.identity = FileSystem.status(file)?.identity
-        loaded.savedChangeCount = loaded.document.changeCount
-        loaded.savedBytes = bytes
-        state.savedDocumentCount += 1
-        return true
     }
 
     // MARK: Listing

@@ -41,13 +41,17 @@ extension Minutafs.Doc {
 
         func run() throws {
             try reportingFailures {
-                let original = try DocumentFile.readBytes(atPath: input)
-                var document = try DocumentFile.load(original, from: input)
-                let saved = document.save()
-                if let output {
-                    try DocumentFile.write(saved, toPath: output)
-                } else if saved != original {
-                    try DocumentFile.write(saved, toPath: input)
+                // Replacing a store's document in place: not while a mount (or another command) writes it.
+                let lock = output == nil ? try StoreCommandSupport.lockForDocument(atPath: input) : nil
+                try withExtendedLifetime(lock) { () throws(CommandFailure) in
+                    let original = try DocumentFile.readBytes(atPath: input)
+                    var document = try DocumentFile.load(original, from: input)
+                    let saved = document.save()
+                    if let output {
+                        try DocumentFile.write(saved, toPath: output)
+                    } else if saved != original {
+                        try DocumentFile.write(saved, toPath: input)
+                    }
                 }
             }
         }

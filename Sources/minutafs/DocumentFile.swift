@@ -31,8 +31,10 @@ enum DocumentFile {
         try load(readBytes(atPath: path), from: path)
     }
 
-    /// Loads document `bytes` read from `path`.
+    /// Loads document `bytes` read from `path`. An empty file is not a document (a sync tool may
+    /// still be writing it), so it is never taken for an empty one and written over.
     static func load(_ bytes: [UInt8], from path: String) throws(CommandFailure) -> Document {
+        guard !bytes.isEmpty else { throw CommandFailure(path: path, cause: UnreadableReason.empty.description + "; it is left untouched") }
         do {
             return try Document.load(bytes)
         } catch {
@@ -40,8 +42,21 @@ enum DocumentFile {
         }
     }
 
-    /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5).
+    /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5). A file already
+    /// there that is not a document this minutafs can load is never written over (SPEC 5a).
     static func write(_ bytes: [UInt8], toPath path: String) throws(CommandFailure) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw CommandFailure(path: path, cause: "not a regular file; it is left untouched")
+            }
+            let existing = try readBytes(atPath: path)
+            do {
+                _ = try load(existing, from: path)
+            } catch {
+                throw CommandFailure(path: path, cause: "exists and cannot be loaded (\(error.cause)); minutafs never writes over a document it cannot read: choose another output")
+            }
+        }
         do {
             try DocumentFileAccess.write(bytes, to: path)
         } catch {

@@ -62,6 +62,9 @@ extension Minutafs {
             guard FileManager.default.fileExists(atPath: storePath, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw CommandFailure(path: storePath, cause: "no such folder")
             }
+            // Not while a mount (or another command) writes the store's documents.
+            let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), purpose: "used by minutafs migrate", hint: "unmount it first")
+            defer { withExtendedLifetime(lock) {} }
             let isLegacy: Bool
             do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }
             guard isLegacy else {

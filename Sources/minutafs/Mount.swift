@@ -44,7 +44,8 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: StoreCommandSupport.stateDirectory())
+                let stateDirectory = StoreCommandSupport.stateDirectory()
+                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory, log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     readOnly: list.contains("ro"), allowOther: list.contains("allow_other"), foreground: foreground,
@@ -54,11 +55,17 @@ extension Minutafs {
                     try MountDaemon.startInBackground(arguments: CommandLine.arguments, mountPoint: mountPoint)
                     return
                 }
-                try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","))
+                // One writer per store per machine: a second mount of this store stops here.
+                let lock = try StoreCommandSupport.lockForWriting(
+                    store.path, purpose: "mounted at \(MountDaemon.absolute(mountPoint))", hint: "a store is mounted once per machine")
+                try withExtendedLifetime(lock) { () throws(CommandFailure) in
+                    try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","),
+                              logFile: stateDirectory.map { $0 + "/mount-" + StoreCommandSupport.logKey(store.path) + ".log" })
+                }
             }
         }
 
-        private func serve(store: Store, options: MountOptions, description: String) throws(CommandFailure) {
+        private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
             let tree = StoreFileTree(tree: StoreTree(store: store, mountDescription: "\(mountPoint) (\(description))"))
             let mount: FuseMount
             do {
@@ -71,7 +78,7 @@ extension Minutafs {
             store.removeStaleTemporaryFiles()
             // A record moved between months by a mount that was killed mid-move is in both documents.
             do { try store.finishInterruptedMoves() } catch {
-                FileHandle.standardError.write(Data("minutafs: warning: a record move left half done by an earlier mount could not be finished: \(error)\n".utf8))
+                MountLog.write("warning: a record move left half done by an earlier mount could not be finished: \(error)")
             }
             tree.synchronize()
             let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
@@ -87,19 +94,36 @@ extension Minutafs {
                 watcher?.stop()
                 poller.cancel()
             }
+            // The background parent waits for this line; from now on the log goes to a file.
+            MountDaemon.reportReady(logFile: logFile)
             do {
                 try mount.run()
             } catch {
                 throw CommandFailure(path: mountPoint, cause: error.description)
             }
+            // What the sync tool delivered since the last pass: merged (and written back if this
+            // mount holds more) before the process ends, so no acknowledged save is left only in memory.
+            tree.synchronize()
         }
     }
 }
 
-/// Starting the mount in the background: the same command again with `-f`, in a new session,
-/// its standard error read until the mount appears (success) or the child exits (its error line
-/// is passed on).
+/// Where the mount's log goes: standard error (the terminal with -f, the journal under systemd, a
+/// file in the state folder for a background mount).
+enum MountLog {
+    @Sendable static func write(_ line: String) {
+        FileHandle.standardError.write(Data("minutafs: \(line)\n".utf8))
+    }
+}
+
+/// Starting the mount in the background: the same command again with `-f`, in a new session. The
+/// child writes ``readyLine`` to its standard error once it serves the mount point; the parent
+/// reports success only then, and otherwise the child's last error line (so another process's mount
+/// at the same place is never taken for ours).
 enum MountDaemon {
+    static let readyLine = "minutafs: mounted and serving"
+    static let handshakeVariable = "MINUTAFS_MOUNT_HANDSHAKE"
+
     static func startInBackground(arguments: [String], mountPoint: String) throws(CommandFailure) {
         guard let executable = Bundle.main.executablePath ?? arguments.first else {
             throw CommandFailure(path: mountPoint, cause: "cannot find the minutafs executable")
@@ -107,6 +131,9 @@ enum MountDaemon {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(arguments.dropFirst()) + ["-f"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[handshakeVariable] = "1"
+        process.environment = environment
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -115,36 +142,56 @@ enum MountDaemon {
             throw CommandFailure(path: mountPoint, cause: "cannot start the mount process: \(error)")
         }
         let target = Self.absolute(mountPoint)
-        let deadline = Date().addingTimeInterval(30)
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        var received: [UInt8] = []
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            if isMounted(target) {
-                // Leave the child running on its own; stop reading its errors.
-                print("mounted \(target) (pid \(process.processIdentifier)); unmount with: fusermount3 -u \(target)")
-                return
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, 200)
+            if ready < 0 && errno != EINTR { break }
+            guard ready > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 {
+                received += buffer[0..<count]
+                let text = String(decoding: received, as: UTF8.self)
+                if text.split(whereSeparator: \.isNewline).contains(where: { $0 == readyLine }) {
+                    for line in text.split(whereSeparator: \.isNewline) where line != readyLine {
+                        FileHandle.standardError.write(Data((line + "\n").utf8))
+                    }
+                    print("mounted \(target) (pid \(process.processIdentifier)); unmount with: fusermount3 -u \(target)")
+                    return
+                }
+                continue
             }
-            if !process.isRunning {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    .split(whereSeparator: \.isNewline).last.map(String.init) ?? "the mount process exited with status \(process.terminationStatus)"
-                throw CommandFailure(path: mountPoint, cause: message.hasPrefix("minutafs: ") ? String(message.dropFirst("minutafs: ".count)) : message)
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+            if count < 0 && errno == EINTR { continue }
+            // End of file: the child exited (or closed its error output) without serving.
+            break
         }
-        throw CommandFailure(path: mountPoint, cause: "the mount did not appear within 30 seconds")
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+        let message = String(decoding: received, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
+            ?? "the mount process exited with status \(process.terminationStatus) before mounting"
+        throw CommandFailure(path: mountPoint, cause: message.hasPrefix("minutafs: ") ? String(message.dropFirst("minutafs: ".count)) : message)
+    }
+
+    /// Tells a waiting background parent that the mount is served, then sends the log to `logFile`
+    /// (the parent stops reading). Without a parent waiting, does nothing.
+    static func reportReady(logFile: String?) {
+        guard ProcessInfo.processInfo.environment[handshakeVariable] == "1" else { return }
+        FileHandle.standardError.write(Data((readyLine + "\n").utf8))
+        let target = logFile.map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) } ?? -1
+        let replacement = target >= 0 ? target : open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard replacement >= 0 else { return }
+        dup2(replacement, STDERR_FILENO)
+        close(replacement)
     }
 
     static func absolute(_ path: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard realpath(path, &buffer) != nil else { return path }
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Whether `/proc/self/mountinfo` lists a mount at `path`.
-    static func isMounted(_ path: String) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
-        let escaped = path.replacingOccurrences(of: " ", with: "\\040")
-        return table.split(separator: "\n").contains { line in
-            let fields = line.split(separator: " ")
-            return fields.count > 4 && fields[4] == escaped
-        }
     }
 }

@@ -25,13 +25,19 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let opened = try StoreCommandSupport.open(store)
+                let lock = try StoreCommandSupport.lockForWriting(opened.path, purpose: "used by minutafs merge")
                 let reports: [Store.MergeReport]
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
+                withExtendedLifetime(lock) {}
                 if reports.isEmpty { print("no conflict copies in \(opened.path)") }
                 for report in reports { print(report.description) }
-                if reports.contains(where: { if case .quarantined = $0.outcome { true } else { false } }) {
-                    throw ExitCode.failure
+                let failed = reports.contains { report in
+                    switch report.outcome {
+                    case .quarantined, .waiting: true
+                    case .merged, .duplicateRemoved: false
+                    }
                 }
+                if failed { throw ExitCode.failure }
             }
         }
     }
@@ -66,12 +72,14 @@ extension Minutafs {
 }
 
 enum StoreCommandSupport {
-    static func open(_ path: String, timeZone: String? = nil, stateDirectory: String? = nil) throws(CommandFailure) -> Store {
+    static func open(
+        _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
         do {
-            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory)
+            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
@@ -84,5 +92,44 @@ enum StoreCommandSupport {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/minutafs" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/minutafs" }
         return nil
+    }
+
+    /// The name part of a store's log file in the state folder (the lock file's).
+    static func logKey(_ storePath: String) -> String {
+        StoreLock.fileKey(for: storePath)
+    }
+
+    /// The writer lock of the store a document file belongs to (`STORE/tags.automerge` or
+    /// `STORE/records/YYYY/MM.automerge`), or nil for a file outside any store.
+    static func lockForDocument(atPath path: String) throws(CommandFailure) -> StoreLock? {
+        let absolute = MountDaemon.absolute(path)
+        let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let name = parts.last else { return nil }
+        var root: [String]?
+        if name == "tags.automerge" {
+            root = Array(parts.dropLast())
+        } else if parts.count >= 3, parts[parts.count - 3] == "records", parts[parts.count - 2].count == 4 {
+            root = Array(parts.dropLast(3))
+        }
+        guard let root else { return nil }
+        let store = "/" + root.joined(separator: "/")
+        guard FileManager.default.fileExists(atPath: store + "/tags.automerge") || FileManager.default.fileExists(atPath: store + "/records") else { return nil }
+        return try lockForWriting(store, purpose: "used by minutafs doc compact", hint: "unmount it first")
+    }
+
+    /// Takes the store's writer lock for a command that writes documents (`merge`, `migrate`, an
+    /// in-place `doc compact`): a mounted store is refused, naming the mount, and nothing changes.
+    static func lockForWriting(
+        _ storePath: String, purpose: String, hint: String = "unmount it first (the mount merges conflict copies itself)"
+    ) throws(CommandFailure) -> StoreLock? {
+        guard let stateDirectory = stateDirectory() else { return nil }
+        do {
+            return try StoreLock(storePath: storePath, stateDirectory: stateDirectory, purpose: purpose)
+        } catch {
+            if case .storeInUse(_, let holder) = error {
+                throw CommandFailure(path: storePath, cause: "the store is in use: \(holder); \(hint)")
+            }
+            throw CommandFailure(path: storePath, cause: error.description)
+        }
     }
 }

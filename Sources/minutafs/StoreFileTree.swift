@@ -12,14 +12,17 @@ final class StoreFileTree: FileTree {
 
     init(tree: StoreTree) { self.tree = tree }
 
-    static func treeError(_ error: StoreError) -> TreeError {
+    /// The adapter's error for a store error; `writing`: the request would change something, so a
+    /// document that does not load makes it fail with `EROFS` (reads of it fail with `EIO`).
+    static func treeError(_ error: StoreError, writing: Bool = false) -> TreeError {
         switch error {
+        case .unloadableDocument: return writing ? .readOnly : .io(error.description)
         case .rejected(_, _, _, .tooLarge): return .fileTooLarge
         case .rejected: return .invalidContent(error.description)
         case .notFound, .invalidName: return .notFound
         case .alreadyExists: return .alreadyExists
         case .notEmpty: return .notEmpty
-        case .unreadableDocument, .notAStore, .legacyStore: return .io(error.description)
+        case .unreadableDocument, .notAStore, .legacyStore, .storeInUse: return .io(error.description)
         case .system(_, _, let code):
             switch code {
             case ENOSPC, EDQUOT: return .noSpace
@@ -36,8 +39,8 @@ final class StoreFileTree: FileTree {
         }
     }
 
-    private func mapped<T>(_ body: () throws(StoreError) -> T) throws(TreeError) -> T {
-        do { return try body() } catch { throw Self.treeError(error) }
+    private func mapped<T>(writing: Bool = false, _ body: () throws(StoreError) -> T) throws(TreeError) -> T {
+        do { return try body() } catch { throw Self.treeError(error, writing: writing) }
     }
 
     func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry] {
@@ -77,24 +80,24 @@ final class StoreFileTree: FileTree {
     }
 
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
-        let changed = try mapped { () throws(StoreError) in try tree.write(contents, toPath: path) }
+        let changed = try mapped(writing: true) { () throws(StoreError) in try tree.write(contents, toPath: path) }
         report(changed.filter { $0 != path })
     }
 
     func removeFile(atPath path: String) throws(TreeError) {
-        try mapped { () throws(StoreError) in try tree.removeFile(atPath: path) }
+        try mapped(writing: true) { () throws(StoreError) in try tree.removeFile(atPath: path) }
     }
 
     func renameFile(from source: String, to destination: String) throws(TreeError) {
-        try mapped { () throws(StoreError) in try tree.renameFile(from: source, to: destination) }
+        try mapped(writing: true) { () throws(StoreError) in try tree.renameFile(from: source, to: destination) }
     }
 
     func makeDirectory(atPath path: String) throws(TreeError) {
-        try mapped { () throws(StoreError) in try tree.makeDirectory(atPath: path) }
+        try mapped(writing: true) { () throws(StoreError) in try tree.makeDirectory(atPath: path) }
     }
 
     func removeDirectory(atPath path: String) throws(TreeError) {
-        try mapped { () throws(StoreError) in try tree.removeDirectory(atPath: path) }
+        try mapped(writing: true) { () throws(StoreError) in try tree.removeDirectory(atPath: path) }
     }
 
     func extendedAttributes(ofPath path: String) -> [String: [UInt8]] {

@@ -1,3 +1,5 @@
+import CLinuxCalls
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,11 +67,19 @@ enum FileSystem {
 
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
     static func read(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW))
+        try readWithIdentity(path, limit: limit, followingSymbolicLinks: followingSymbolicLinks).bytes
+    }
+
+    /// ``read(_:limit:followingSymbolicLinks:)``, with the identity of the file the bytes came from
+    /// (taken from the open descriptor, so it names exactly that file even if the name is replaced).
+    static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
+        var descriptor: Int32
+        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW)) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: errno) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .system(file: path, operation: "fstat", errno: errno) }
+        let identity = Identity(info)
         guard info.st_mode & S_IFMT == S_IFREG else { throw .system(file: path, operation: "read", errno: EISDIR) }
         guard Int(info.st_size) <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
         var bytes: [UInt8] = []
@@ -85,7 +95,7 @@ enum FileSystem {
             bytes.append(contentsOf: chunk[0..<count])
             guard bytes.count <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
         }
-        return bytes
+        return (bytes, identity)
     }
 
     /// Writes a file atomically: a temporary file in the same folder, fsync, rename over the
@@ -106,15 +116,78 @@ enum FileSystem {
         failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
         if let failure {
+            // Our own temporary file, never renamed: nothing else can be in it.
             unlink(temporary)
             throw failure
         }
-        syncDirectory(folder)
+        try syncDirectory(folder)
+    }
+
+    /// Writes `bytes` to a new temporary file beside `path` (see ``temporaryName(for:suffix:)``) with
+    /// `mode`, fsynced and closed. Returns its path and its identity, which a rename keeps: after the
+    /// file is swapped in, that identity at `path` means the file is still the one we wrote.
+    static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(StoreError) -> (path: String, identity: Identity) {
+        var random = SystemRandomNumberGenerator()
+        let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
+        var descriptor: Int32
+        repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        var failure: StoreError?
+        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
+        var info = stat()
+        if failure == nil {
+            failure = finishWriting(bytes, to: descriptor, path: path, closing: false)
+            if failure == nil && fstat(descriptor, &info) != 0 { failure = .system(file: path, operation: "fstat", errno: errno) }
+        }
+        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if let failure {
+            // Our own temporary file, never renamed: nothing else can be in it.
+            unlink(temporary)
+            throw failure
+        }
+        return (temporary, Identity(info))
+    }
+
+    /// The permission bits a replacement of `path` gets: those of the file there, else `fallback`.
+    static func mode(ofExisting path: String, fallback: mode_t = 0o644) -> mode_t {
+        var existing = stat()
+        return lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : fallback
+    }
+
+    /// Swaps the files at two paths in one step (`renameat2` with `RENAME_EXCHANGE`). Returns false,
+    /// having changed nothing, where the file system cannot exchange (then rename with a re-check).
+    static func exchange(_ first: String, _ second: String) throws(StoreError) -> Bool {
+        if FaultInjection.failure(for: .exchange, path: second) != nil { return false }
+        guard minutafs_renameat2(AT_FDCWD, first, AT_FDCWD, second, minutafs_rename_exchange) == 0 else {
+            let code = errno
+            if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }
+            throw .system(file: second, operation: "exchange", errno: code)
+        }
+        return true
+    }
+
+    /// Renames `source` to `destination` unless something is already there (`RENAME_NOREPLACE`).
+    /// Returns false when `destination` exists; falls back to `link` and `unlink` where the file
+    /// system lacks the flag.
+    static func renameWithoutReplacing(_ source: String, to destination: String) throws(StoreError) -> Bool {
+        if minutafs_renameat2(AT_FDCWD, source, AT_FDCWD, destination, minutafs_rename_noreplace) == 0 { return true }
+        let code = errno
+        if code == EEXIST { return false }
+        guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else {
+            throw .system(file: destination, operation: "rename", errno: code)
+        }
+        guard link(source, destination) == 0 else {
+            if errno == EEXIST { return false }
+            throw .system(file: destination, operation: "link", errno: errno)
+        }
+        // Both names are the same file now; the temporary one goes.
+        unlink(source)
+        return true
     }
 
     /// Writes all of `bytes` (unless `failure` already happened), fsyncs and closes `descriptor`,
     /// and returns the first failure.
-    static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil) -> StoreError? {
+    static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true) -> StoreError? {
         var failure = initial
         var written = 0
         while written < bytes.count && failure == nil {
@@ -127,7 +200,7 @@ enum FileSystem {
             }
         }
         if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
-        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if closing && close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
         return failure
     }
 
@@ -145,22 +218,27 @@ enum FileSystem {
         return (1...16).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    static func syncDirectory(_ path: String) {
+    /// Makes a folder's entries durable (a rename or unlink in it survives a crash).
+    /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
+    static func syncDirectory(_ path: String) throws(StoreError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: errno) }
+        defer { close(descriptor) }
+        if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {
+            throw .system(file: path, operation: "fsync of the folder", errno: injected)
+        }
+        guard fsync(descriptor) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: errno) }
     }
 
     static func remove(_ path: String) throws(StoreError) {
         guard unlink(path) == 0 else { throw .system(file: path, operation: "unlink", errno: errno) }
-        syncDirectory(parentPath(path))
+        try syncDirectory(parentPath(path))
     }
 
     static func move(_ source: String, to destination: String) throws(StoreError) {
         guard rename(source, destination) == 0 else { throw .system(file: source, operation: "rename", errno: errno) }
-        syncDirectory(parentPath(destination))
-        if parentPath(source) != parentPath(destination) { syncDirectory(parentPath(source)) }
+        try syncDirectory(parentPath(destination))
+        if parentPath(source) != parentPath(destination) { try syncDirectory(parentPath(source)) }
     }
 
     static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(StoreError) {
@@ -208,5 +286,12 @@ public enum DocumentFileAccess {
             target = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         try FileSystem.writeAtomically(bytes, to: target)
+    }
+}
+
+extension FileSystem.Identity {
+    init(_ info: stat) {
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                  modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }

@@ -9,9 +9,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidName(String)
     /// A document in the backing folder that cannot be loaded.
     case unreadableDocument(file: String, cause: String)
+    /// A document file of the store that does not load (SPEC 5a): it is left exactly as it is, and
+    /// what it holds cannot be changed until a readable version replaces it. Writes through the
+    /// mount fail with `EROFS`, reads of what was never loaded with `EIO`.
+    case unloadableDocument(file: String, reason: UnreadableReason)
     /// A system call failed; `errno` is its C error code.
     case system(file: String, operation: String, errno: Int32)
     case notAStore(String)
+    /// Another minutafs process writes this store now (SPEC 5a: one writer per store per machine).
+    case storeInUse(store: String, holder: String)
     case legacyStore(String)
 
     public var description: String {
@@ -25,7 +31,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notEmpty(let path): return "\(path): folder is not empty"
         case .invalidName(let name): return "\(name): not a name this folder can hold"
         case let .unreadableDocument(file, cause): return "\(file): cannot be loaded: \(cause)"
+        case let .unloadableDocument(file, reason): return "\(file): cannot be loaded: \(reason); it is left untouched and read-only until a readable version replaces it"
         case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno)))"
+        case let .storeInUse(store, holder): return "\(store): the store is in use: \(holder); unmount it (or wait for that process) first"
         case .notAStore(let path): return "\(path): not a Minuta store (no tags.automerge and no records folder)"
         case .legacyStore(let path): return "\(path): this is a legacy JSON store; run `minutafs migrate \(path)` first"
         }

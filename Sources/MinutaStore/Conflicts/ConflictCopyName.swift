@@ -46,7 +46,8 @@ public struct ConflictCopyName: Sendable, Equatable {
 
     // Each pattern captures the primary's base name. Dates and times are checked for shape only.
     nonisolated(unsafe) private static let patterns: [(String, Regex<(Substring, Substring)>)] = [
-        ("Dropbox", #/([0-9a-z]+) \((?:.+'s )?conflicted copy \d{4}-\d{2}-\d{2}(?: \d+)?\)\.automerge/#),
+        // Dropbox's own, and the one minutafs writes in its pattern (SPEC 5a): "07 (minutafs conflicted copy 2024-01-15).automerge".
+        ("Dropbox", #/([0-9a-z]+) \((?:.+'s |minutafs )?conflicted copy \d{4}-\d{2}-\d{2}(?: \d+)?\)\.automerge/#),
         ("Dropbox", #/([0-9a-z]+) \(Case Conflict(?: \d+)?\)\.automerge/#),
         ("Nextcloud", #/([0-9a-z]+) \(conflicted copy \d{4}-\d{2}-\d{2} \d{6}\)\.automerge/#),
         ("Nextcloud", #/([0-9a-z]+)_conflict-\d{8}-\d{6}\.automerge/#),

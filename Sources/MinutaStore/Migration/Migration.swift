@@ -93,14 +93,21 @@ public struct Migration: Sendable {
         }
     }
 
+    /// Loads a document of the store. One that does not load (an empty file included: a sync tool
+    /// may still be writing it) stops the command, and is never written over (SPEC 5a).
     static func load(_ path: String, relative: String, actor: ActorID) throws(StoreError) -> Document {
-        let bytes = try FileSystem.read(path)
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.read(path) } catch {
+            if case .system(_, _, let code) = error { throw .unloadableDocument(file: relative, reason: .cannotRead(errno: code)) }
+            throw error
+        }
+        guard !bytes.isEmpty else { throw .unloadableDocument(file: relative, reason: .empty) }
         do {
             var document = try Document.load(bytes)
             document.setActor(actor)
             return document
         } catch {
-            throw .unreadableDocument(file: relative, cause: error.description)
+            throw .unloadableDocument(file: relative, reason: .format(error))
         }
     }
 

@@ -35,7 +35,7 @@ public enum MigrationBackup {
             try FileSystem.makeDirectories(FileSystem.parentPath(copy))
             try FileSystem.copyFile(from: store + "/" + file, to: copy)
         }
-        FileSystem.syncDirectory(target)
+        try FileSystem.syncDirectory(target)
     }
 
     /// Checks that a backup can go to `destination`: outside the store, and not there yet.

@@ -201,8 +201,10 @@ public final class StoreTree: Sendable {
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
+        synchronization passes: \(status.synchronizationPasses)
+        unreadable documents: \(status.unreadableDocuments.count)
 
-        """
+        """ + status.unreadableDocuments.map { "  \($0)\n" }.joined()
     }
 
     /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).

@@ -1,0 +1,14 @@
+#ifndef MINUTAFS_LINUX_CALLS_H
+#define MINUTAFS_LINUX_CALLS_H
+
+/// Linux system calls that Swift's Glibc module does not declare.
+
+/// `renameat2(2)` flags.
+static const unsigned int minutafs_rename_noreplace = 1u << 0;
+static const unsigned int minutafs_rename_exchange = 1u << 1;
+
+/// `renameat2(2)`: -1 with errno set on failure (ENOSYS or EINVAL where the kernel or file system
+/// does not support the flags).
+int minutafs_renameat2(int old_directory, const char *old_path, int new_directory, const char *new_path, unsigned int flags);
+
+#endif

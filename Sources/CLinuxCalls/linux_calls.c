@@ -1,0 +1,8 @@
+#define _GNU_SOURCE
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "linux_calls.h"
+
+int minutafs_renameat2(int old_directory, const char *old_path, int new_directory, const char *new_path, unsigned int flags) {
+    return (int)syscall(SYS_renameat2, old_directory, old_path, new_directory, new_path, flags);
+}

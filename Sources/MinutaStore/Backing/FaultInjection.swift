@@ -1,0 +1,30 @@
+import Synchronization
+
+/// System-call failures a test makes the store see, to prove each is handled (a folder whose fsync
+/// fails, a file system that cannot exchange files). Each applies to paths under one folder, so tests
+/// running at the same time do not see each other's. Empty outside tests.
+package enum FaultInjection {
+    package enum Point: Hashable, Sendable {
+        /// `fsync` of a folder after a rename or unlink (``FileSystem/syncDirectory(_:)``).
+        case fsyncDirectory
+        /// `renameat2(RENAME_EXCHANGE)` is reported unsupported, so the rename fallback runs.
+        case exchange
+    }
+
+    private static let failures = Mutex<[(point: Point, folder: String, errno: Int32)]>([])
+
+    /// Makes `point` fail with `code` (an errno value) for paths under `folder` until ``clear(_:under:)``.
+    package static func inject(_ point: Point, errno code: Int32, under folder: String) {
+        failures.withLock { $0.append((point, folder, code)) }
+    }
+
+    package static func clear(_ point: Point, under folder: String) {
+        failures.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    }
+
+    static func failure(for point: Point, path: String) -> Int32? {
+        failures.withLock { list in
+            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }?.errno
+        }
+    }
+}

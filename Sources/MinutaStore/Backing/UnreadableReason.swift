@@ -1,0 +1,38 @@
+import AutomergeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a document file in the store does not load (SPEC 5a). Such a file may hold another device's
+/// only copy of its changes, so the store never writes over, renames or deletes it.
+public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
+    /// Zero bytes: most often a sync tool that has created the file and not yet written it.
+    case empty
+    /// A folder, a link or a device where a document belongs.
+    case notARegularFile
+    /// `open` or `read` failed (permissions, I/O): the C error code.
+    case cannotRead(errno: Int32)
+    /// The bytes are not a document automerge 0.6 can load.
+    case format(AutomergeError)
+
+    /// Whether the file looks like one a newer Automerge wrote (a chunk type 0.6 does not know).
+    public var isNewerFormat: Bool {
+        if case .format(let error) = self, error.kind == .unknownChunkType { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "the file is empty (a sync tool may still be downloading it)"
+        case .notARegularFile:
+            return "it is not a regular file"
+        case .cannotRead(let code):
+            return "it cannot be read (\(String(cString: strerror(code))))"
+        case .format(let error) where isNewerFormat:
+            return "it was written in a newer Automerge format than this minutafs understands (\(error)); a newer minutafs may read it"
+        case .format(let error):
+            return "it is not a document this minutafs can load (\(error)); a sync tool may still be writing it, or it is damaged"
+        }
+    }
+}

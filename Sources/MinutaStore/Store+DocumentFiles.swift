@@ -1,0 +1,302 @@
+import AutomergeKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading and replacing document files without ever destroying what the store has not read or
+/// merged (SPEC 5a).
+///
+/// - A file that does not load is never written over, renamed, truncated or deleted. The document
+///   keeps the state last read, and changes to it are refused (``StoreError/unloadableDocument(file:reason:)``)
+///   until a readable version arrives. Changes the store holds that the file may lack are written
+///   beside it as a conflict copy, `MM (minutafs conflicted copy YYYY-MM-DD).automerge`.
+/// - A new version is swapped in with `renameat2(RENAME_EXCHANGE)`, and the file it displaced is
+///   checked: if a sync tool put something there after the store merged the file, it is merged and
+///   written again; if it does not load, it is swapped back. So no window remains in which another
+///   writer's version is replaced unmerged.
+extension Store {
+    /// What is at a document's path.
+    enum DocumentFileContents {
+        case absent
+        case unreadable(UnreadableReason, identity: FileSystem.Identity?)
+        case loaded(Document, identity: FileSystem.Identity, bytes: [UInt8])
+    }
+
+    /// Reads and loads the document file at `relative` (an empty file does not count as a document).
+    func readDocumentFile(_ relative: String) -> DocumentFileContents {
+        let file = absolute(relative)
+        guard let status = FileSystem.status(file) else { return .absent }
+        guard status.isRegularFile else { return .unreadable(.notARegularFile, identity: status.identity) }
+        let read: (bytes: [UInt8], identity: FileSystem.Identity)
+        do {
+            read = try FileSystem.readWithIdentity(file)
+        } catch {
+            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: EIO), identity: status.identity) }
+            return code == ENOENT ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+        }
+        guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
+        do {
+            var document = try Document.load(read.bytes)
+            document.setActor(actor)
+            return .loaded(document, identity: read.identity, bytes: read.bytes)
+        } catch {
+            return .unreadable(.format(error), identity: read.identity)
+        }
+    }
+
+    // MARK: Unreadable documents
+
+    /// Notes that the file at `relative` does not load (once per version of the file).
+    func markUnreadable(_ relative: String, reason: UnreadableReason, identity: FileSystem.Identity?, state: inout State) {
+        if let known = state.unreadable[relative], known.identity == identity, known.reason == reason { return }
+        var entry = state.unreadable[relative] ?? UnreadableDocument(reason: reason, identity: identity, since: Self.now())
+        entry.reason = reason
+        entry.identity = identity
+        state.unreadable[relative] = entry
+        noteEvent("\(relative): cannot be loaded: \(reason). minutafs leaves the file as it is; \(Self.shownName(of: relative)) is read-only until a readable version replaces it", state: &state)
+    }
+
+    /// Notes that the file at `relative` loads again.
+    func clearUnreadable(_ relative: String, state: inout State) {
+        guard state.unreadable.removeValue(forKey: relative) != nil else { return }
+        noteEvent("\(relative): readable again and merged; \(Self.shownName(of: relative)) is writable again", state: &state)
+    }
+
+    /// The path the mount shows a document as: `records/2024/07` or `tags.json`.
+    static func shownName(of relative: String) -> String {
+        relative == "tags.automerge" ? "tags.json" : String(relative.dropLast(".automerge".count))
+    }
+
+    /// Throws if the document at `relative` is known not to load and its file is still that version.
+    func requireReadableFile(_ relative: String, state: inout State) throws(StoreError) {
+        guard let known = state.unreadable[relative] else { return }
+        if FileSystem.status(absolute(relative))?.identity == known.identity {
+            throw .unloadableDocument(file: relative, reason: known.reason)
+        }
+    }
+
+    /// Writes what `loaded` holds beyond the version of the file last read (this store's own saves,
+    /// merged conflict copies) to a conflict copy beside the unreadable file, so that nothing exists
+    /// only in memory. Once per set of heads.
+    func preserveHeldChanges(of loaded: LoadedDocument, for relative: String, state: inout State) throws(StoreError) {
+        let heads = Set(loaded.document.heads)
+        guard loaded.document.changeCount > 0, heads != Set(loaded.lastReadHeads) else { return }
+        if let known = state.unreadable[relative], known.preservedHeads == heads { return }
+        let copy = try writeConflictCopy(of: loaded.document, for: relative)
+        state.unreadable[relative]?.preservedIn = copy
+        state.unreadable[relative]?.preservedHeads = heads
+        noteEvent("\(relative): this mount's changes the unreadable file may lack are kept in \(copy)", state: &state)
+    }
+
+    /// Writes `document` as `MM (minutafs conflicted copy YYYY-MM-DD).automerge` beside `relative`
+    /// (merged into such a copy if one loads there already; another number if one does not load).
+    /// Returns the copy's relative path.
+    func writeConflictCopy(of document: Document, for relative: String) throws(StoreError) -> String {
+        let folder = FileSystem.parentPath(relative)
+        let base = String(FileSystem.lastComponent(relative).dropLast(".automerge".count))
+        let day = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
+        let date = "\(ISO8601.pad(day.year, 4))-\(ISO8601.pad(day.month, 2))-\(ISO8601.pad(day.day, 2))"
+        let mode = FileSystem.mode(ofExisting: absolute(relative))
+        for number in 1...50 {
+            let name = base + " (minutafs conflicted copy " + date + (number == 1 ? "" : " \(number)") + ").automerge"
+            let copy = (folder == "." || folder.isEmpty ? "" : folder + "/") + name
+            var merged = document
+            let exists: Bool
+            switch readDocumentFile(copy) {
+            case .absent:
+                exists = false
+            case .unreadable:
+                continue
+            case .loaded(let existing, _, _):
+                if document.heads.allSatisfy(existing.containsChange) { return copy }
+                do { try merged.merge(existing) } catch { continue }
+                exists = true
+            }
+            let written = try FileSystem.writeTemporary(merged.save(), beside: absolute(copy), mode: mode)
+            if exists {
+                // Our own copy, which loaded and is merged in: replacing it loses nothing.
+                guard rename(written.path, absolute(copy)) == 0 else {
+                    let code = errno
+                    unlink(written.path)
+                    throw .system(file: copy, operation: "rename", errno: code)
+                }
+            } else if try !FileSystem.renameWithoutReplacing(written.path, to: absolute(copy)) {
+                // Someone made a file of that name a moment ago: try the next name.
+                unlink(written.path)
+                continue
+            }
+            try FileSystem.syncDirectory(FileSystem.parentPath(absolute(copy)))
+            return copy
+        }
+        throw .system(file: relative, operation: "write a conflict copy", errno: EEXIST)
+    }
+
+    // MARK: Merging what is on disk
+
+    /// Merges the document file at `relative` into `loaded`. Returns the identity of the file merged
+    /// (nil when there is none) and whether `loaded` gained changes. A file that does not load is
+    /// noted, what `loaded` holds beyond it is preserved, and ``StoreError/unloadableDocument(file:reason:)``
+    /// is thrown.
+    func mergeFromDisk(_ loaded: inout LoadedDocument, _ relative: String, state: inout State) throws(StoreError) -> (identity: FileSystem.Identity?, gained: Bool) {
+        switch readDocumentFile(relative) {
+        case .absent:
+            return (nil, false)
+        case .unreadable(let reason, let identity):
+            markUnreadable(relative, reason: reason, identity: identity, state: &state)
+            try preserveHeldChanges(of: loaded, for: relative, state: &state)
+            throw .unloadableDocument(file: relative, reason: reason)
+        case .loaded(let onDisk, let identity, let bytes):
+            let before = loaded.document.changeCount
+            do {
+                try loaded.document.merge(onDisk)
+            } catch {
+                // Loads, but holds a change this engine refuses to apply: as good as unreadable.
+                markUnreadable(relative, reason: .format(error), identity: identity, state: &state)
+                try preserveHeldChanges(of: loaded, for: relative, state: &state)
+                throw .unloadableDocument(file: relative, reason: .format(error))
+            }
+            clearUnreadable(relative, state: &state)
+            let gained = loaded.document.changeCount > before
+            if gained { loaded.view = nil }
+            loaded.lastReadHeads = onDisk.heads
+            if loaded.document.changeCount == onDisk.changeCount {
+                // The file holds everything we do: it is what we hold now.
+                loaded.identity = identity
+                loaded.savedChangeCount = loaded.document.changeCount
+                loaded.savedBytes = bytes
+            }
+            return (identity, gained)
+        }
+    }
+
+    // MARK: Saving
+
+    /// Commits and writes a document if it has changes the file lacks; the file on disk, if another
+    /// writer changed it, is merged first (never replaced). Returns whether it wrote.
+    /// - Throws: ``StoreError/unloadableDocument(file:reason:)`` when the file there does not load
+    ///   (it is left untouched, and what this store holds beyond it is kept in a conflict copy).
+    @discardableResult
+    func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
+        loaded.document.commit()
+        let status = FileSystem.status(absolute(relative))
+        if let known = state.unreadable[relative], status?.identity == known.identity {
+            try preserveHeldChanges(of: loaded, for: relative, state: &state)
+            throw .unloadableDocument(file: relative, reason: known.reason)
+        }
+        var expected: FileSystem.Identity?
+        if let status, status.identity == loaded.identity {
+            expected = status.identity
+        } else if status != nil {
+            expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+        }
+        if let expected, expected == loaded.identity, loaded.document.changeCount == loaded.savedChangeCount {
+            return false
+        }
+        try replaceDocumentFile(&loaded, relative, expected: expected, state: &state)
+        state.savedDocumentCount += 1
+        return true
+    }
+
+    /// Puts `loaded` at `relative`, where the file whose identity is `expected` (nil: none) is
+    /// believed to be. See the extension's comment for how nothing unmerged is replaced.
+    func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: FileSystem.Identity?, state: inout State) throws(StoreError) {
+        let file = absolute(relative)
+        let folder = FileSystem.parentPath(file)
+        try FileSystem.makeDirectories(folder)
+        var expected = initial
+        // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
+        var mergedAway: [String] = []
+        for _ in 0..<16 {
+            let bytes = loaded.document.save()
+            let written = try FileSystem.writeTemporary(bytes, beside: file, mode: FileSystem.mode(ofExisting: file))
+            var swappedOut: String?
+            if expected == nil {
+                guard try FileSystem.renameWithoutReplacing(written.path, to: file) else {
+                    // A file appeared there since we looked: merge it first.
+                    unlink(written.path)
+                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    continue
+                }
+            } else if try FileSystem.exchange(written.path, file) {
+                swappedOut = written.path
+            } else {
+                // The file system cannot exchange: rename over the file if it is still the one merged.
+                guard FileSystem.status(file)?.identity == expected else {
+                    unlink(written.path)
+                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    continue
+                }
+                guard rename(written.path, file) == 0 else {
+                    let code = errno
+                    unlink(written.path)
+                    throw .system(file: relative, operation: "rename", errno: code)
+                }
+            }
+            try FileSystem.syncDirectory(folder)
+            if let swappedOut, let displaced = FileSystem.status(swappedOut), displaced.identity != expected {
+                // Someone replaced the file after we merged it: what they put there is at `swappedOut` now.
+                switch readDocumentFile(relativePath(of: swappedOut)) {
+                case .loaded(let other, _, _):
+                    if !other.heads.allSatisfy(loaded.document.containsChange) {
+                        do {
+                            try loaded.document.merge(other)
+                        } catch {
+                            try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity, mergedAway: mergedAway, state: &state)
+                        }
+                        loaded.view = nil
+                        loaded.lastReadHeads = other.heads
+                        mergedAway.append(swappedOut)
+                        expected = written.identity
+                        continue
+                    }
+                case .unreadable(let reason, let identity):
+                    try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: reason, identity: identity, mergedAway: mergedAway, state: &state)
+                case .absent:
+                    break
+                }
+            }
+            if let swappedOut { mergedAway.append(swappedOut) }
+            loaded.identity = written.identity
+            loaded.savedChangeCount = loaded.document.changeCount
+            loaded.savedBytes = bytes
+            for path in mergedAway { unlink(path) }
+            if !mergedAway.isEmpty {
+                // Not durable yet only means a removed file may come back after a crash, and the
+                // start-up sweep merges it into its document before removing it again.
+                try? FileSystem.syncDirectory(folder)
+            }
+            return
+        }
+        throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: EAGAIN)
+    }
+
+    /// A file that does not load was swapped out by a save: swap it back, so its bytes are where they
+    /// were, and keep what this store holds in a conflict copy instead. Always throws.
+    private func putBack(
+        _ swappedOut: String, over file: String, loaded: inout LoadedDocument, _ relative: String, reason: UnreadableReason,
+        identity: FileSystem.Identity?, mergedAway: [String], state: inout State
+    ) throws(StoreError) -> Never {
+        guard try FileSystem.exchange(swappedOut, file) else {
+            throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: EIO)
+        }
+        try FileSystem.syncDirectory(FileSystem.parentPath(file))
+        markUnreadable(relative, reason: reason, identity: identity, state: &state)
+        // Our version is at `swappedOut` now; the conflict copy takes its place.
+        try preserveHeldChanges(of: loaded, for: relative, state: &state)
+        unlink(swappedOut)
+        for path in mergedAway { unlink(path) }
+        throw .unloadableDocument(file: relative, reason: reason)
+    }
+
+    /// The store-relative path of an absolute path inside the store.
+    func relativePath(of file: String) -> String {
+        file.hasPrefix(path + "/") ? String(file.dropFirst(path.count + 1)) : file
+    }
+
+    /// Lines for `.minutafs/errors` and the log: what happened to a document file.
+    func noteEvent(_ line: String, state: inout State) {
+        state.rejections.append(line)
+        if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
+        log(line)
+    }
+}

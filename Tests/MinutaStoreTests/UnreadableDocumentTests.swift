@@ -1,0 +1,195 @@
+import AutomergeKit
+import Foundation
+@testable import MinutaStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// SPEC 5a in the store, without a mount: a document file that does not load is never written over,
+/// what the store holds beyond it goes to a conflict copy, and a save never replaces a version it has
+/// not merged. (The same through a real mount: `Tests/MountTests/UnreadableDocumentMountTests.swift`.)
+struct UnreadableDocumentTests {
+    static let january = Month(year: 2024, month: 1)!
+    static let plainName = "2024-01-03_034234.json"
+
+    func edit(_ store: Store, _ name: String = Self.plainName, in month: Month = Self.january, comment: String) throws {
+        let file = try #require(try store.recordFile(named: name, in: month))
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(file.contents)) as? [String: Any])
+        json["comment"] = comment
+        let bytes = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+        _ = try store.writeRecordFile(Array(bytes), named: name, in: month)
+    }
+
+    /// Replaces a file the way a sync tool does: a temporary file in the same folder, then a rename.
+    func deliver(_ bytes: [UInt8], to path: String) throws {
+        let temporary = FileSystem.parentPath(path) + "/.syncthing.delivery.tmp"
+        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        #expect(rename(temporary, path) == 0)
+    }
+
+    @Test("an edit of a month whose file stopped loading is refused, the file is untouched, and held changes go to a conflict copy")
+    func heldChangesPreserved() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: storePath, timeZone: .utc)
+            try edit(store, comment: "saved before the file broke")
+            let primary = storePath + "/records/2024/01.automerge"
+            let good = try Fixtures.contents(ofFileAtPath: primary)
+            let broken = Array(good.prefix(good.count / 2))
+            try deliver(broken, to: primary)
+
+            #expect(throws: StoreError.self) { try edit(store, comment: "after") }
+            #expect(try Fixtures.contents(ofFileAtPath: primary) == broken)
+            // The month still shows what was last read, with this store's save.
+            let shown = try #require(try store.recordFile(named: Self.plainName, in: Self.january))
+            #expect(String(decoding: shown.contents, as: UTF8.self).contains("saved before the file broke"))
+            let status = store.status().unreadableDocuments
+            #expect(status.map(\.file) == ["records/2024/01.automerge"])
+            let copy = try #require(status.first?.preservedIn)
+            #expect(copy.hasPrefix("records/2024/01 (minutafs conflicted copy "))
+            #expect(ConflictCopyName.match(FileSystem.lastComponent(copy))?.primaryName == "01.automerge")
+            let copied = try Document.load(Fixtures.contents(ofFileAtPath: storePath + "/" + copy))
+            #expect(try #require(try store.document(of: Self.january)).heads.allSatisfy(copied.containsChange))
+
+            // Synchronizing leaves the broken file alone too.
+            _ = try store.synchronizeDocuments()
+            #expect(try store.mergeConflictCopies().allSatisfy { if case .waiting = $0.outcome { true } else { false } })
+            #expect(try Fixtures.contents(ofFileAtPath: primary) == broken)
+
+            // A readable version with a change of another device comes back: merged, writable, copy merged and gone.
+            var device = try Document.load(good).fork()
+            try device.put(.string("from the phone"), forKey: "phoneNote")
+            try deliver(device.save(), to: primary)
+            #expect(try store.synchronizeDocuments() == ["records/2024/01.automerge"])
+            _ = try store.mergeConflictCopies()
+            #expect(store.status().unreadableDocuments.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: storePath + "/" + copy))
+            try edit(store, comment: "writable again")
+            let onDisk = try Document.load(Fixtures.contents(ofFileAtPath: primary))
+            #expect(onDisk.value(of: .root, key: "phoneNote") != nil)
+            #expect(device.heads.allSatisfy(onDisk.containsChange))
+        }
+    }
+
+    @Test("a month that never loaded refuses edits and is never written, also when a record is created there")
+    func neverLoaded() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let primary = storePath + "/records/2024/02.automerge"
+            try deliver([], to: primary)
+            let store = try Store(path: storePath, timeZone: .utc)
+            let february = Month(year: 2024, month: 2)!
+            #expect(throws: StoreError.unloadableDocument(file: "records/2024/02.automerge", reason: .empty)) { try store.recordFiles(in: february) }
+            let record = #"{"startTime": "2024-02-10T10:00:00Z", "endTime": "2024-02-10T11:00:00Z", "images": []}"#
+            #expect(throws: StoreError.unloadableDocument(file: "records/2024/02.automerge", reason: .empty)) {
+                _ = try store.writeRecordFile(Array(record.utf8), named: "new.json", in: february)
+            }
+            #expect(try Fixtures.contents(ofFileAtPath: primary).isEmpty)
+            #expect(store.check().contains { $0.hasPrefix("records/2024/02.automerge: cannot be loaded") })
+            // No held changes: nothing to preserve, no copy written.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: storePath + "/records/2024").filter { $0.contains("minutafs conflicted") }.isEmpty)
+        }
+    }
+
+    @Test("a save fails when the folder's fsync fails")
+    func folderFsyncFailure() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: storePath, timeZone: .utc)
+            FaultInjection.inject(.fsyncDirectory, errno: EIO, under: storePath)
+            defer { FaultInjection.clear(.fsyncDirectory, under: storePath) }
+            #expect(throws: StoreError.system(file: storePath + "/records/2024", operation: "fsync of the folder", errno: EIO)) {
+                try edit(store, comment: "not durable")
+            }
+        }
+    }
+
+    @Test("without exchange the save falls back to a checked rename and still merges a delivered version")
+    func renameFallback() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            FaultInjection.inject(.exchange, errno: EINVAL, under: storePath)
+            defer { FaultInjection.clear(.exchange, under: storePath) }
+            let store = try Store(path: storePath, timeZone: .utc)
+            try edit(store, comment: "first")
+            let primary = storePath + "/records/2024/01.automerge"
+            var device = try Document.load(Fixtures.contents(ofFileAtPath: primary)).fork()
+            try device.put(.string("delivered"), forKey: "deviceNote")
+            try deliver(device.save(), to: primary)
+            try edit(store, comment: "second")
+            let onDisk = try Document.load(Fixtures.contents(ofFileAtPath: primary))
+            #expect(device.heads.allSatisfy(onDisk.containsChange))
+            #expect(try String(decoding: #require(try store.recordFile(named: Self.plainName, in: Self.january)).contents, as: UTF8.self).contains("second"))
+        }
+    }
+
+    @Test("racing a sync tool that keeps replacing the file: every acknowledged save and every delivered change ends up on disk")
+    func racingWriters() throws {
+        let rounds = ProcessInfo.processInfo.environment["SOAK"] == "1" ? 1500 : 300
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: storePath, timeZone: .utc)
+            let primary = storePath + "/records/2024/03.automerge"
+            let march = Month(year: 2024, month: 3)!
+            let acknowledged = Mutex<[String]>([])
+            let delivered = Mutex<[String]>([])
+            let failures = Mutex<[String]>([])
+            let writer = Thread {
+                for round in 0..<rounds {
+                    let start = 1_709_280_000_000 + Int64(round) * 60_000
+                    let json = #"{"startTime": \#(start), "endTime": \#(start + 30_000), "comment": "mount \#(round)", "images": []}"#
+                    do {
+                        _ = try store.writeRecordFile(Array(json.utf8), named: "new-\(round).json", in: march)
+                        acknowledged.withLock { $0.append("mount \(round)") }
+                    } catch {
+                        failures.withLock { $0.append("save \(round): \(error)") }
+                    }
+                }
+            }
+            let syncTool = Thread {
+                var device: Document?
+                for round in 0..<rounds {
+                    do {
+                        let current = try Document.load(Fixtures.contents(ofFileAtPath: primary))
+                        if device == nil { device = current.fork() } else { try device?.merge(current) }
+                        let record = try device!.putObject(.map, forKey: "DE71CE00-0000-4000-8000-\(String(format: "%012d", round))")
+                        try device!.put(.string("device \(round)"), forKey: "comment", in: record)
+                        try device!.put(.timestamp(1_709_280_000_000 + Int64(round) * 60_000 + 1_000), forKey: "startTime", in: record)
+                        _ = try device!.putObject(.list, forKey: "images", in: record)
+                        let temporary = storePath + "/records/2024/.syncthing.03.automerge.tmp"
+                        try Data(device!.save()).write(to: URL(fileURLWithPath: temporary))
+                        guard rename(temporary, primary) == 0 else { throw FixtureError("rename failed") }
+                        delivered.withLock { $0.append("device \(round)") }
+                        // The watcher's pass, which a sync tool's delivery triggers in a mount.
+                        if round % 3 == 0 { _ = try store.synchronizeDocuments() }
+                    } catch {
+                        failures.withLock { $0.append("delivery \(round): \(error)") }
+                    }
+                }
+            }
+            writer.start()
+            syncTool.start()
+            let deadline = Date().addingTimeInterval(600)
+            while (writer.isExecuting || syncTool.isExecuting || !writer.isFinished || !syncTool.isFinished) && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            _ = try store.synchronizeDocuments()
+            #expect(failures.withLock { $0 }.isEmpty)
+            let onDisk = try Document.load(Fixtures.contents(ofFileAtPath: primary))
+            var comments = Set<String>()
+            for key in onDisk.keys(of: .root) {
+                guard case .object(let record, _)? = onDisk.value(of: .root, key: key) else { continue }
+                switch onDisk.value(of: record, key: "comment") {
+                case .scalar(.string(let comment))?: comments.insert(comment)
+                case .object(let text, .text)?: comments.insert(onDisk.text(of: text))
+                default: continue
+                }
+            }
+            let missingSaves = acknowledged.withLock { $0 }.filter { !comments.contains($0) }
+            let missingDeliveries = delivered.withLock { $0 }.filter { !comments.contains($0) }
+            #expect(acknowledged.withLock { $0.count } == rounds)
+            #expect(missingSaves.isEmpty, "acknowledged saves missing from the file: \(missingSaves.prefix(5))")
+            #expect(missingDeliveries.isEmpty, "delivered changes missing from the file: \(missingDeliveries.prefix(5))")
+        }
+    }
+}
