@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
-        .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport"]),
+        .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

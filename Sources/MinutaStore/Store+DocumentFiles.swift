@@ -37,6 +37,7 @@ extension Store {
         guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
         do {
             var document = try Document.load(read.bytes)
+            if let reason = document.unappliedChangesReason { return .unreadable(reason, identity: read.identity) }
             document.setActor(actor)
             return .loaded(document, identity: read.identity, bytes: read.bytes)
         } catch {
@@ -96,7 +97,8 @@ extension Store {
         let base = String(FileSystem.lastComponent(relative).dropLast(".automerge".count))
         let day = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
         let date = "\(ISO8601.pad(day.year, 4))-\(ISO8601.pad(day.month, 2))-\(ISO8601.pad(day.day, 2))"
-        let mode = FileSystem.mode(ofExisting: absolute(relative))
+        // The primary's permissions, but always readable by its owner: a copy nobody can merge helps no one.
+        let mode = FileSystem.mode(ofExisting: absolute(relative)) | 0o600
         for number in 1...50 {
             let name = base + " (minutafs conflicted copy " + date + (number == 1 ? "" : " \(number)") + ").automerge"
             let copy = (folder == "." || folder.isEmpty ? "" : folder + "/") + name

@@ -35,11 +35,16 @@ enum DocumentFile {
     /// still be writing it), so it is never taken for an empty one and written over.
     static func load(_ bytes: [UInt8], from path: String) throws(CommandFailure) -> Document {
         guard !bytes.isEmpty else { throw CommandFailure(path: path, cause: UnreadableReason.empty.description + "; it is left untouched") }
+        let document: Document
         do {
-            return try Document.load(bytes)
+            document = try Document.load(bytes)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
+        if document.hasPendingChanges {
+            throw CommandFailure(path: path, cause: "it holds changes whose dependencies are missing; it is left untouched")
+        }
+        return document
     }
 
     /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5). A file already

@@ -14,8 +14,9 @@ final class MountedStore {
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
     /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...).
+    /// `wrapper` runs the mount through another program (`setpriv ... --`).
     init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], wrapper: [String] = []) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -31,8 +32,14 @@ final class MountedStore {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
         process = Process()
-        process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
-        process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        let arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        if wrapper.isEmpty {
+            process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = wrapper + [try MinutafsBinary.path()] + arguments
+        }
         process.standardInput = FileHandle.nullDevice
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

@@ -79,7 +79,9 @@ public enum LegacyExporter {
     static func loadMerged(_ store: String, relative: String, summary: inout Summary) throws(StoreError) -> Document? {
         let path = store + "/" + relative
         var document: Document?
-        if FileSystem.status(path)?.isRegularFile == true {
+        if let status = FileSystem.status(path) {
+            // A folder or anything else where the document belongs is not skipped: the export would lack it.
+            guard status.isRegularFile else { throw .unloadableDocument(file: relative, reason: .notARegularFile) }
             document = try Migration.load(path, relative: relative, actor: .random())
         }
         let folder = FileSystem.parentPath(path)

@@ -102,13 +102,16 @@ public struct Migration: Sendable {
             throw error
         }
         guard !bytes.isEmpty else { throw .unloadableDocument(file: relative, reason: .empty) }
+        let loaded: Document
         do {
             var document = try Document.load(bytes)
             document.setActor(actor)
-            return document
+            loaded = document
         } catch {
             throw .unloadableDocument(file: relative, reason: .format(error))
         }
+        if let reason = loaded.unappliedChangesReason { throw .unloadableDocument(file: relative, reason: reason) }
+        return loaded
     }
 
     private mutating func addTags(_ legacyTags: [LegacyTag]) throws(StoreError) {
