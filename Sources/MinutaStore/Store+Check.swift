@@ -10,6 +10,7 @@ extension Store {
         for month in months {
             let files: [RecordFile]
             do { files = try recordFiles(in: month) } catch { problems.append(error.description); continue }
+            // The same load as `recordFiles` just above, whose failure is already listed.
             guard let document = try? document(of: month) else { continue }
             for file in files {
                 guard let record = RecordView.object(file.id, in: document) else { continue }

@@ -79,9 +79,9 @@ extension Store {
     /// Writes what `loaded` holds beyond the version of the file last read (this store's own saves,
     /// merged conflict copies) to a conflict copy beside the unreadable file, so that nothing exists
     /// only in memory. Once per set of heads.
-    func preserveHeldChanges(of loaded: LoadedDocument, for relative: String, state: inout State) throws(StoreError) {
+    func preserveHeldChanges(of loaded: LoadedDocument, for relative: String, always: Bool = false, state: inout State) throws(StoreError) {
         let heads = Set(loaded.document.heads)
-        guard loaded.document.changeCount > 0, heads != Set(loaded.lastReadHeads) else { return }
+        guard loaded.document.changeCount > 0, always || heads != Set(loaded.lastReadHeads) else { return }
         if let known = state.unreadable[relative], known.preservedHeads == heads { return }
         let copy = try writeConflictCopy(of: loaded.document, for: relative)
         state.unreadable[relative]?.preservedIn = copy
@@ -206,6 +206,7 @@ extension Store {
         let folder = FileSystem.parentPath(file)
         try FileSystem.makeDirectories(folder)
         var expected = initial
+        // (`unlink(written.path)` below removes only our own temporary file, never renamed: nothing else is in it.)
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
         var mergedAway: [String] = []
         for _ in 0..<16 {
@@ -283,8 +284,9 @@ extension Store {
         }
         try FileSystem.syncDirectory(FileSystem.parentPath(file))
         markUnreadable(relative, reason: reason, identity: identity, state: &state)
-        // Our version is at `swappedOut` now; the conflict copy takes its place.
-        try preserveHeldChanges(of: loaded, for: relative, state: &state)
+        // Our version is at `swappedOut` now; the conflict copy takes its place. Always written here:
+        // files merged away in this save are removed next, and their changes must be on disk first.
+        try preserveHeldChanges(of: loaded, for: relative, always: true, state: &state)
         unlink(swappedOut)
         for path in mergedAway { unlink(path) }
         throw .unloadableDocument(file: relative, reason: reason)

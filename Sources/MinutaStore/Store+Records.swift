@@ -113,6 +113,7 @@ extension Store {
             state.months[sourceMonth] = source
             if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
             let newName = try monthView(sourceMonth, in: &state)?.indexByID[id.uppercased()].flatMap { index in
+                // Only the name reported back to the mount; the save above is done either way.
                 try? monthView(sourceMonth, in: &state)?.files[index].name
             } ?? name
             return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
@@ -147,6 +148,7 @@ extension Store {
         try moveImages(images, from: sourceMonth, to: destination)
 
         var old = source
+        // Fails only when the key is already gone from the old document: then there is nothing to delete.
         do { try old.document.delete(forKey: id) } catch {}
         old.invalidateView(changedRecord: id)
         try save(&old, to: sourceMonth.documentPath, state: &state)

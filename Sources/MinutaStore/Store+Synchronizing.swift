@@ -190,3 +190,16 @@ extension Store {
         return merged.gained
     }
 }
+
+extension Store {
+    /// Notes, for `.minutafs/errors` and the log, that a pass over what sync tools delivered failed
+    /// (a full disk on write-back, a folder that cannot be listed). Nothing is lost: the store keeps
+    /// what it holds and the next pass tries again. The same failure twice in a row is noted once.
+    public func noteSynchronizationFailure(_ error: StoreError) {
+        state.withLock { state in
+            let line = "could not bring in what the sync tool delivered: \(error); trying again on the next pass"
+            guard state.rejections.last != line else { return }
+            noteEvent(line, state: &state)
+        }
+    }
+}

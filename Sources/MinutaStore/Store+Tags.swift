@@ -73,6 +73,7 @@ extension Store {
             document = editor.document
         }
         for tag in existing where !kept.contains(tag.id.uppercased()) {
+            // Fails only when the key is already gone: then there is nothing to delete.
             do { try document.delete(forKey: tag.id) } catch {}
         }
         loaded.document = document

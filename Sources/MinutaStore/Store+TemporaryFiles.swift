@@ -18,6 +18,7 @@ extension Store {
         while let folder = folders.popLast() {
             let prefix = folder.isEmpty ? "" : folder + "/"
             // Only folders and names of temporary files are looked at closer: the images are never stat'ed.
+            // A folder that cannot be listed is swept by the next mount; nothing in it is touched now.
             guard let entries = try? FileSystem.listDirectoryKinds(folder.isEmpty ? path : absolute(folder)) else { continue }
             for (name, isDirectory) in entries {
                 if isDirectory {
@@ -58,6 +59,7 @@ extension Store {
             case .absent:
                 return true
             case .unreadable(let reason, _):
+                // Not movable now: it stays where it is, untouched, for the next mount to try.
                 guard let destination = try? quarantine(relative) else { return false }
                 noteEvent("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)", state: &state)
                 return true

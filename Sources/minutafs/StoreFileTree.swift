@@ -122,9 +122,14 @@ final class StoreFileTree: FileTree {
     /// paths whose contents or listings changed: the month folders and every record file in them.
     func synchronize() {
         let store = tree.store
-        var documents = (try? store.synchronizeDocuments()) ?? []
-        for report in (try? store.mergeConflictCopies()) ?? [] {
-            documents.append(report.primary)
+        var documents: [String] = []
+        do { documents = try store.synchronizeDocuments() } catch { store.noteSynchronizationFailure(error) }
+        do {
+            for report in try store.mergeConflictCopies() {
+                if case .merged = report.outcome { documents.append(report.primary) }
+            }
+        } catch {
+            store.noteSynchronizationFailure(error)
         }
         guard !documents.isEmpty else { return }
         var paths: [String] = []
@@ -137,6 +142,7 @@ final class StoreFileTree: FileTree {
             paths.append(folder)
             let parts = folder.split(separator: "/")
             if parts.count == 3, let month = Month(yearName: String(parts[1]), monthName: String(parts[2])) {
+                // A month that cannot be listed now has no cached record files to drop.
                 for file in (try? store.recordFiles(in: month)) ?? [] { paths.append(folder + "/" + file.name) }
             }
         }

@@ -192,4 +192,38 @@ struct UnreadableDocumentTests {
             #expect(missingDeliveries.isEmpty, "delivered changes missing from the file: \(missingDeliveries.prefix(5))")
         }
     }
+
+    @Test("a document a killed save left under its temporary name is merged into its document, never just deleted")
+    func staleTemporaryDocumentsAreMerged() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let folder2024 = storePath + "/records/2024"
+            // What a save killed between the exchange and its check leaves: the displaced version, with a change of its own.
+            var displaced = try Document.load(Fixtures.contents(ofFileAtPath: folder2024 + "/03.automerge")).fork()
+            try displaced.put(.string("only in the displaced file"), forKey: "deviceNote")
+            try Data(displaced.save()).write(to: URL(fileURLWithPath: folder2024 + "/.03.automerge.minutafs-1a2b3c.tmp"))
+            // A cut-short temporary file: kept in the quarantine with its bytes.
+            let half = Array(try Fixtures.contents(ofFileAtPath: folder2024 + "/04.automerge").prefix(40))
+            try Data(half).write(to: URL(fileURLWithPath: folder2024 + "/.04.automerge.minutafs-4d5e6f.tmp"))
+            // A leftover whose document does not load: it goes to a conflict copy beside it.
+            var leftover = try Document.load(Fixtures.contents(ofFileAtPath: folder2024 + "/05.automerge")).fork()
+            try leftover.put(.string("left over"), forKey: "leftoverNote")
+            try Data(leftover.save()).write(to: URL(fileURLWithPath: folder2024 + "/.05.automerge.minutafs-7a8b9c.tmp"))
+            try deliver([], to: folder2024 + "/05.automerge")
+
+            let store = try Store(path: storePath, timeZone: .utc)
+            let removed = store.removeStaleTemporaryFiles(olderThan: -10)
+            #expect(Set(removed) == ["records/2024/.03.automerge.minutafs-1a2b3c.tmp", "records/2024/.04.automerge.minutafs-4d5e6f.tmp", "records/2024/.05.automerge.minutafs-7a8b9c.tmp"])
+            let march = try Document.load(Fixtures.contents(ofFileAtPath: folder2024 + "/03.automerge"))
+            #expect(displaced.heads.allSatisfy(march.containsChange))
+            let quarantined = try FileManager.default.contentsOfDirectory(atPath: storePath + "/.minutafs-quarantine")
+            #expect(quarantined.count == 1)
+            #expect(try quarantined.first.map { try Fixtures.contents(ofFileAtPath: storePath + "/.minutafs-quarantine/" + $0) } == half)
+            #expect(try Fixtures.contents(ofFileAtPath: folder2024 + "/05.automerge").isEmpty)
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder2024).filter { $0.hasPrefix("05 (minutafs conflicted copy ") }
+            #expect(copies.count == 1)
+            let copy = try Document.load(Fixtures.contents(ofFileAtPath: folder2024 + "/" + (copies.first ?? "")))
+            #expect(leftover.heads.allSatisfy(copy.containsChange))
+        }
+    }
 }

@@ -33,6 +33,8 @@ struct MoveJournal: Sendable {
 
     /// The moves begun and not finished; lines that do not parse are skipped.
     func pending() -> [Move] {
+        // No journal (the usual case) or an unreadable one: no move to finish. A record a lost entry
+        // leaves in two months is still in both documents, never in neither.
         guard let bytes = try? FileSystem.read(path, limit: 1 << 20) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
