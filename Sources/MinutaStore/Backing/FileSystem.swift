@@ -168,7 +168,8 @@ enum FileSystem {
     }
 
     static func makeDirectories(_ path: String) throws(StoreError) {
-        var current = ""
+        // A relative path stays relative: its first folder is not made at the root.
+        var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
             if status(current)?.isDirectory == true { continue }
