@@ -12,6 +12,8 @@ extension Store {
             case quarantined(reason: String, movedTo: String)
             /// An image conflict copy identical to its original was deleted.
             case duplicateRemoved
+            /// Left as it is: its document does not load now (SPEC 5a), or the copy could not be read.
+            case waiting(reason: String)
         }
 
         public var copy: String
@@ -23,6 +25,7 @@ extension Store {
             case .merged(let count): "merged \(copy) into \(primary) (\(count) new change\(count == 1 ? "" : "s")), copy removed"
             case .quarantined(let reason, let movedTo): "could not load \(copy) (\(reason)); moved it to \(movedTo)"
             case .duplicateRemoved: "removed \(copy), identical to \(primary)"
+            case .waiting(let reason): "left \(copy) as it is: \(reason)"
             }
         }
     }
@@ -55,7 +58,12 @@ extension Store {
         return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
             var reports: [MergeReport] = []
             for (copy, primary) in copies {
-                reports.append(try mergeCopy(copy, into: primary, state: &state))
+                // One copy that cannot be merged now does not stop the others.
+                do throws(StoreError) {
+                    reports.append(try mergeCopy(copy, into: primary, state: &state))
+                } catch {
+                    reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
+                }
             }
             return reports
         }
