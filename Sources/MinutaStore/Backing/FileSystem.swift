@@ -102,6 +102,7 @@ enum FileSystem {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
+        copyOwnership(from: path, to: descriptor)
         if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
         failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
