@@ -47,7 +47,6 @@ public enum MigrationBackup {
         }
         FileSystem.syncDirectory(incomplete)
         try FileSystem.move(incomplete, to: target)
-        FileSystem.syncDirectory(FileSystem.parentPath(target))
     }
 
     /// Backups of `storePath` left incomplete by a run that was stopped while making them
