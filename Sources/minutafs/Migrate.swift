@@ -14,9 +14,11 @@ extension Minutafs {
                 store's time zone. Running timers (no endTime) stay running; images stay where they \
                 are (one whose record lands in another month is copied there).
 
-                Before the first change it copies the legacy JSON files to a backup beside the store \
+                Before the first change it copies the legacy layout (tags.json, its conflict copies and \
+                every file under records/ but the documents, images included) to a backup beside the store \
                 (STORE.backup-YYYYMMDD-HHMMSS, or --backup-dir), never inside it. At the end it reads \
-                the documents back and checks that every tag and record is there with the same values.
+                the documents and the legacy files again and checks that every tag and record is in the \
+                documents with the same values.
 
                 Every .json file under records/ is accounted for: one outside a records/YYYY/MM/ \
                 folder (a sync tool's "02 (1)" duplicate folder, a subfolder) is refused with a reason. \
@@ -127,7 +129,7 @@ extension Minutafs {
                     forStore: storePath,
                     atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
                 do throws(StoreError) {
-                    try MigrationBackup.create(storePath: storePath, files: contents.files, at: destination) { done, _ in
+                    try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, _ in
                         StopPoint.reached("backup", done)
                     }
                 } catch .invalidName {
@@ -204,7 +206,10 @@ extension Minutafs {
             print("  images:    \(s.images) listed, \(s.imagesCopied) copied into another month folder")
             print("  documents: \(written) written")
             if !contents.failures.isEmpty { print("  unreadable: \(contents.failures.count)") }
-            if let backup { print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s"))") }
+            if let backup {
+                let others = contents.otherFiles.count
+                print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s") and \(others) other file\(others == 1 ? "" : "s"), images included)")
+            }
         }
 
         static func cause(_ error: StoreError) -> String { DocumentFile.cause(error) }

@@ -83,7 +83,9 @@ struct MigrateCommandTests {
             let backups = try Self.backups(of: store)
             #expect(backups.count == 1)
             let backup = try Self.snapshot(folder + "/" + (backups.first ?? ""))
-            #expect(backup.count == fixture.records.count + 1)
+            // The whole legacy layout: every JSON file and every image.
+            #expect(backup.count == fixture.records.count + 1 + fixture.images.count)
+            #expect(Set(backup.keys) == Set(legacy.keys))
             for (path, bytes) in backup { #expect(legacy[path] == bytes, "backup of \(path) differs") }
             #expect(!(try FileManager.default.contentsOfDirectory(atPath: store)).contains { $0.contains("backup") })
 
@@ -199,7 +201,7 @@ struct MigrateCommandTests {
             for image in fixture.images { #expect(left[image.path] == image.bytes) }
             // The backup still has every JSON file, so a rollback never depends on the documents alone.
             let backups = try Self.backups(of: store)
-            #expect(try Self.snapshot(folder + "/" + (backups.first ?? "")).count == fixture.records.count + 1)
+            #expect(try Self.snapshot(folder + "/" + (backups.first ?? ""), suffix: ".json").count == fixture.records.count + 1)
             // Nothing legacy left: migrate says so and succeeds.
             let again = try MinutafsBinary.run(["migrate", store])
             #expect(again.status == 0)

@@ -26,7 +26,7 @@ struct MigrationInterruptionTests {
             #expect(rerun.errorText.contains("\(left.first ?? ""): an incomplete backup"), "\(rerun.errorText)")
             let whole = try MigrateCommandTests.backups(of: store).filter { !$0.hasSuffix(".incomplete") }
             #expect(whole.count == 1)
-            #expect(try MigrateCommandTests.snapshot(folder + "/" + (whole.first ?? "")).count == fixture.records.count + 1)
+            #expect(try MigrateCommandTests.snapshot(folder + "/" + (whole.first ?? "")).count == fixture.records.count + 1 + fixture.images.count)
         }
     }
 

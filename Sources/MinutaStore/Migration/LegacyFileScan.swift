@@ -10,6 +10,9 @@ struct LegacyFileScan: Sendable {
     var refused: [LegacyReadFailure] = []
     /// Hidden `.json` files (such as macOS `._` files) under `records/`: not read, but told.
     var hidden: [String] = []
+    /// Every other regular file under `records/` (images, mostly), without documents and their
+    /// conflict copies: they go into the backup with the JSON files, never changed or removed.
+    var otherFiles: [String] = []
     /// Conflict copies of `tags.json` beside it (`tags (Alice's conflicted copy 2024-01-15).json`).
     var tagCopies: [String] = []
 
@@ -38,7 +41,11 @@ struct LegacyFileScan: Sendable {
                 try walk(storePath: storePath, relative: path)
                 continue
             }
-            guard status.isRegularFile, Self.isJSONName(name) else { continue }
+            guard status.isRegularFile else { continue }
+            guard Self.isJSONName(name) else {
+                if !name.contains(".automerge") && !FileSystem.isTemporaryName(name) { otherFiles.append(path) }
+                continue
+            }
             if name.hasPrefix(".") {
                 hidden.append(path)
                 continue

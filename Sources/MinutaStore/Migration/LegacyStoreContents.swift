@@ -21,6 +21,10 @@ public struct LegacyStoreContents: Sendable {
     /// Every legacy JSON file found, read or not (refused ones too), relative to the store: what
     /// the backup copies and what `--cleanup` removes.
     public var files: [String] = []
+    /// The other files of the legacy layout, relative to the store: images and anything else under
+    /// `records/` that is not a document, and hidden `.json` files. The backup copies them; the
+    /// migration and `--cleanup` leave them alone.
+    public var otherFiles: [String] = []
     /// Things worth telling that are not failures (a record stored twice with the same values).
     public var notes: [String] = []
 

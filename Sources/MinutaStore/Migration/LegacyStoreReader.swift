@@ -78,8 +78,9 @@ public enum LegacyStoreReader {
             contents.files.append(refused.file)
             contents.failures.append(refused)
         }
+        contents.otherFiles = scan.hidden + scan.otherFiles
         for hidden in scan.hidden {
-            contents.notes.append("\(hidden): a hidden file (such as a macOS ._ file); not read and not removed")
+            contents.notes.append("\(hidden): a hidden file (such as a macOS ._ file); not read and not removed, but in the backup")
         }
         return contents
     }

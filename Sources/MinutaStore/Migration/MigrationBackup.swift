@@ -2,7 +2,8 @@
 /// "backup"). It goes beside the store, never inside it: inside, the sync tool would upload it and
 /// the mount would show it.
 ///
-/// Images are not copied: neither the migration nor `--cleanup` changes or removes an image.
+/// It holds the whole legacy layout (seed 003 copies the whole store): `tags.json` and its
+/// conflict copies, and every file under `records/` but the documents, images included.
 public enum MigrationBackup {
     /// The default backup folder for a store: `STORE.backup-YYYYMMDD-HHMMSS` beside it, in the
     /// store's time zone, with `-2`, `-3`, ... added when that exists.
