@@ -169,6 +169,7 @@ extension Minutafs {
 
             // Verified against the legacy files as they are now, not as they were read: an edit
             // or a new file during the run is a difference, never removed by --cleanup.
+            StopPoint.pause("verify")
             let current: LegacyStoreContents
             do { current = try LegacyStoreReader.read(storePath) } catch { throw CommandFailure(path: storePath, cause: "verification: \(error.description)") }
             var problems = current.failures.map { "\($0.file): \($0.reason)" }
@@ -180,6 +181,15 @@ extension Minutafs {
             problems += verification.problems
             for problem in problems { Self.printError(path: storePath, cause: problem) }
             guard problems.isEmpty else {
+                // A store this run would have marked migrated stays unmigrated, so that a rerun
+                // replaces what this run wrote with the legacy files' values then.
+                do {
+                    if try migration.unmarkMigrated() {
+                        Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
+                    }
+                } catch {
+                    Self.printError(path: storePath, cause: error.description)
+                }
                 throw CommandFailure(path: storePath, cause: "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place")
             }
             print("verified: \(verification.tagsFound) of \(current.tags.count) tags and \(verification.recordsFound) of \(current.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")

@@ -30,6 +30,44 @@ struct MigrationInterruptionTests {
         }
     }
 
+    @Test("required: a legacy file edited after the documents are written and before the verification fails the run by name, which stays unmigrated; the rerun takes the edit")
+    func editedBeforeVerification() throws {
+        try withTemporaryDirectory { folder in
+            let fixture = LegacyStoreFixture.standard()
+            let store = folder + "/Minuta"
+            try fixture.write(to: store)
+            let marker = folder + "/paused"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
+            process.arguments = ["migrate", store, "--timezone", "UTC", "--cleanup"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["MINUTAFS_PAUSE_AT": "verify:" + marker]) { $1 }
+            let errors = folder + "/stderr"
+            _ = FileManager.default.createFile(atPath: errors, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while !FileManager.default.fileExists(atPath: marker) && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(FileManager.default.fileExists(atPath: marker), "migrate never reached the verification")
+
+            let record = fixture.records[3]
+            let edited = record.json.replacingOccurrences(of: "zweite Zeile", with: "edited during the run")
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: store + "/" + record.file))
+            try? FileManager.default.removeItem(atPath: marker)
+            process.waitUntilExit()
+
+            #expect(process.terminationStatus == 1)
+            let errorText = String(decoding: try Fixtures.contents(ofFileAtPath: errors), as: UTF8.self)
+            #expect(errorText.contains("\(record.file): record \(record.id.uppercased()) has other values in records/2024/01.automerge"), "\(errorText)")
+            #expect(FileManager.default.fileExists(atPath: store + "/" + record.file), "--cleanup ran")
+            #expect(!FileManager.default.fileExists(atPath: store + "/tags.automerge"), "the store was marked migrated")
+
+            let rerun = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
+            #expect(rerun.status == 0, "\(rerun.errorText)")
+            #expect(rerun.outputText.contains("1 replaced"), "\(rerun.outputText)")
+        }
+    }
+
     @Test("killed during the writes, the store stays unmigrated; a rerun after the app edited a record migrates the edited values")
     func killedDuringWrites() throws {
         try withTemporaryDirectory { folder in

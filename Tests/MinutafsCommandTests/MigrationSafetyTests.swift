@@ -89,6 +89,23 @@ struct MigrationSafetyTests {
         }
     }
 
+    @Test("a store the mount accepts (no tags.json, no tags.automerge) keeps its documents' values: no rerun replaces them")
+    func mountableStoreKeepsDocuments() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/Minuta"
+            try Self.makeStore(store, records: ["records/2024/01/a.json": Self.record(comment: "in the document")])
+            #expect(try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"]).status == 0)
+            try FileManager.default.removeItem(atPath: store + "/tags.automerge")
+            try FileManager.default.removeItem(atPath: store + "/tags.json")
+            try Self.write(Self.record(comment: "in the legacy file"), to: store + "/records/2024/01/a.json")
+            let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC", "--cleanup"])
+            #expect(result.status == 1)
+            #expect(result.outputText.contains("1 already there with other values (kept)"), "\(result.outputText)")
+            #expect(FileManager.default.fileExists(atPath: store + "/records/2024/01/a.json"))
+            #expect(try Self.exportedComment(of: Self.recordID, in: store, folder: folder) == "in the document")
+        }
+    }
+
     @Test("item 2: .json files outside records/YYYY/MM/ are refused by name, backed up, and the run is not verified; .JSON is read")
     func filesOutsideTheLayout() throws {
         try withTemporaryDirectory { folder in

@@ -9,8 +9,8 @@ import AutomergeKit
 /// with the same values is never written again, so running the migration twice adds nothing the
 /// second time. One that is there with other values is handled by whether the store is migrated:
 ///
-/// - Not yet (no `tags.automerge`): the documents can only have come from a migration run that
-///   failed or was stopped, since the mount refuses such a store. The legacy files are the truth,
+/// - Not yet (`tags.json` and no `tags.automerge`): the documents can only have come from a
+///   migration run that failed or was stopped, since the mount refuses such a store. The legacy files are the truth,
 ///   and the record is replaced with their current values (in the month of its current start).
 /// - Migrated: the documents are the truth (edited through the mount since). The record is left
 ///   as the document has it, reported, and the verification fails on it, so `--cleanup` never
@@ -53,8 +53,11 @@ public struct Migration: Sendable {
     public private(set) var summary = Summary()
     /// Ids of records and tags already in the documents with other values, left as they are.
     public private(set) var keptIDs: Set<String> = []
-    /// Whether the store was already migrated (had `tags.automerge`) before this run.
-    public var wasMigrated: Bool { tags.existed }
+    /// Whether the legacy files are the truth for this run: the store has `tags.json` and no
+    /// `tags.automerge`, which the mount refuses, so every document in it was written by a
+    /// migration run that failed or was stopped. Otherwise the documents may hold edits made
+    /// through the mount, and they are kept.
+    public private(set) var replacesEarlierRuns = false
     /// One line per thing worth telling (kept records, missing images).
     public private(set) var notes: [String] = []
     var tags: PreparedDocument
@@ -79,6 +82,7 @@ public struct Migration: Sendable {
     ) throws(StoreError) -> Migration {
         var migration = Migration(storePath: storePath, timeZone: timeZone, tags: PreparedDocument(document: Document(actor: actor), changed: false, existed: false))
         try migration.loadDocuments(actor: actor)
+        migration.replacesEarlierRuns = !migration.tags.existed && contents.hasTagsFile
         try migration.addTags(contents.tags)
         try migration.addRecords(contents.records, actor: actor, progress: progress)
         for key in Array(migration.months.keys) where migration.months[key]?.changed == true {
@@ -158,7 +162,7 @@ public struct Migration: Sendable {
                 month = existingMonth
                 if let stored = LegacyRecord(key: key, in: months[existingMonth]?.document ?? Document()), record.hasSameValues(as: stored) {
                     summary.recordsPresent += 1
-                } else if tags.existed {
+                } else if !replacesEarlierRuns {
                     summary.recordsKept += 1
                     keptIDs.insert(record.id.uppercased())
                     notes.append("\(entry.file): record \(record.id) is already in \(existingMonth.documentPath) with other values (changed since the migration); kept those, so this run cannot be verified")
@@ -190,7 +194,7 @@ public struct Migration: Sendable {
             }
             planImages(of: record, from: entry, to: month)
         }
-        guard !tags.existed else { return }
+        guard replacesEarlierRuns else { return }
         // Not migrated yet: a record a failed run wrote whose legacy file is gone (the user kept
         // the other of two files with one id, say) goes too, so the documents hold the legacy files.
         let legacyIDs = Set(entries.map { $0.record.id.uppercased() })
@@ -204,6 +208,17 @@ public struct Migration: Sendable {
             summary.recordsRemoved += 1
             notes.append("\(place.month.documentPath): record \(place.key) from an earlier run that did not finish is in no legacy file now; removed it")
         }
+    }
+
+    /// After a verification that failed: removes the `tags.automerge` this run wrote into a store
+    /// that was not migrated (``replacesEarlierRuns``), so the store stays unmigrated and a rerun
+    /// replaces what this run wrote. Returns whether it removed it; does nothing for a store that
+    /// was migrated before.
+    public func unmarkMigrated() throws(StoreError) -> Bool {
+        let path = storePath + "/tags.automerge"
+        guard replacesEarlierRuns, FileSystem.status(path)?.isRegularFile == true else { return false }
+        try FileSystem.remove(path)
+        return true
     }
 
     /// Images stay where they are; one whose record now lives in another month's folder is copied
