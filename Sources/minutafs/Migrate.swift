@@ -134,8 +134,9 @@ extension Minutafs {
                     }
                 } catch .invalidName {
                     throw CommandFailure(path: destination, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
-                } catch .alreadyExists {
-                    throw CommandFailure(path: destination, cause: "already exists; choose a new backup folder")
+                } catch .alreadyExists(let existing) {
+                    // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
+                    throw CommandFailure(path: existing, cause: "already exists; choose a new backup folder")
                 } catch {
                     throw CommandFailure(path: destination, cause: "cannot make the backup, nothing was changed: \(Self.cause(error))")
                 }
