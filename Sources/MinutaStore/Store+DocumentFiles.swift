@@ -114,7 +114,7 @@ extension Store {
                 do { try merged.merge(existing) } catch { continue }
                 exists = true
             }
-            let written = try FileSystem.writeTemporary(merged.save(), beside: absolute(copy), mode: mode)
+            let written = try FileSystem.writeTemporary(merged.save(), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
             if exists {
                 // Our own copy, which loaded and is merged in: replacing it loses nothing.
                 guard rename(written.path, absolute(copy)) == 0 else {

@@ -9,7 +9,13 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// A one-line human message: what went wrong with that file.
     let cause: String
 
-    var description: String { "\(path): \(cause)" }
+    /// `path: cause`, with the path once: a cause that already starts with it (an error passed
+    /// on from a library or from the background mount process) is not prefixed again.
+    var description: String {
+        var cause = cause
+        while cause.hasPrefix(path + ": ") { cause.removeFirst(path.count + 2) }
+        return "\(path): \(cause)"
+    }
 }
 
 extension ParsableCommand {

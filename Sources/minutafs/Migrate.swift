@@ -14,17 +14,29 @@ extension Minutafs {
                 store's time zone. Running timers (no endTime) stay running; images stay where they \
                 are (one whose record lands in another month is copied there).
 
-                Before the first change it copies the legacy JSON files to a backup beside the store \
+                Before the first change it copies the legacy layout (tags.json, its conflict copies and \
+                every file under records/ but the documents, images included) to a backup beside the store \
                 (STORE.backup-YYYYMMDD-HHMMSS, or --backup-dir), never inside it. At the end it reads \
-                the documents back and checks that every tag and record is there with the same values.
+                the documents and the legacy files again and checks that every tag and record is in the \
+                documents with the same values.
 
-                A legacy file that cannot be read is reported (file and reason) and the migration is \
-                not complete: tags.automerge is not written, so `minutafs mount` still refuses the \
-                store. Fix or remove the file and run migrate again: records already migrated are \
-                recognised by their id and never written twice, so running it again is always safe.
+                Every .json file under records/ is accounted for: one outside a records/YYYY/MM/ \
+                folder (a sync tool's "02 (1)" duplicate folder, a subfolder) is refused with a reason. \
+                Conflict copies of tags.json ("tags (… conflicted copy …).json") are merged in.
 
-                --cleanup removes tags.json and the records' JSON files, only after a verified \
-                migration. Roll back with `minutafs export STORE DIR` (or restore the backup).
+                A legacy file that cannot be read or is refused is reported (file and reason) and the \
+                migration is not complete: tags.automerge is not written, so `minutafs mount` still \
+                refuses the store. Fix or remove the file and run migrate again. Until a run \
+                completes, a rerun replaces what an earlier, failed or stopped run wrote with the \
+                current values of the legacy files; running it again is always safe.
+
+                The verification reads the legacy files again at the end and fails (exit 1, each \
+                difference named, no cleanup) if a value differs from the documents or a file was \
+                not migrated.
+
+                --cleanup removes tags.json, its conflict copies and the records' JSON files, only \
+                after a verified migration. Roll back with `minutafs export STORE DIR` (or restore \
+                the backup).
 
                 Exit status: 0 migrated and verified (or nothing to do); 1 a legacy file could not be \
                 read, the verification failed, or the store could not be read or written; 64 usage error.
@@ -84,6 +96,9 @@ extension Minutafs {
                 }
             }
             logger.debug("migrating", metadata: ["store": "\(storePath)", "timezone": "\(zone.identifier)"])
+            for incomplete in MigrationBackup.incompleteBackups(ofStore: storePath) {
+                logger.warning("\(incomplete): an incomplete backup left by a run that was stopped while making it; not used (a new backup is made), remove it when you like")
+            }
 
             let progress = ProgressDisplay()
             let contents: LegacyStoreContents
@@ -117,21 +132,26 @@ extension Minutafs {
                     forStore: storePath,
                     atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
                 do throws(StoreError) {
-                    try MigrationBackup.create(storePath: storePath, files: contents.files, at: destination)
+                    try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, _ in
+                        StopPoint.reached("backup", done)
+                    }
                 } catch .invalidName {
                     throw CommandFailure(path: destination, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
-                } catch .alreadyExists {
-                    throw CommandFailure(path: destination, cause: "already exists; choose a new backup folder")
+                } catch .alreadyExists(let existing) {
+                    // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
+                    throw CommandFailure(path: existing, cause: "already exists; choose a new backup folder")
                 } catch {
                     throw CommandFailure(path: destination, cause: "cannot make the backup, nothing was changed: \(Self.cause(error))")
                 }
                 logger.debug("backup made", metadata: ["folder": "\(destination)", "files": "\(contents.files.count)"])
                 backup = destination
             }
+            var written = 0
             if migration.hasChanges {
                 do {
-                    try migration.write(includingTags: complete) { done, total in
+                    written = try migration.write(includingTags: complete) { done, total in
                         progress.update("writing", done: done, total: total, unit: "documents")
+                        StopPoint.reached("write", done)
                     }
                 } catch {
                     progress.finish()
@@ -140,7 +160,7 @@ extension Minutafs {
                 progress.finish()
             }
 
-            printSummary(contents: contents, migration: migration, backup: backup)
+            printSummary(contents: contents, migration: migration, written: written, backup: backup)
             guard complete else {
                 for failure in contents.failures {
                     Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
@@ -151,32 +171,59 @@ extension Minutafs {
                     cause: "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)")
             }
 
-            let verification = MigrationVerification(storePath: storePath, contents: contents, presenceOnly: migration.keptIDs)
-            for problem in verification.problems { Self.printError(path: storePath, cause: problem) }
-            guard verification.isVerified else {
-                throw CommandFailure(path: storePath, cause: "verification failed: \(verification.problems.count) difference\(verification.problems.count == 1 ? "" : "s"); the legacy files were left in place")
+            // Verified against the legacy files as they are now, not as they were read: an edit
+            // or a new file during the run is a difference, never removed by --cleanup.
+            StopPoint.pause("verify")
+            let current: LegacyStoreContents
+            do { current = try LegacyStoreReader.read(storePath) } catch { throw CommandFailure(path: storePath, cause: "verification: \(error.description)") }
+            var problems = current.failures.map { "\($0.file): \($0.reason)" }
+            let migrated = Set(contents.files)
+            for file in current.files where !migrated.contains(file) {
+                problems.append("\(file): appeared during the migration and was not migrated")
             }
-            print("verified: \(verification.tagsFound) of \(contents.tags.count) tags and \(verification.recordsFound) of \(contents.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
+            let verification = MigrationVerification(storePath: storePath, contents: current)
+            problems += verification.problems
+            for problem in problems { Self.printError(path: storePath, cause: problem) }
+            guard problems.isEmpty else {
+                // A store this run would have marked migrated stays unmigrated, so that a rerun
+                // replaces what this run wrote with the legacy files' values then.
+                do {
+                    if try migration.unmarkMigrated() {
+                        Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
+                    }
+                } catch {
+                    Self.printError(path: storePath, cause: error.description)
+                }
+                throw CommandFailure(path: storePath, cause: "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place")
+            }
+            print("verified: \(verification.tagsFound) of \(current.tags.count) tags and \(verification.recordsFound) of \(current.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
 
             if cleanup {
                 do {
-                    try LegacyCleanup.removeLegacyFiles(storePath: storePath, files: contents.files)
+                    try LegacyCleanup.removeLegacyFiles(storePath: storePath, files: current.files)
                 } catch {
                     throw CommandFailure(path: storePath, cause: "cleanup stopped: \(error.description)")
                 }
-                print("cleanup: removed \(contents.files.count) legacy JSON file\(contents.files.count == 1 ? "" : "s") (images kept)")
+                print("cleanup: removed \(current.files.count) legacy JSON file\(current.files.count == 1 ? "" : "s") (images kept)")
             }
         }
 
-        private func printSummary(contents: LegacyStoreContents, migration: Migration, backup: String?) {
+        private func printSummary(contents: LegacyStoreContents, migration: Migration, written: Int, backup: String?) {
             let s = migration.summary
             print(migration.hasChanges ? "migrated \(store)" : "nothing to write in \(store): every tag and record is already in the documents")
             print("  tags:      \(s.tagsAdded) added, \(s.tagsPresent) already there\(s.tagsKept > 0 ? ", \(s.tagsKept) already there with other values (kept)" : "")")
-            print("  records:   \(s.recordsAdded) added, \(s.recordsPresent) already there\(s.recordsKept > 0 ? ", \(s.recordsKept) already there with other values (kept)" : ""); \(s.runningTimers) running timer\(s.runningTimers == 1 ? "" : "s")")
+            var records = "\(s.recordsAdded) added, \(s.recordsPresent) already there"
+            if s.recordsReplaced > 0 { records += ", \(s.recordsReplaced) replaced (other values from an unfinished run)" }
+            if s.recordsRemoved > 0 { records += ", \(s.recordsRemoved) removed (from an unfinished run, in no legacy file now)" }
+            if s.recordsKept > 0 { records += ", \(s.recordsKept) already there with other values (kept)" }
+            print("  records:   \(records); \(s.runningTimers) running timer\(s.runningTimers == 1 ? "" : "s")")
             print("  images:    \(s.images) listed, \(s.imagesCopied) copied into another month folder")
-            print("  documents: \(migration.hasChanges ? s.documentsWritten : 0) written")
+            print("  documents: \(written) written")
             if !contents.failures.isEmpty { print("  unreadable: \(contents.failures.count)") }
-            if let backup { print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s"))") }
+            if let backup {
+                let others = contents.otherFiles.count
+                print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s") and \(others) other file\(others == 1 ? "" : "s"), images included)")
+            }
         }
 
         static func cause(_ error: StoreError) -> String { DocumentFile.cause(error) }

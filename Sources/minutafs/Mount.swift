@@ -48,7 +48,8 @@ extension Minutafs {
                 let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory, log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
-                    readOnly: list.contains("ro"), allowOther: list.contains("allow_other"), foreground: foreground,
+                    // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).
+                    readOnly: list.last(where: { $0 == "ro" || $0 == "rw" }) == "ro", allowOther: list.contains("allow_other"), foreground: foreground,
                     extra: list.filter { !["ro", "rw", "allow_other", "default_permissions"].contains($0) })
                 mountOptions.fsName = store.path
                 if !foreground {

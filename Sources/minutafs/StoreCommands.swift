@@ -12,8 +12,10 @@ extension Minutafs {
                 beside a document when two devices changed it at once. This merges each copy into its \
                 document (nothing anyone wrote is lost), writes the document durably, and only then \
                 deletes the copy. A copy that cannot be read is moved to .minutafs-quarantine/ instead.
-                Exit status: 0 when everything was merged, 1 when a copy had to be quarantined or the \
-                store could not be read.
+                A copy that cannot be merged now (its document cannot be loaded, say) is reported and \
+                left as it is; every other copy is still merged.
+                Exit status: 0 when everything was merged, 1 when a copy was quarantined or not merged, \
+                or the folder is not a store or could not be read.
 
                 Example:
                   minutafs merge ~/Dropbox/Minuta
@@ -24,7 +26,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                let opened = try StoreCommandSupport.open(store)
+                let opened = try StoreCommandSupport.openExistingStore(store)
                 let lock = try StoreCommandSupport.lockForWriting(opened.path, purpose: "used by minutafs merge")
                 let reports: [Store.MergeReport]
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
@@ -60,7 +62,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                let opened = try StoreCommandSupport.open(store)
+                let opened = try StoreCommandSupport.openExistingStore(store)
                 let problems = opened.check()
                 let months = (try? opened.months().count) ?? 0
                 for problem in problems { print(problem) }
@@ -72,6 +74,21 @@ extension Minutafs {
 }
 
 enum StoreCommandSupport {
+    /// Opens the store at `path` for a command that works on an existing store (`check`,
+    /// `merge`): refuses an empty path, a path that is not a folder, and a folder with neither
+    /// `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent folder), which
+    /// would otherwise be "checked" with nothing to report.
+    static func openExistingStore(_ path: String) throws(CommandFailure) -> Store {
+        guard !path.isEmpty else { throw CommandFailure(path: "\"\"", cause: "an empty path; name the store folder (the one holding tags.automerge and records/)") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure(path: path, cause: "no such file or folder") }
+        guard isDirectory.boolValue else { throw CommandFailure(path: path, cause: "not a folder; name the store folder (the one holding tags.automerge and records/)") }
+        guard FileManager.default.fileExists(atPath: path + "/tags.automerge") || FileManager.default.fileExists(atPath: path + "/records") else {
+            throw CommandFailure(path: path, cause: "not a Minuta store: expected tags.automerge or a records/ folder in it")
+        }
+        return try open(path)
+    }
+
     static func open(
         _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {

@@ -176,6 +176,10 @@ struct MountScriptTests {
             #expect(fake.status == 0, "\(fake.output)")
             #expect(fake.output.contains("mount --timezone UTC -o ro \(store) \(mountPoint)"), "\(fake.output)")
             #expect(!Self.isMounted(mountPoint))
+            // ro and rw reach minutafs in order, which lets the last one win as mount(8) does.
+            let both = try Self.run([Self.scripts + "/mount.fuse.minutafs", store, mountPoint, "-f", "-o", "defaults,ro,rw,timezone=UTC"],
+                                    environment: environment)
+            #expect(both.output.contains("mount --timezone UTC -o ro,rw \(store) \(mountPoint)"), "\(both.output)")
 
             let result = try Self.run([Self.scripts + "/mount.fuse.minutafs", store, mountPoint, "-o", "defaults,noauto,nofail,_netdev,ro,timezone=UTC,x-systemd.automount"],
                                       environment: environment)

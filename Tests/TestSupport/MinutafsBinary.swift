@@ -29,7 +29,8 @@ public enum MinutafsBinary {
     ///
     /// Output goes through temporary files, not pipes, so a command that prints megabytes cannot
     /// block on a full pipe while the test waits for it to exit.
-    public static func run(_ arguments: [String]) throws -> CommandResult {
+    /// `environment` is added to this process's environment; `directory` is the working folder.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> CommandResult {
         let executable = try path()
         return try withTemporaryDirectory { folder in
             let outputPath = folder + "/stdout"
@@ -45,6 +46,10 @@ public enum MinutafsBinary {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = output
             process.standardError = error

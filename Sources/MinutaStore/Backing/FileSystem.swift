@@ -112,6 +112,7 @@ enum FileSystem {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
+        copyOwnership(from: path, to: descriptor)
         if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
         failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
@@ -126,7 +127,8 @@ enum FileSystem {
     /// Writes `bytes` to a new temporary file beside `path` (see ``temporaryName(for:suffix:)``) with
     /// `mode`, fsynced and closed. Returns its path and its identity, which a rename keeps: after the
     /// file is swapped in, that identity at `path` means the file is still the one we wrote.
-    static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t) throws(StoreError) -> (path: String, identity: Identity) {
+    /// The temporary file takes the owner and group of `ownerOf` (default: `path`), as a replacement should.
+    static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t, ownerOf: String? = nil) throws(StoreError) -> (path: String, identity: Identity) {
         var random = SystemRandomNumberGenerator()
         let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         var descriptor: Int32
@@ -134,6 +136,7 @@ enum FileSystem {
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
         if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
+        copyOwnership(from: ownerOf ?? path, to: descriptor)
         var info = stat()
         if failure == nil {
             failure = finishWriting(bytes, to: descriptor, path: path, closing: false)
@@ -246,7 +249,8 @@ enum FileSystem {
     }
 
     static func makeDirectories(_ path: String) throws(StoreError) {
-        var current = ""
+        // A relative path stays relative: its first folder is not made at the root.
+        var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
             if status(current)?.isDirectory == true { continue }

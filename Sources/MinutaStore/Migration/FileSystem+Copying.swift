@@ -25,6 +25,17 @@ extension FileSystem {
         }
     }
 
+    /// Removes `path` and everything in it, as far as it can; symbolic links are removed, never
+    /// followed. For folders this program made itself (a failed export's temporary folder).
+    static func removeTree(_ path: String) {
+        if status(path)?.isDirectory == true, let entries = try? listDirectoryKinds(path) {
+            for entry in entries { removeTree(path + "/" + entry.name) }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+
     /// The absolute form of `path`, with `.` and `..` resolved through the real folders when
     /// they exist (symbolic links followed), lexically otherwise.
     static func absolutePath(_ path: String) -> String {

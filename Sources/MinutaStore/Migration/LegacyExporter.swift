@@ -37,8 +37,27 @@ public enum LegacyExporter {
             guard status.isDirectory else { throw .alreadyExists(destination) }
             guard try FileSystem.listDirectory(target).isEmpty else { throw .notEmpty(destination) }
         }
-        try FileSystem.makeDirectories(target)
+        // Written into a hidden folder beside DIR and renamed to DIR at the end (over DIR when it
+        // is an empty folder): a failed export leaves no half-written DIR, and is removed.
+        try FileSystem.makeDirectories(FileSystem.parentPath(target))
+        var random = SystemRandomNumberGenerator()
+        let temporary = FileSystem.parentPath(target) + "/." + FileSystem.lastComponent(target)
+            + ".minutafs-export-" + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
+        try FileSystem.makeDirectory(temporary)
+        let summary: Summary
+        do {
+            summary = try write(store: store, into: temporary, timeZone: timeZone)
+            try FileSystem.syncDirectory(temporary)
+            try FileSystem.move(temporary, to: target)
+        } catch {
+            FileSystem.removeTree(temporary)
+            throw error
+        }
+        return summary
+    }
 
+    /// Writes the export of `store` into the folder `target`, which exists and is empty.
+    private static func write(store: String, into target: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
         var summary = Summary()
         let tags = try loadMerged(store, relative: "tags.automerge", summary: &summary) ?? Document()
         summary.tags = TagView.tags(in: tags).count

@@ -13,12 +13,18 @@ public struct LegacyStoreContents: Sendable {
     /// Whether the store has a `tags.json`.
     public var hasTagsFile = false
     public var tags: [LegacyTag] = []
+    /// The file each tag was read from (`tags.json` or a conflict copy of it), by id.
+    public var tagFiles: [String: String] = [:]
     public var records: [Entry] = []
     /// Files or entries that could not be read; the migration is not complete while any remain.
     public var failures: [LegacyReadFailure] = []
-    /// Every legacy JSON file found, read or not, relative to the store: what the backup copies
-    /// and what `--cleanup` removes.
+    /// Every legacy JSON file found, read or not (refused ones too), relative to the store: what
+    /// the backup copies and what `--cleanup` removes.
     public var files: [String] = []
+    /// The other files of the legacy layout, relative to the store: images and anything else under
+    /// `records/` that is not a document, and hidden `.json` files. The backup copies them; the
+    /// migration and `--cleanup` leave them alone.
+    public var otherFiles: [String] = []
     /// Things worth telling that are not failures (a record stored twice with the same values).
     public var notes: [String] = []
 

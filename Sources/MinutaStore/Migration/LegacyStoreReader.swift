@@ -2,18 +2,27 @@
 import Glibc
 #endif
 
-/// Reads a legacy, pre-Automerge store (seed 001): `tags.json` (`{"tags": [...]}`) and one JSON
-/// file per record under `records/YYYY/MM/`. Dates may be ISO 8601 strings in any of the forms
+/// Reads a legacy, pre-Automerge store (seed 001): `tags.json` (`{"tags": [...]}`), its sync
+/// conflict copies (`tags (… conflicted copy …).json`, merged in), and one JSON file per record
+/// under `records/YYYY/MM/`. A `.json` file anywhere else under `records/` is a failure with a
+/// reason (``LegacyFileScan``), never skipped in silence. Dates may be ISO 8601 strings in any of the forms
 /// ``ISO8601/milliseconds(from:)`` accepts, or integer milliseconds. Ids are upper-cased, as the
 /// app's `uuidString` writes them.
 ///
 /// Nothing here stops at the first problem: every file that cannot be read, and every entry of
 /// `tags.json` that cannot, becomes a ``LegacyReadFailure`` and the rest is still read.
 public enum LegacyStoreReader {
-    /// Whether `storePath` holds legacy JSON: a `tags.json` or a record file in a month folder.
+    /// Whether `storePath` holds legacy JSON: a `tags.json` (or a conflict copy of it) or a
+    /// `.json` file anywhere under `records/`.
     public static func isLegacyStore(_ storePath: String) throws(StoreError) -> Bool {
-        try !recordFiles(in: storePath).isEmpty || FileSystem.status(storePath + "/tags.json")?.isRegularFile == true
+        let scan = try LegacyFileScan(storePath: storePath)
+        return !scan.isEmpty || FileSystem.status(storePath + "/tags.json")?.isRegularFile == true
     }
+
+    /// The earliest instant an integer date may be, in milliseconds: 1990-01-01T00:00:00Z. An
+    /// integer below it is seconds (since 1970 or since 2001) rather than milliseconds, and is
+    /// refused rather than filed in January 1970.
+    public static let earliestIntegerDate: Int64 = 631_152_000_000
 
     /// Reads the whole legacy store at `storePath`. `progress` is called with (files read, files in all).
     ///
@@ -21,19 +30,17 @@ public enum LegacyStoreReader {
     ///   ``LegacyStoreContents/failures``.
     public static func read(_ storePath: String, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> LegacyStoreContents {
         var contents = LegacyStoreContents()
-        let recordFiles = try recordFiles(in: storePath)
+        let scan = try LegacyFileScan(storePath: storePath)
+        let recordFiles = scan.recordFiles
         let total = recordFiles.count + 1
         if FileSystem.status(storePath + "/tags.json")?.isRegularFile == true {
             contents.hasTagsFile = true
             contents.files.append("tags.json")
-            do {
-                let bytes = try FileSystem.read(storePath + "/tags.json", followingSymbolicLinks: true)
-                let (tags, failures) = Self.tags(from: bytes)
-                contents.tags = tags
-                contents.failures += failures.map { LegacyReadFailure(file: "tags.json", reason: $0) }
-            } catch {
-                contents.failures.append(LegacyReadFailure(file: "tags.json", reason: Self.reason(error)))
-            }
+            readTags(storePath, file: "tags.json", into: &contents)
+        }
+        for copy in scan.tagCopies {
+            contents.files.append(copy)
+            readTags(storePath, file: copy, into: &contents)
         }
         progress(1, total)
         var byID: [String: Int] = [:]
@@ -67,30 +74,46 @@ public enum LegacyStoreReader {
             byID[record.id] = contents.records.count
             contents.records.append(LegacyStoreContents.Entry(record: record, file: file, folder: month))
         }
-        var tagIDs = Set<String>()
-        for tag in contents.tags where !tagIDs.insert(tag.id).inserted {
-            contents.failures.append(LegacyReadFailure(file: "tags.json", reason: "tag \(tag.id) appears twice"))
+        for refused in scan.refused {
+            contents.files.append(refused.file)
+            contents.failures.append(refused)
+        }
+        contents.otherFiles = scan.hidden + scan.otherFiles
+        for hidden in scan.hidden {
+            contents.notes.append("\(hidden): a hidden file (such as a macOS ._ file); not read and not removed, but in the backup")
         }
         return contents
     }
 
-    /// The record files of a legacy store, relative to it, in path order: `records/YYYY/MM/*.json`,
-    /// without hidden files (such as macOS `._` files).
-    static func recordFiles(in storePath: String) throws(StoreError) -> [(file: String, month: Month)] {
-        let records = storePath + "/records"
-        guard FileSystem.status(records)?.isDirectory == true else { return [] }
-        var result: [(file: String, month: Month)] = []
-        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
-            for monthName in try FileSystem.listDirectory(records + "/" + year) {
-                let folder = records + "/" + year + "/" + monthName
-                guard let month = Month(yearName: year, monthName: monthName), FileSystem.status(folder)?.isDirectory == true else { continue }
-                for name in try FileSystem.listDirectory(folder) where name.hasSuffix(".json") && !name.hasPrefix(".") {
-                    guard FileSystem.status(folder + "/" + name)?.isDirectory == false else { continue }
-                    result.append(("records/\(year)/\(monthName)/\(name)", month))
-                }
+    /// Reads the tags of `file` (`tags.json` or a conflict copy of it) into `contents`: a tag
+    /// seen before with the same values is read once; with other values it is a failure, as two
+    /// record files with one id are.
+    private static func readTags(_ storePath: String, file: String, into contents: inout LegacyStoreContents) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(storePath + "/" + file, followingSymbolicLinks: true)
+        } catch {
+            contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
+            return
+        }
+        let (tags, failures) = Self.tags(from: bytes)
+        contents.failures += failures.map { LegacyReadFailure(file: file, reason: $0) }
+        for tag in tags {
+            guard let earlier = contents.tags.firstIndex(where: { $0.id == tag.id }) else {
+                contents.tags.append(tag)
+                contents.tagFiles[tag.id] = file
+                continue
+            }
+            let first = contents.tagFiles[tag.id] ?? "tags.json"
+            if contents.tags[earlier] == tag {
+                if first != file { contents.notes.append("\(file): tag \(tag.id) (\(tag.name)) is also in \(first) with the same values; read once") }
+            } else if first == file {
+                contents.failures.append(LegacyReadFailure(file: file, reason: "tag \(tag.id) appears twice"))
+            } else {
+                contents.failures.append(LegacyReadFailure(
+                    file: file, reason: "tag \(tag.id) (\(tag.name)) is also in \(first) with different values; keep the one you want in one of the two files"))
             }
         }
-        return result
     }
 
     static func reason(_ error: StoreError) -> String {
@@ -205,11 +228,16 @@ public enum LegacyStoreReader {
 
     private static func date(_ members: [(key: String, value: JSONValue)], _ key: String) throws(LegacyReadFailure) -> Int64? {
         guard let value = field(members, key), value != .null else { return nil }
+        let milliseconds: Int64
         do {
-            return try FieldRule.milliseconds(value, field: key)
+            milliseconds = try FieldRule.milliseconds(value, field: key)
         } catch {
             throw failure("\(error), found \(brief(value))")
         }
+        if case .integer(let number) = value, number < earliestIntegerDate {
+            throw failure("\"\(key)\": \(number) is not a plausible time in milliseconds (it would be before 1990; seconds since 1970 or since 2001?); write it as an ISO 8601 date such as \"2024-01-15T09:30:00Z\"")
+        }
+        return milliseconds
     }
 
     private static func others(_ members: [(key: String, value: JSONValue)], known: [String]) -> [String: JSONValue] {

@@ -6,9 +6,15 @@ import AutomergeKit
 ///
 /// Preparing changes nothing on disk; ``write(includingTags:progress:)`` does, atomically,
 /// document by document. Ids decide everything: a record or tag whose id is already in a document
-/// is never written again, so running the migration twice adds nothing the second time. One that
-/// is there with other values (edited since, in the app or through the mount) is left as the
-/// document has it, and reported.
+/// with the same values is never written again, so running the migration twice adds nothing the
+/// second time. One that is there with other values is handled by whether the store is migrated:
+///
+/// - Not yet (`tags.json` and no `tags.automerge`): the documents can only have come from a
+///   migration run that failed or was stopped, since the mount refuses such a store. The legacy files are the truth,
+///   and the record is replaced with their current values (in the month of its current start).
+/// - Migrated: the documents are the truth (edited through the mount since). The record is left
+///   as the document has it, reported, and the verification fails on it, so `--cleanup` never
+///   removes a legacy file whose values are not in the documents.
 public struct Migration: Sendable {
     /// What the migration found and did, in counts.
     public struct Summary: Sendable, Equatable {
@@ -20,6 +26,11 @@ public struct Migration: Sendable {
         public var recordsAdded = 0
         public var recordsPresent = 0
         public var recordsKept = 0
+        /// Already in a document (written by a failed or stopped run) with other values, replaced
+        /// with the legacy file's values.
+        public var recordsReplaced = 0
+        /// In a document written by a failed or stopped run, but in no legacy file now: removed.
+        public var recordsRemoved = 0
         /// Records without an endTime, among all legacy records.
         public var runningTimers = 0
         /// Image names the legacy records list.
@@ -40,9 +51,13 @@ public struct Migration: Sendable {
     public let storePath: String
     public let timeZone: StoreTimeZone
     public private(set) var summary = Summary()
-    /// Ids of records and tags already in the documents with other values: the verification checks
-    /// only that they are there.
+    /// Ids of records and tags already in the documents with other values, left as they are.
     public private(set) var keptIDs: Set<String> = []
+    /// Whether the legacy files are the truth for this run: the store has `tags.json` and no
+    /// `tags.automerge`, which the mount refuses, so every document in it was written by a
+    /// migration run that failed or was stopped. Otherwise the documents may hold edits made
+    /// through the mount, and they are kept.
+    public private(set) var replacesEarlierRuns = false
     /// One line per thing worth telling (kept records, missing images).
     public private(set) var notes: [String] = []
     var tags: PreparedDocument
@@ -67,6 +82,7 @@ public struct Migration: Sendable {
     ) throws(StoreError) -> Migration {
         var migration = Migration(storePath: storePath, timeZone: timeZone, tags: PreparedDocument(document: Document(actor: actor), changed: false, existed: false))
         try migration.loadDocuments(actor: actor)
+        migration.replacesEarlierRuns = !migration.tags.existed && contents.hasTagsFile
         try migration.addTags(contents.tags)
         try migration.addRecords(contents.records, actor: actor, progress: progress)
         for key in Array(migration.months.keys) where migration.months[key]?.changed == true {
@@ -150,17 +166,30 @@ public struct Migration: Sendable {
             let record = entry.record
             summary.images += record.images.count
             if record.endTime == nil { summary.runningTimers += 1 }
-            let month: Month
+            var month = entry.folder
+            var replacing = false
             if let (existingMonth, key) = located[record.id.uppercased()] {
                 month = existingMonth
                 if let stored = LegacyRecord(key: key, in: months[existingMonth]?.document ?? Document()), record.hasSameValues(as: stored) {
                     summary.recordsPresent += 1
-                } else {
+                } else if !replacesEarlierRuns {
                     summary.recordsKept += 1
                     keptIDs.insert(record.id.uppercased())
-                    notes.append("\(entry.file): record \(record.id) is already in \(existingMonth.documentPath) with other values; kept those")
+                    notes.append("\(entry.file): record \(record.id) is already in \(existingMonth.documentPath) with other values (changed since the migration); kept those, so this run cannot be verified")
+                } else {
+                    do {
+                        try months[existingMonth]?.document.delete(forKey: key)
+                    } catch {
+                        throw .unreadableDocument(file: existingMonth.documentPath, cause: "record \(key) cannot be replaced: \(error)")
+                    }
+                    months[existingMonth]?.changed = true
+                    located[record.id.uppercased()] = nil
+                    replacing = true
+                    summary.recordsReplaced += 1
+                    notes.append("\(entry.file): record \(record.id) was in \(existingMonth.documentPath) with other values from an earlier run that did not finish; replaced them with this file's values")
                 }
-            } else {
+            }
+            if located[record.id.uppercased()] == nil {
                 month = timeZone.month(ofMilliseconds: record.startTime) ?? entry.folder
                 var prepared = months[month] ?? PreparedDocument(document: Document(actor: actor), changed: false, existed: false)
                 do {
@@ -171,10 +200,35 @@ public struct Migration: Sendable {
                 prepared.changed = true
                 months[month] = prepared
                 located[record.id.uppercased()] = (month, record.id)
-                summary.recordsAdded += 1
+                if !replacing { summary.recordsAdded += 1 }
             }
             planImages(of: record, from: entry, to: month)
         }
+        guard replacesEarlierRuns else { return }
+        // Not migrated yet: a record a failed run wrote whose legacy file is gone (the user kept
+        // the other of two files with one id, say) goes too, so the documents hold the legacy files.
+        let legacyIDs = Set(entries.map { $0.record.id.uppercased() })
+        for (id, place) in located where !legacyIDs.contains(id) {
+            do {
+                try months[place.month]?.document.delete(forKey: place.key)
+            } catch {
+                throw .unreadableDocument(file: place.month.documentPath, cause: "record \(place.key) cannot be removed: \(error)")
+            }
+            months[place.month]?.changed = true
+            summary.recordsRemoved += 1
+            notes.append("\(place.month.documentPath): record \(place.key) from an earlier run that did not finish is in no legacy file now; removed it")
+        }
+    }
+
+    /// After a verification that failed: removes the `tags.automerge` this run wrote into a store
+    /// that was not migrated (``replacesEarlierRuns``), so the store stays unmigrated and a rerun
+    /// replaces what this run wrote. Returns whether it removed it; does nothing for a store that
+    /// was migrated before.
+    public func unmarkMigrated() throws(StoreError) -> Bool {
+        let path = storePath + "/tags.automerge"
+        guard replacesEarlierRuns, FileSystem.status(path)?.isRegularFile == true else { return false }
+        try FileSystem.remove(path)
+        return true
     }
 
     /// Images stay where they are; one whose record now lives in another month's folder is copied
@@ -200,8 +254,10 @@ public struct Migration: Sendable {
     /// once it has `tags.automerge`, so a migration with unreadable legacy files passes
     /// `includingTags: false` and the store stays unmigrated for `mount`.
     ///
-    /// - Parameter progress: called with (documents written, documents to write).
-    public func write(includingTags: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
+    /// - Parameter progress: called with (documents written, documents to write), after each one.
+    /// - Returns: how many documents were written.
+    @discardableResult
+    public func write(includingTags: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Int {
         for copy in imageCopies {
             let target = storePath + "/" + copy.to
             guard FileSystem.status(target) == nil else { continue }
@@ -226,5 +282,6 @@ public struct Migration: Sendable {
             done += 1
             progress(done, total)
         }
+        return done
     }
 }

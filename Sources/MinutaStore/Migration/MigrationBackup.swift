@@ -2,7 +2,8 @@
 /// "backup"). It goes beside the store, never inside it: inside, the sync tool would upload it and
 /// the mount would show it.
 ///
-/// Images are not copied: neither the migration nor `--cleanup` changes or removes an image.
+/// It holds the whole legacy layout (seed 003 copies the whole store): `tags.json` and its
+/// conflict copies, and every file under `records/` but the documents, images included.
 public enum MigrationBackup {
     /// The default backup folder for a store: `STORE.backup-YYYYMMDD-HHMMSS` beside it, in the
     /// store's time zone, with `-2`, `-3`, ... added when that exists.
@@ -13,29 +14,50 @@ public enum MigrationBackup {
         let base = FileSystem.absolutePath(storePath) + ".backup-" + stamp
         var candidate = base
         var attempt = 1
-        while FileSystem.status(candidate) != nil {
+        while FileSystem.status(candidate) != nil || FileSystem.status(candidate + incompleteSuffix) != nil {
             attempt += 1
             candidate = base + "-" + String(attempt)
         }
         return candidate
     }
 
+    /// The suffix of a backup being written: `STORE.backup-…​.incomplete` until every file is
+    /// copied and flushed, then renamed to its name. One left with this suffix is from a run that
+    /// was stopped while making it.
+    public static let incompleteSuffix = ".incomplete"
+
     /// Copies `files` (relative to the store) into a new folder `destination`, keeping their
-    /// relative paths, flushed to disk.
+    /// relative paths, flushed to disk. The copies go into `destination` + ``incompleteSuffix``
+    /// first, renamed to `destination` when all are there: a backup under its own name is whole.
     ///
-    /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists, ``StoreError/invalidName(_:)``
-    ///   when it is inside the store, or the first copy that fails.
-    public static func create(storePath: String, files: [String], at destination: String) throws(StoreError) {
+    /// - Parameter progress: called with (files copied, files in all) after each file.
+    /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` (or its incomplete form)
+    ///   exists, ``StoreError/invalidName(_:)`` when it is inside the store, or the first copy that fails.
+    public static func create(storePath: String, files: [String], at destination: String, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
         try check(destination, forStore: storePath)
         let store = FileSystem.absolutePath(storePath)
         let target = FileSystem.absolutePath(destination)
-        try FileSystem.makeDirectories(target)
-        for file in files {
-            let copy = target + "/" + file
+        let incomplete = target + incompleteSuffix
+        guard FileSystem.status(incomplete) == nil else { throw .alreadyExists(destination + incompleteSuffix) }
+        try FileSystem.makeDirectories(incomplete)
+        for (index, file) in files.enumerated() {
+            let copy = incomplete + "/" + file
             try FileSystem.makeDirectories(FileSystem.parentPath(copy))
             try FileSystem.copyFile(from: store + "/" + file, to: copy)
+            progress(index + 1, files.count)
         }
-        try FileSystem.syncDirectory(target)
+        try FileSystem.syncDirectory(incomplete)
+        try FileSystem.move(incomplete, to: target)
+    }
+
+    /// Backups of `storePath` left incomplete by a run that was stopped while making them
+    /// (`STORE.backup-….incomplete` beside the store), as paths.
+    public static func incompleteBackups(ofStore storePath: String) -> [String] {
+        let store = FileSystem.absolutePath(storePath)
+        let parent = FileSystem.parentPath(store)
+        let prefix = FileSystem.lastComponent(store) + ".backup-"
+        let names = (try? FileSystem.listDirectory(parent)) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(incompleteSuffix) }.map { (parent == "/" ? "" : parent) + "/" + $0 }
     }
 
     /// Checks that a backup can go to `destination`: outside the store, and not there yet.

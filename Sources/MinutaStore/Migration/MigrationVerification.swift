@@ -15,9 +15,10 @@ public struct MigrationVerification: Sendable {
 
     public var isVerified: Bool { problems.isEmpty }
 
-    /// Verifies `contents` against the documents of the store at `storePath`. Records and tags in
-    /// `presenceOnly` (kept with other values by ``Migration``) need only be there.
-    public init(storePath: String, contents: LegacyStoreContents, presenceOnly: Set<String> = []) {
+    /// Verifies `contents` (read from the legacy files at the end of the run) against the documents
+    /// of the store at `storePath`: every value must be the same, including ones ``Migration`` kept
+    /// because the store was already migrated, so `--cleanup` never removes a value the documents lack.
+    public init(storePath: String, contents: LegacyStoreContents) {
         var tagsDocument = Document()
         if FileSystem.status(storePath + "/tags.automerge")?.isRegularFile == true {
             do {
@@ -37,7 +38,7 @@ public struct MigrationVerification: Sendable {
                 continue
             }
             tagsFound += 1
-            if !presenceOnly.contains(tag.id.uppercased()) && !tag.hasSameValues(as: stored) {
+            if !tag.hasSameValues(as: stored) {
                 problems.append("tags.json: tag \(tag.id) (\(tag.name)) has other values in tags.automerge")
             }
         }
@@ -68,10 +69,8 @@ public struct MigrationVerification: Sendable {
             }
             recordsFound += 1
             let stored = LegacyRecord(key: key, in: document)
-            if !presenceOnly.contains(record.id.uppercased()) {
-                if let stored, record.hasSameValues(as: stored) {} else {
-                    problems.append("\(entry.file): record \(record.id) has other values in \(month.documentPath)")
-                }
+            if let stored, record.hasSameValues(as: stored) {} else {
+                problems.append("\(entry.file): record \(record.id) has other values in \(month.documentPath)")
             }
             for image in stored?.images ?? record.images {
                 let existedBefore = FileSystem.status(storePath + "/" + entry.folder.folderPath + "/" + image)?.isRegularFile == true
