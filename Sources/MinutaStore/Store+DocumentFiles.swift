@@ -25,7 +25,9 @@ extension Store {
     /// Reads and loads the document file at `relative` (an empty file does not count as a document).
     func readDocumentFile(_ relative: String) -> DocumentFileContents {
         let file = absolute(relative)
-        guard let status = FileSystem.status(file) else { return .absent }
+        // A symbolic link is never followed (SPEC: nothing outside the store is reached): no document,
+        // and a save replaces the link itself.
+        guard let status = FileSystem.status(file), !status.isSymbolicLink else { return .absent }
         guard status.isRegularFile else { return .unreadable(.notARegularFile, identity: status.identity) }
         let read: (bytes: [UInt8], identity: FileSystem.Identity)
         do {
@@ -215,9 +217,14 @@ extension Store {
             var swappedOut: String?
             if expected == nil {
                 guard try FileSystem.renameWithoutReplacing(written.path, to: file) else {
-                    // A file appeared there since we looked: merge it first.
                     unlink(written.path)
-                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    if let status = FileSystem.status(file), status.isSymbolicLink {
+                        // A link where the document belongs is replaced, never written through.
+                        expected = status.identity
+                    } else {
+                        // A file appeared there since we looked: merge it first.
+                        expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    }
                     continue
                 }
             } else if try FileSystem.exchange(written.path, file) {

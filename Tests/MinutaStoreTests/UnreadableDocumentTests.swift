@@ -125,7 +125,7 @@ struct UnreadableDocumentTests {
 
     @Test("racing a sync tool that keeps replacing the file: every acknowledged save and every delivered change ends up on disk")
     func racingWriters() throws {
-        let rounds = ProcessInfo.processInfo.environment["SOAK"] == "1" ? 1500 : 300
+        let rounds = ProcessInfo.processInfo.environment["SOAK"] == "1" ? 1500 : 200
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: storePath, timeZone: .utc)
@@ -146,22 +146,22 @@ struct UnreadableDocumentTests {
                     }
                 }
             }
+            // Each delivery is what the file held a moment ago plus one change of another device, which
+            // keeps no copy: a delivery replaced unmerged is lost for good, as with a real sync tool.
             let syncTool = Thread {
-                var device: Document?
                 for round in 0..<rounds {
                     do {
-                        let current = try Document.load(Fixtures.contents(ofFileAtPath: primary))
-                        if device == nil { device = current.fork() } else { try device?.merge(current) }
-                        let record = try device!.putObject(.map, forKey: "DE71CE00-0000-4000-8000-\(String(format: "%012d", round))")
-                        try device!.put(.string("device \(round)"), forKey: "comment", in: record)
-                        try device!.put(.timestamp(1_709_280_000_000 + Int64(round) * 60_000 + 1_000), forKey: "startTime", in: record)
-                        _ = try device!.putObject(.list, forKey: "images", in: record)
+                        var device = try Document.load(Fixtures.contents(ofFileAtPath: primary)).fork()
+                        let record = try device.putObject(.map, forKey: "DE71CE00-0000-4000-8000-\(String(format: "%012d", round))")
+                        try device.put(.string("device \(round)"), forKey: "comment", in: record)
+                        try device.put(.timestamp(1_709_280_000_000 + Int64(round) * 60_000 + 1_000), forKey: "startTime", in: record)
+                        _ = try device.putObject(.list, forKey: "images", in: record)
                         let temporary = storePath + "/records/2024/.syncthing.03.automerge.tmp"
-                        try Data(device!.save()).write(to: URL(fileURLWithPath: temporary))
+                        try Data(device.save()).write(to: URL(fileURLWithPath: temporary))
                         guard rename(temporary, primary) == 0 else { throw FixtureError("rename failed") }
                         delivered.withLock { $0.append("device \(round)") }
                         // The watcher's pass, which a sync tool's delivery triggers in a mount.
-                        if round % 3 == 0 { _ = try store.synchronizeDocuments() }
+                        if round % 10 == 0 { _ = try store.synchronizeDocuments() }
                     } catch {
                         failures.withLock { $0.append("delivery \(round): \(error)") }
                     }
