@@ -226,4 +226,27 @@ struct UnreadableDocumentTests {
             #expect(leftover.heads.allSatisfy(copy.containsChange))
         }
     }
+
+    @Test("tags.automerge that stops loading: tags.json shows what was read, edits are refused, the file is untouched")
+    func unreadableTags() throws {
+        try withTemporaryDirectory { folder in
+            let storePath = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: storePath, timeZone: .utc)
+            let shown = try store.tagsFile()
+            let edited = String(decoding: shown, as: UTF8.self).replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"Renamed ")
+            #expect(try store.writeTagsFile(Array(edited.utf8)))
+            let primary = storePath + "/tags.automerge"
+            var newer = try Fixtures.contents(ofFileAtPath: primary)
+            newer += [0x85, 0x6f, 0x4a, 0x83, 0, 0, 0, 0, 9, 0]
+            try deliver(newer, to: primary)
+            _ = try store.synchronizeDocuments()
+            #expect(try Fixtures.contents(ofFileAtPath: primary) == newer)
+            #expect(String(decoding: try store.tagsFile(), as: UTF8.self).contains("Renamed "))
+            #expect(throws: StoreError.self) { _ = try store.writeTagsFile(shown) }
+            #expect(try Fixtures.contents(ofFileAtPath: primary) == newer)
+            let copies = try FileManager.default.contentsOfDirectory(atPath: storePath).filter { $0.hasPrefix("tags (minutafs conflicted copy ") }
+            #expect(copies.count == 1)
+            #expect(ConflictCopyName.match(copies.first ?? "")?.primaryName == "tags.automerge")
+        }
+    }
 }
