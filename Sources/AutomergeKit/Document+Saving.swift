@@ -114,6 +114,17 @@ extension Document {
         for successor in operation.successors { encoder.appendReference(chunkID(successor)) }
     }
 
+    /// The change chunks of the changes after the first `count` of the history (the order
+    /// ``changes`` lists), one after another. Appended to a file that holds exactly those first
+    /// `count` changes, they give a file that loads to this document: the reference and
+    /// automerge-swift load concatenated chunks. Costs what the new changes cost, not the history.
+    public mutating func changeChunks(afterFirst count: Int) -> [UInt8] {
+        commit()
+        var bytes: [UInt8] = []
+        for change in history[min(max(count, 0), history.count)...] { bytes += change.bytes }
+        return bytes
+    }
+
     /// The change chunks added since the last ``save()`` or ``saveIncremental()``, one after
     /// another; appending them to the last saved bytes gives a file that loads to this document.
     public mutating func saveIncremental() -> [UInt8] {

@@ -212,7 +212,23 @@ extension Store {
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
         var mergedAway: [String] = []
         for _ in 0..<16 {
-            let bytes = loaded.document.save()
+            // The file is what we hold as `savedBytes`: append the new changes' chunks rather than
+            // encode the whole history again, so a save costs what the change costs (issue 19).
+            // Past `appendLimit` appended bytes the document is written whole again (compacted).
+            let bytes: [UInt8]
+            var appended = 0
+            if let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
+               loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount {
+                let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
+                if loaded.appendedBytes + chunks.count <= Self.appendLimit {
+                    bytes = base + chunks
+                    appended = loaded.appendedBytes + chunks.count
+                } else {
+                    bytes = loaded.document.save()
+                }
+            } else {
+                bytes = loaded.document.save()
+            }
             let written = try FileSystem.writeTemporary(bytes, beside: file, mode: FileSystem.mode(ofExisting: file))
             var swappedOut: String?
             if expected == nil {
@@ -269,6 +285,7 @@ extension Store {
             loaded.identity = written.identity
             loaded.savedChangeCount = loaded.document.changeCount
             loaded.savedBytes = bytes
+            loaded.appendedBytes = appended
             for path in mergedAway { unlink(path) }
             if !mergedAway.isEmpty {
                 // Not durable yet only means a removed file may come back after a crash, and the
@@ -279,6 +296,11 @@ extension Store {
         }
         throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: EAGAIN)
     }
+
+    /// How many bytes of change chunks a store appends to a document file before it writes the
+    /// file whole again: a few hundred small edits. Loading stays fast (each appended chunk is one
+    /// change to apply), and the file stays close to its compact size.
+    static let appendLimit = 64 << 10
 
     /// A file that does not load was swapped out by a save: swap it back, so its bytes are where they
     /// were, and keep what this store holds in a conflict copy instead. Always throws.

@@ -42,6 +42,9 @@ public final class Store: Sendable {
         /// The heads of the file as this process last read it (not as it wrote it): what the held
         /// document has beyond them may exist nowhere else (see `preserveHeldChanges`).
         var lastReadHeads: [ChangeHash] = []
+        /// Bytes this store appended to the file as change chunks since it last wrote it whole
+        /// (see `replaceDocumentFile`): past `appendLimit` the next save writes it whole again.
+        var appendedBytes = 0
 
         /// The record `id` changed and no other did (an edit of this store, not a merge).
         mutating func invalidateView(changedRecord id: String) {

@@ -6,6 +6,8 @@
 //   minutafs-bench edit FILE N       load once, then N times: change one record field, save
 //   minutafs-bench scaling           load/save/merge/edit of generated months of 100, 1,000, 10,000 records
 //   minutafs-bench store DIR [YEARS] [RECORDS]   writes a generated store (default 10 years x 300 records a month)
+//   minutafs-bench edits STORE N     N saves of one record through the store: latency after 100, 1,000, 10,000; memory
+//   minutafs-bench creates STORE N   N records created in one month through the store: mean cost per 500
 //   minutafs-bench [FIXTURES_DIR]    the engine table over the reference fixtures
 import AutomergeKit
 import Foundation
@@ -63,6 +65,10 @@ func firstRecord(_ document: Document) -> ObjectID? {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "edits" where arguments.count == 3:
+    StoreSaveBenchmark.repeatedEdits(storePath: arguments[1], count: Int(arguments[2]) ?? 1_000)
+case "creates" where arguments.count == 3:
+    StoreSaveBenchmark.creates(storePath: arguments[1], count: Int(arguments[2]) ?? 3_000)
 case "load" where arguments.count == 3:
     let bytes = readFile(arguments[1])
     printSamples(measure(Int(arguments[2]) ?? 10) { _ = load(bytes, arguments[1]) })
