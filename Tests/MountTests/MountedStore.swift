@@ -13,9 +13,10 @@ final class MountedStore {
 
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
-    /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...).
+    /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...); `timeZone` is
+    /// the store's (`--timezone`).
     init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], timeZone: String = "UTC") throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -32,7 +33,7 @@ final class MountedStore {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
-        process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        process.arguments = ["mount", "-f", "--timezone", timeZone] + options.flatMap { ["-o", $0] } + [store, mountPoint]
         process.standardInput = FileHandle.nullDevice
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
