@@ -42,6 +42,13 @@ extension Store {
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
         try state.withLock { (state: inout State) throws(StoreError) in
+            let name = FileSystem.lastComponent(relative)
+            if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
+                let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: .recordUnderOtherName(name))
+                recordRejection(error, state: &state)
+                keepRejected(bytes, file: relative, state: &state)
+                throw error
+            }
             let file = absolute(relative)
             try FileSystem.makeDirectories(FileSystem.parentPath(file))
             try FileSystem.writeAtomically(bytes, to: file)
@@ -84,6 +91,15 @@ extension Store {
                 state.months[month] = nil
             }
         }
+    }
+
+    /// Whether bytes are a record's JSON: an object with a UUID `id` or a `startTime`. Such a file in a
+    /// month folder under another name would put a copy of the record on every device.
+    static func isRecordJSON(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let value = try? JSONParser.parse(bytes), case .object = value else { return false }
+        if case .string(let id)? = value["id"], UUIDText.isValid(id) { return true }
+        return value["startTime"] != nil
     }
 
     /// `<record id>_<n>.<ext>`: the record an image name belongs to.

@@ -68,6 +68,10 @@ final class StoreFileTree: FileTree {
         tree.accepts(fileNamed: name, inDirectory: path)
     }
 
+    func settles(fileNamed name: String, inDirectory path: String) -> Bool {
+        tree.settles(fileNamed: name, inDirectory: path)
+    }
+
     func maximumFileSize(atPath path: String) -> Int {
         tree.maximumFileSize(atPath: path)
     }

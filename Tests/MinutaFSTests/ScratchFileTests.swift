@@ -53,16 +53,35 @@ struct ScratchFileTests {
         }
     }
 
-    @Test("renaming a record onto a scratch name copies it; the tree keeps its file")
+    @Test("renaming a record onto a scratch name copies it; the tree keeps its file, hidden for the removal delay")
     func renameOntoScratchKeepsTreeFile() throws {
-        try MountedTree.with { mounted throws in
+        try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 0.5)) { mounted throws in
             let record = mounted.path(InMemoryTree.recordPath)
             let backup = record + "~"
             #expect(try mounted.run("mv", [record, backup]).status == 0)
             #expect(try mounted.run("cat", [backup]).outputText == InMemoryTree.record)
+            #expect(!FileManager.default.fileExists(atPath: record), "a new version may be created with O_EXCL")
+            Thread.sleep(forTimeInterval: 1)
             #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
             #expect(mounted.tree.calls.isEmpty, "\(mounted.tree.calls)")
             #expect(mounted.tree.text(at: InMemoryTree.recordPath) == InMemoryTree.record)
+        }
+    }
+
+    @Test("cp --backup=numbered: the old version stays in memory as the backup, the new one is one save")
+    func copyWithNumberedBackup() throws {
+        try MountedTree.with { mounted throws in
+            let record = mounted.path(InMemoryTree.recordPath)
+            let source = NSTemporaryDirectory() + "minutafs-backup-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            let newVersion = InMemoryTree.record.replacingOccurrences(of: "\"comment\": \"", with: "\"comment\": \"new ")
+            #expect(newVersion != InMemoryTree.record)
+            try Data(newVersion.utf8).write(to: URL(fileURLWithPath: source))
+            let copy = try mounted.run("cp", ["--backup=numbered", source, record])
+            #expect(copy.status == 0, "\(copy)")
+            #expect(try mounted.run("cat", [record + ".~1~"]).outputText == InMemoryTree.record)
+            #expect(mounted.tree.text(at: InMemoryTree.recordPath) == newVersion)
+            #expect(mounted.tree.calls == [.write(InMemoryTree.recordPath, Array(newVersion.utf8))], "\(mounted.tree.calls)")
         }
     }
 

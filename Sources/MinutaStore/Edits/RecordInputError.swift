@@ -12,6 +12,8 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case duplicateID(String)
     /// The file is larger than the store takes for it (`limit` bytes); nothing of it was kept.
     case tooLarge(limit: Int)
+    /// A record's JSON written under a name that is not a record file, in a month folder.
+    case recordUnderOtherName(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidID(let id): "\"id\": \(Self.quoted(id)) is not a UUID"
         case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
         case .duplicateID(let id): "\"id\": \(id) appears twice"
+        case .recordUnderOtherName(let name): "this is a record's JSON under \(Self.quoted(name)), which is not a record file name; it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over the record's file; to add a record, name it *.json"
         case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most minutafs takes for it; nothing was saved"
         }
     }
@@ -41,7 +44,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     var field: String? {
         switch self {
         case .wrongType(let field, _), .invalidDate(let field): field
-        case .missingField, .syntax, .notAnObject, .tooLarge: nil
+        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName: nil
         case .endBeforeStart: "endTime"
         case .invalidImageName: "images"
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"

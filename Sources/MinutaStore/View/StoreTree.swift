@@ -208,10 +208,29 @@ public final class StoreTree: Sendable {
     /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).
     public func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
         guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name) else { return false }
-        guard let place = try? place(of: path) else { return false }
+        guard let place = try? place(of: path), !Self.isHeldWhileWritten(name, in: place) else { return false }
         switch place {
         case .control: return false
         case .root, .records, .year, .month, .passThrough: return true
+        default: return false
+        }
+    }
+
+    /// Whether the mount holds a file of this name in memory while it is written and gives it to the
+    /// store only if it is still there a few seconds after its last close (`FileTree.settles`): in a
+    /// month folder every name that is neither a record (`.json`) nor an app image name
+    /// (`<record id>_<n>.<ext>`), and `tags.json.*` beside `tags.json`. Such names are mostly the
+    /// temporary half of a write-then-rename save (`x.json.new`, `x.json.tmp.123`, Qt's `x.json.aBc123`),
+    /// which must never reach the synced folder.
+    public func settles(fileNamed name: String, inDirectory path: String) -> Bool {
+        guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name), let place = try? place(of: path) else { return false }
+        return Self.isHeldWhileWritten(name, in: place)
+    }
+
+    static func isHeldWhileWritten(_ name: String, in directory: Place) -> Bool {
+        switch directory {
+        case .month: return !name.hasSuffix(".json") && Store.imageOwner(name) == nil
+        case .root: return name.hasPrefix("tags.json") && name != "tags.json"
         default: return false
         }
     }
@@ -267,6 +286,9 @@ public final class StoreTree: Sendable {
         switch (try place(of: source), try place(of: destination)) {
         case let (.passThrough(from, _), .passThrough(to, _)):
             try store.renamePassThrough(from: from, to: to)
+        case let (.record(fromMonth, fromName), .record(toMonth, toName)):
+            // `jq … > tmp.json && mv tmp.json f`: the write of tmp.json already saved the record f shows.
+            try store.renameRecordFile(named: fromName, in: fromMonth, to: toName, in: toMonth)
         default:
             // Record names come from their startTime; renaming one would change nothing.
             throw .system(file: source, operation: "rename", errno: 1) // EPERM
