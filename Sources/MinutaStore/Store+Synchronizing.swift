@@ -50,14 +50,16 @@ extension Store {
     /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
     /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted.
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
+        // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
+        let duplicates = (try? removeIdenticalImageCopies()) ?? []
         let copies = try conflictCopies()
-        guard !copies.isEmpty else { return [] }
+        guard !copies.isEmpty else { return duplicates }
         return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
             var reports: [MergeReport] = []
             for (copy, primary) in copies {
                 reports.append(try mergeCopy(copy, into: primary, state: &state))
             }
-            return reports
+            return duplicates + reports
         }
     }
 

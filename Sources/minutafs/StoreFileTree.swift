@@ -124,11 +124,11 @@ final class StoreFileTree: FileTree {
     func synchronize() {
         let store = tree.store
         var documents = (try? store.synchronizeDocuments()) ?? []
-        for report in (try? store.mergeConflictCopies()) ?? [] {
-            documents.append(report.primary)
-        }
-        guard !documents.isEmpty else { return }
         var paths: [String] = []
+        for report in (try? store.mergeConflictCopies()) ?? [] {
+            if case .duplicateRemoved = report.outcome { paths.append("/" + report.copy) } else { documents.append(report.primary) }
+        }
+        guard !documents.isEmpty || !paths.isEmpty else { return }
         for document in Set(documents) {
             if document == "tags.automerge" {
                 paths.append("/tags.json")
