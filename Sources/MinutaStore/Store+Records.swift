@@ -29,7 +29,9 @@ extension Store {
                 throw error
             }
             do throws(StoreError) {
-                return try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
+                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
+                noteWrittenBack(outcome.touchedMonths, by: displayPath, state: &state)
+                return outcome
             } catch {
                 if case .rejected = error {
                     recordRejection(error, state: &state)

@@ -62,6 +62,8 @@ public final class Store: Sendable {
         var lastMerge: String?
         var rejectedWriteCount = 0
         var savedDocumentCount = 0
+        /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`).
+        var deletedDocuments: Set<Month> = []
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
@@ -188,16 +190,16 @@ public final class Store: Sendable {
         for yearName in try FileSystem.listDirectory(records) {
             result += try months(inYear: yearName)
         }
-        return result.sorted()
+        return Array(Set(result).union(state.withLock { $0.deletedDocuments })).sorted()
     }
 
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = absolute("records/" + yearName)
+        var result = state.withLock { $0.deletedDocuments.filter { $0.yearName == yearName } }  // still shown
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
-              FileSystem.status(folder)?.isDirectory == true else { return [] }
-        var result = Set<Month>()
+              FileSystem.status(folder)?.isDirectory == true else { return result.sorted() }
         for entry in try FileSystem.listDirectory(folder) {
             if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
                 result.insert(month)
@@ -211,6 +213,7 @@ public final class Store: Sendable {
 
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     public func hasMonth(_ month: Month) -> Bool {
+        if isDeletedDocument(month) { return true }
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
               FileSystem.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
         return FileSystem.status(absolute(month.documentPath)) != nil

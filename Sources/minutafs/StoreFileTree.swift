@@ -125,6 +125,7 @@ final class StoreFileTree: FileTree {
         let store = tree.store
         var documents = (try? store.synchronizeDocuments()) ?? []
         var paths: [String] = []
+        for month in store.noticeDeletedDocuments() { documents.append(month.documentPath) }
         for report in (try? store.mergeConflictCopies()) ?? [] {
             if case .duplicateRemoved = report.outcome { paths.append("/" + report.copy) } else { documents.append(report.primary) }
         }

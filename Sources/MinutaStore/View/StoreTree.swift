@@ -136,7 +136,8 @@ public final class StoreTree: Sendable {
             return Attributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
+                              isWritable: !store.isDeletedDocument(month))
         case .controlFile:
             return Attributes(isDirectory: false, size: try contents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
@@ -155,9 +156,10 @@ public final class StoreTree: Sendable {
         let files = (try? store.recordFiles(named: names.indices.filter { isRecord[$0] }.map { names[$0] }, in: month)) ?? []
         var filesByName: [String: RecordFile] = [:]
         for case let file? in files { filesByName[file.name] = file }
+        let isWritable = !store.isDeletedDocument(month)
         return names.indices.map { index in
             guard isRecord[index], let file = filesByName[names[index]] else { return single(names[index]) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: isWritable)
         }
     }
 
@@ -201,8 +203,15 @@ public final class StoreTree: Sendable {
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
+        deleted documents: \(deletedDocumentsText())
 
         """
+    }
+
+    private func deletedDocumentsText() -> String {
+        let deleted = store.deletedDocuments
+        guard !deleted.isEmpty else { return "none" }
+        return deleted.map(\.documentPath).joined(separator: ", ") + " (deleted from the folder; records shown read-only until an edit is saved)"
     }
 
     /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).
