@@ -5,12 +5,12 @@
 extension Store {
     /// Month documents held but gone from the folder, in order.
     public var deletedDocuments: [Month] {
-        state.withLock { $0.deletedDocuments.sorted() }
+        deletedMonths.withLock { $0.sorted() }
     }
 
     /// Whether `month`'s document was deleted from the folder while held (its records are read-only).
     public func isDeletedDocument(_ month: Month) -> Bool {
-        state.withLock { $0.deletedDocuments.contains(month) }
+        deletedMonths.withLock { $0.contains(month) }
     }
 
     /// Looks for held month documents whose file disappeared or came back; returns the months whose
@@ -27,11 +27,10 @@ extension Store {
             var changed: [Month] = []
             for (month, records) in held {
                 let exists = FileSystem.status(absolute(month.documentPath))?.isRegularFile == true
-                if !exists, !state.deletedDocuments.contains(month) {
-                    state.deletedDocuments.insert(month)
+                if !exists, deletedMonths.withLock({ $0.insert(month).inserted }) {
                     noteDocumentEvent("\(month.documentPath) was deleted from the folder while mounted; its \(records) record(s) are still shown, read-only; saving an edit to one of them writes the month back", state: &state)
                     changed.append(month)
-                } else if exists, state.deletedDocuments.remove(month) != nil {
+                } else if exists, deletedMonths.withLock({ $0.remove(month) }) != nil {
                     noteDocumentEvent("\(month.documentPath) is back in the folder; its records are writable again", state: &state)
                     changed.append(month)
                 }
@@ -42,9 +41,9 @@ extension Store {
 
     /// After a save of `file` touching `months`: a deleted document among them is back on disk.
     func noteWrittenBack(_ months: [Month], by file: String, state: inout State) {
-        for month in months where state.deletedDocuments.contains(month) {
+        for month in months where isDeletedDocument(month) {
             guard FileSystem.status(absolute(month.documentPath))?.isRegularFile == true else { continue }
-            state.deletedDocuments.remove(month)
+            deletedMonths.withLock { _ = $0.remove(month) }
             noteDocumentEvent("\(month.documentPath) was written back to the folder by a save of \(file); its records are writable again", state: &state)
         }
     }

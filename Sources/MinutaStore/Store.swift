@@ -17,6 +17,9 @@ public final class Store: Sendable {
     public let timeZone: StoreTimeZone
     public let actor: ActorID
     let state: Mutex<State>
+    /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
+    /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
+    let deletedMonths = Mutex<Set<Month>>([])
     /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
     let moveJournal: MoveJournal?
 
@@ -62,8 +65,9 @@ public final class Store: Sendable {
         var lastMerge: String?
         var rejectedWriteCount = 0
         var savedDocumentCount = 0
-        /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`).
-        var deletedDocuments: Set<Month> = []
+        /// Copies of records not shown because the month of their start holds them too, by
+        /// "document id" (`Store+DuplicateRecords.swift`).
+        var hiddenCopies: [String: HiddenCopy] = [:]
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
@@ -190,14 +194,14 @@ public final class Store: Sendable {
         for yearName in try FileSystem.listDirectory(records) {
             result += try months(inYear: yearName)
         }
-        return Array(Set(result).union(state.withLock { $0.deletedDocuments })).sorted()
+        return Array(Set(result).union(deletedMonths.withLock { $0 })).sorted()
     }
 
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = absolute("records/" + yearName)
-        var result = state.withLock { $0.deletedDocuments.filter { $0.yearName == yearName } }  // still shown
+        var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
               FileSystem.status(folder)?.isDirectory == true else { return result.sorted() }
         for entry in try FileSystem.listDirectory(folder) {
@@ -254,6 +258,7 @@ public final class Store: Sendable {
             guard let object = RecordView.object(key, in: document) else { continue }
             records.append((key, object, RecordView.startTime(of: object, in: document)))
         }
+        records = try hidingCopiesFiledElsewhere(records, in: month, state: &state)
         let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
         var files: [(file: RecordFile, startTime: Int64?)] = []
         files.reserveCapacity(records.count)

@@ -204,8 +204,15 @@ public final class StoreTree: Sendable {
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
         deleted documents: \(deletedDocumentsText())
+        records in two documents: \(hiddenCopiesText())
 
         """
+    }
+
+    private func hiddenCopiesText() -> String {
+        let copies = store.hiddenCopies
+        guard !copies.isEmpty else { return "none" }
+        return copies.map { "\($0.id) shown in \($0.shownIn), also in \($0.document) (not shown)" }.joined(separator: "; ")
     }
 
     private func deletedDocumentsText() -> String {
