@@ -174,6 +174,8 @@ extension Store {
         // A new record written in a folder of another month was never in the old document: that one
         // stays as it is (and is not created empty).
         if RecordView.object(id, in: source.document) != nil {
+            rememberMove(of: id, object: object, from: sourceMonth, document: source.document, to: destination,
+                         written: editedDocument, state: &state)
             var old = source
             do { try old.document.delete(forKey: id) } catch {}
             old.invalidateView(changedRecord: id)

@@ -68,6 +68,10 @@ public final class Store: Sendable {
         /// Copies of records not shown because the month of their start holds them too, by
         /// "document id" (`Store+DuplicateRecords.swift`).
         var hiddenCopies: [String: HiddenCopy] = [:]
+        /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
+        var movedAway: [String: MovedAway] = [:]
+        /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
+        var carriedConflicts: [String] = []
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.

@@ -129,6 +129,10 @@ final class StoreFileTree: FileTree {
         for report in (try? store.mergeConflictCopies()) ?? [] {
             if case .duplicateRemoved = report.outcome { paths.append("/" + report.copy) } else { documents.append(report.primary) }
         }
+        // Another device's edits to records this mount moved away, merged just now into their old month.
+        if !documents.isEmpty, let carried = try? store.carryEditsToMovedRecords() {
+            documents += carried.map { $0 + ".automerge" }
+        }
         guard !documents.isEmpty || !paths.isEmpty else { return }
         for document in Set(documents) {
             if document == "tags.automerge" {
