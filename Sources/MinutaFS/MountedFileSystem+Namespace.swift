@@ -180,8 +180,10 @@ extension MountedFileSystem {
         if sourceAttributes.isDirectory { throw .notPermitted }
         if destinationAttributes?.isDirectory == true { throw .isDirectory }
 
+        // A name that settles is the tree's for a file of the tree renamed onto it (`mv notes.txt old.txt`).
         let destinationIsAccepted = !destinationIsScratch
-            && tree.accepts(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
+            && (tree.accepts(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
+                || (!sourceIsScratch && tree.settles(fileNamed: newName, inDirectory: TreePath.parent(of: destination))))
         if !destinationIsScratch && !destinationIsAccepted && destinationAttributes != nil {
             // A file of the tree under a name it does not take writes for (a read-only view).
             throw .permissionDenied

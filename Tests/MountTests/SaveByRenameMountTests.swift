@@ -94,6 +94,11 @@ struct SaveByRenameMountTests {
             }
             #expect(settled, "notes.txt never reached the backing folder")
             #expect(try mounted.text(mounted.store + "/records/2024/01/notes.txt") == "plain notes\n")
+            // Once it is the folder's, renaming it renames it there.
+            let rename = try Shell.run("mv '\(mounted.january)/notes.txt' '\(mounted.january)/old-notes.txt'")
+            #expect(rename.status == 0, "\(rename.output)")
+            #expect(try mounted.text(mounted.store + "/records/2024/01/old-notes.txt") == "plain notes\n")
+            #expect(!FileManager.default.fileExists(atPath: mounted.store + "/records/2024/01/notes.txt"))
             // The record's JSON under a name that is no record: refused, said in errors, never in the folder.
             let refused = mounted.eventually(10) {
                 (try? mounted.text(mounted.mountPoint + "/.minutafs/errors"))?.contains("copy.json.bak1") ?? false
