@@ -68,6 +68,26 @@ struct ScratchFileTests {
         }
     }
 
+    @Test("a held name: renamed over a record it is one save; left alone it reaches the tree once, after the delay")
+    func settling() throws {
+        try MountedTree.with(options: MountOptions(handlesSignals: false, settleDelay: 0.5)) { mounted throws in
+            let record = mounted.path(InMemoryTree.recordPath)
+            let newVersion = InMemoryTree.record.replacingOccurrences(of: "planning the sprint", with: "planning the next sprint")
+            let save = try mounted.run("sh", ["-c", "cat > \"$0.new.txt\" && mv \"$0.new.txt\" \"$0\"", record], input: Array(newVersion.utf8))
+            #expect(save.status == 0, "\(save)")
+            #expect(mounted.tree.calls == [.write(InMemoryTree.recordPath, Array(newVersion.utf8))], "\(mounted.tree.calls)")
+
+            let notes = mounted.path("/records/2024/01/notes.txt")
+            #expect(try mounted.run("sh", ["-c", "printf 'one' > \"$0\" && printf ' two' >> \"$0\"", notes]).status == 0)
+            #expect(try mounted.run("cat", [notes]).outputText == "one two")
+            #expect(mounted.tree.calls.count == 1, "held while written: \(mounted.tree.calls)")
+            Thread.sleep(forTimeInterval: 1.5)
+            #expect(mounted.tree.calls.dropFirst() == [.write("/records/2024/01/notes.txt", Array("one two".utf8))], "\(mounted.tree.calls)")
+            #expect(mounted.tree.text(at: "/records/2024/01/notes.txt") == "one two")
+            #expect(try mounted.run("cat", [notes]).outputText == "one two")
+        }
+    }
+
     @Test("cp --backup=numbered: the old version stays in memory as the backup, the new one is one save")
     func copyWithNumberedBackup() throws {
         try MountedTree.with { mounted throws in
