@@ -43,8 +43,15 @@ extension Store {
         }
         try state.withLock { (state: inout State) throws(StoreError) in
             let name = FileSystem.lastComponent(relative)
-            if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
-                let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: .recordUnderOtherName(name))
+            let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
+                .recordUnderOtherName(name)
+            } else if month == nil, relative == name, name.hasPrefix("tags.json"), Self.isTagsJSON(bytes) {
+                .tagsUnderOtherName(name)
+            } else {
+                nil
+            }
+            if let copied {
+                let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: copied)
                 recordRejection(error, state: &state)
                 keepRejected(bytes, file: relative, state: &state)
                 throw error
@@ -100,6 +107,13 @@ extension Store {
               let value = try? JSONParser.parse(bytes), case .object = value else { return false }
         if case .string(let id)? = value["id"], UUIDText.isValid(id) { return true }
         return value["startTime"] != nil
+    }
+
+    /// Whether bytes are `tags.json`'s JSON: an object with a `tags` list.
+    static func isTagsJSON(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let value = try? JSONParser.parse(bytes), case .array? = value["tags"] else { return false }
+        return true
     }
 
     /// `<record id>_<n>.<ext>`: the record an image name belongs to.

@@ -106,6 +106,17 @@ struct SaveByRenameMountTests {
             #expect(refused, "no error for the record copy")
             #expect(!FileManager.default.fileExists(atPath: mounted.store + "/records/2024/01/copy.json.bak1"))
             #expect(!FileManager.default.fileExists(atPath: mounted.january + "/copy.json.bak1"))
+            // The same for tags.json's JSON beside it, and a jq-style save of tags.json works.
+            let tags = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/tags.json")
+            try Data(tags).write(to: URL(fileURLWithPath: mounted.mountPoint + "/tags.json.old"))
+            let tagsRefused = mounted.eventually(10) {
+                (try? mounted.text(mounted.mountPoint + "/.minutafs/errors"))?.contains("tags.json's JSON under \"tags.json.old\"") ?? false
+            }
+            #expect(tagsRefused, "no error for the tags copy")
+            #expect(!FileManager.default.fileExists(atPath: mounted.store + "/tags.json.old"))
+            let tagsSave = try Shell.run(#"jq '.' "$m/tags.json" > "$m/tags.json.new" && mv "$m/tags.json.new" "$m/tags.json""#, environment: ["m": mounted.mountPoint])
+            #expect(tagsSave.status == 0, "\(tagsSave.output)")
+            #expect(!FileManager.default.fileExists(atPath: mounted.store + "/tags.json.new"))
             #expect(mounted.unmount() == 0)
         }
     }
