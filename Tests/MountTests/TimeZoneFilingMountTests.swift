@@ -59,4 +59,31 @@ struct TimeZoneFilingMountTests {
             #expect(phone.unmount() == 0)
         }
     }
+
+    @Test("a record the desktop moved to June keeps the comment the phone wrote in May meanwhile")
+    func editFollowsMovedRecord() throws {
+        try withTemporaryDirectory { folder in
+            for side in ["phone", "desktop"] { try FileManager.default.createDirectory(atPath: folder + "/" + side, withIntermediateDirectories: false) }
+            let phone = try MountedStore(in: folder + "/phone", timeZone: "Europe/Berlin")
+            try FileManager.default.copyItem(atPath: phone.store, toPath: folder + "/desktop/store")
+            let desktop = try MountedStore(in: folder + "/desktop", copyingSample: false, timeZone: "UTC")
+
+            // The desktop moves the record to June (start and end change).
+            let move = try Shell.run("sed -i -e 's/2024-05-15T06:53:35.681Z/2024-06-02T08:00:00Z/' -e 's/2024-05-15T07:30:32.206Z/2024-06-02T09:00:00Z/' "
+                + "'\(desktop.mountPoint)/records/2024/05/2024-05-15_065335.json'")
+            #expect(move.status == 0, "\(move.output)")
+            let moved = desktop.mountPoint + "/records/2024/06/2024-06-02_080000.json"
+            #expect(FileManager.default.fileExists(atPath: moved))
+            // The phone (08:53 in Berlin) changes the comment in May; its May document arrives as a conflict copy.
+            let edit = try Shell.run("sed -i 's/\"comment\": \"/\"comment\": \"phone: /' '\(phone.mountPoint)/records/2024/05/2024-05-15_085335.json'")
+            #expect(edit.status == 0, "\(edit.output)")
+            try FileManager.default.copyItem(atPath: phone.store + "/records/2024/05.automerge",
+                                             toPath: desktop.store + "/records/2024/05 (Phone's conflicted copy 2024-06-02).automerge")
+            let carried = desktop.eventually(15) { ((try? desktop.text(moved))?.contains("\"comment\": \"phone: ")) ?? false }
+            #expect(carried, "the phone's comment did not follow the record: \((try? desktop.text(moved)) ?? "no file")")
+            #expect(try !FileManager.default.contentsOfDirectory(atPath: desktop.mountPoint + "/records/2024/05").contains("2024-05-15_065335.json"))
+            #expect(desktop.unmount() == 0)
+            #expect(phone.unmount() == 0)
+        }
+    }
 }
