@@ -173,12 +173,16 @@ extension Store {
 
         // A new record written in a folder of another month was never in the old document: that one
         // stays as it is (and is not created empty).
-        if RecordView.object(id, in: source.document) != nil {
+        let leavesOld = RecordView.object(id, in: source.document) != nil
+        if leavesOld {
             rememberMove(of: id, object: object, from: sourceMonth, document: source.document, to: destination,
                          written: editedDocument, state: &state)
-            var old = source
-            do { try old.document.delete(forKey: id) } catch {}
-            old.invalidateView(changedRecord: id)
+        }
+
+        var old = source
+        do { try old.document.delete(forKey: id) } catch {}
+        old.invalidateView(changedRecord: id)
+        if leavesOld {
             try save(&old, to: sourceMonth.documentPath, state: &state)
             state.months[sourceMonth] = old
         }

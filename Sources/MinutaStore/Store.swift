@@ -58,13 +58,6 @@ public final class Store: Sendable {
         var recordChangeTimes: [String: Int] = [:]
         /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
         var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
-        var rejections: [String] = []
-        /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
-        var rejectedFiles: [(name: String, bytes: [UInt8])] = []
-        var mergedCopyCount = 0
-        var lastMerge: String?
-        var rejectedWriteCount = 0
-        var savedDocumentCount = 0
         /// Copies of records not shown because the month of their start holds them too, by
         /// "document id" (`Store+DuplicateRecords.swift`).
         var hiddenCopies: [String: HiddenCopy] = [:]
@@ -72,6 +65,13 @@ public final class Store: Sendable {
         var movedAway: [String: MovedAway] = [:]
         /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
         var carriedConflicts: [String] = []
+        var rejections: [String] = []
+        /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
+        var rejectedFiles: [(name: String, bytes: [UInt8])] = []
+        var mergedCopyCount = 0
+        var lastMerge: String?
+        var rejectedWriteCount = 0
+        var savedDocumentCount = 0
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.

@@ -196,6 +196,8 @@ public final class StoreTree: Sendable {
         store: \(store.path)
         mount: \(mountDescription)
         time zone: \(store.timeZone.identifier)
+        deleted documents: \(deletedDocumentsText())
+        records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
         documents loaded: \(status.documentsLoaded)
         pending writes: 0
@@ -203,8 +205,6 @@ public final class StoreTree: Sendable {
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
-        deleted documents: \(deletedDocumentsText())
-        records in two documents: \(hiddenCopiesText())
 
         """
     }
