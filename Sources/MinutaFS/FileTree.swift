@@ -154,6 +154,14 @@ public protocol FileTree: AnyObject, Sendable {
     /// itself, in memory. The answer must depend only on the name and directory, not on what exists.
     func accepts(fileNamed name: String, inDirectory path: String) -> Bool
 
+    /// Whether a scratch file of this name (one `accepts(fileNamed:inDirectory:)` refuses) is something a
+    /// user may really be putting there: then, if it is still there ``MountOptions/settleDelay`` seconds
+    /// after its last handle closed (it was not renamed onto another name, as a write-then-rename save
+    /// does), the mount gives its bytes to the tree with `write(_:toPath:)` and it becomes the tree's
+    /// file. The answer must depend only on the name and directory. The default is false: scratch files
+    /// stay the mount's until it ends.
+    func settles(fileNamed name: String, inDirectory path: String) -> Bool
+
     /// Creates or replaces a file with new contents.
     ///
     /// Called once per save: when a file written through the mount is flushed, fsynced or closed with
@@ -214,4 +222,6 @@ extension FileTree {
     public func maximumFileSize(atPath path: String) -> Int { 1 << 30 }
 
     public func didRefuseOversizedWrite(toPath path: String) {}
+
+    public func settles(fileNamed name: String, inDirectory path: String) -> Bool { false }
 }

@@ -71,7 +71,8 @@ public final class FuseMount: Sendable {
 
         let notifier = KernelCacheNotifier()
         let fileSystem = MountedFileSystem(
-            tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay, invalidator: notifier,
+            tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay,
+            settleDelay: options.settleDelay, invalidator: notifier,
             log: Self.logToStandardError)
         let server = KernelServer(fileSystem: fileSystem, owner: .current(), cacheTimeout: options.cacheTimeout)
         let session = try KernelSession(server: server, options: options.libfuseOptions)

@@ -22,6 +22,10 @@ public struct MountOptions: Sendable, Equatable {
     /// Seconds between `unlink` of a file of the tree and its removal from the tree; a file saved at the
     /// same path in between (as `mv` from another file system does) is an update instead. 0 removes at once.
     public var removalDelay: Double
+    /// Seconds a scratch file the tree `settles` (a name that is neither a temporary name nor the tree's
+    /// own, such as `x.json.new`) waits after its last close before it goes to the tree; renamed before
+    /// then, it was a write-then-rename save and never reaches the tree under its own name.
+    public var settleDelay: Double
 
     public init(
         readOnly: Bool = false,
@@ -32,7 +36,8 @@ public struct MountOptions: Sendable, Equatable {
         handlesSignals: Bool = true,
         cacheTimeout: Double = 60,
         workerThreads: Int = 4,
-        removalDelay: Double = 2
+        removalDelay: Double = 2,
+        settleDelay: Double = 3
     ) {
         self.readOnly = readOnly
         self.allowOther = allowOther
@@ -43,6 +48,7 @@ public struct MountOptions: Sendable, Equatable {
         self.cacheTimeout = cacheTimeout
         self.workerThreads = workerThreads
         self.removalDelay = removalDelay
+        self.settleDelay = settleDelay
     }
 
     /// The `-o` options given to libfuse.

@@ -72,20 +72,47 @@ extension MountedFileSystem {
 
     /// Removes an unlinked file from the tree, unless something was saved at its path since.
     private func completeRemoval(ofPath path: String, token: UInt64) {
-        let isDue = state.withLock { state in
-            guard state.pendingRemovals[path] == token else { return false }
+        enum Due { case none, remove, show }
+        let due = state.withLock { state -> Due in
+            let hides = state.hidingTokens.remove(token) != nil
+            guard state.pendingRemovals[path] == token else { return .none }
             state.pendingRemovals[path] = nil
-            return true
+            return hides ? .show : .remove
         }
-        if isDue { removeFromTree(path) }
+        switch due {
+        case .none: break
+        case .remove: removeFromTree(path)
+        case .show: treeDidChange([path])  // the kernel cached its absence
+        }
+    }
+
+    /// Hides the tree's file at `path` for `removalDelay` seconds after it was renamed onto a scratch name
+    /// (`cp --backup`, `mv f f~`): a file created there meanwhile (`O_EXCL` included) is a save of it;
+    /// otherwise it shows again, unchanged.
+    private func hideAfterBackup(_ path: String) {
+        guard removalDelay > 0 else { return }
+        let token = state.withLock { state in
+            let token = state.nextRemovalToken
+            state.nextRemovalToken += 1
+            state.pendingRemovals[path] = token
+            state.hidingTokens.insert(token)
+            return token
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + removalDelay) { [weak self] in
+            self?.completeRemoval(ofPath: path, token: token)
+        }
     }
 
     /// Carries out now the pending removals of the paths `matching` (all of them when the mount ends).
     func completePendingRemovals(matching isIncluded: (String) -> Bool = { _ in true }) {
         let due = state.withLock { state in
             let due = state.pendingRemovals.keys.filter(isIncluded)
-            for path in due { state.pendingRemovals[path] = nil }
-            return due
+            var removed: [String] = []
+            for path in due {
+                if let token = state.pendingRemovals[path], state.hidingTokens.remove(token) == nil { removed.append(path) }
+                state.pendingRemovals[path] = nil
+            }
+            return removed
         }
         for path in due { removeFromTree(path) }
     }
@@ -117,7 +144,8 @@ extension MountedFileSystem {
     ///   scratch file's bytes, then the scratch file is gone;
     /// - accepted onto accepted: the tree renames its file;
     /// - accepted onto a scratch name (vim's backup): the scratch file gets a copy, and the tree's file
-    ///   stays where it is, for the editor to write the new version into.
+    ///   stays where it is, for the editor to write the new version into; it is hidden for `removalDelay`
+    ///   seconds, so a program may create the new version with `O_EXCL` (`cp --backup`), and then shows again.
     ///
     /// `RENAME_EXCHANGE` works between two scratch files only (`EINVAL` otherwise); directories of the
     /// tree are not renamed (`EPERM`).
@@ -152,8 +180,10 @@ extension MountedFileSystem {
         if sourceAttributes.isDirectory { throw .notPermitted }
         if destinationAttributes?.isDirectory == true { throw .isDirectory }
 
+        // A name that settles is the tree's for a file of the tree renamed onto it (`mv notes.txt old.txt`).
         let destinationIsAccepted = !destinationIsScratch
-            && tree.accepts(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
+            && (tree.accepts(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
+                || (!sourceIsScratch && tree.settles(fileNamed: newName, inDirectory: TreePath.parent(of: destination))))
         if !destinationIsScratch && !destinationIsAccepted && destinationAttributes != nil {
             // A file of the tree under a name it does not take writes for (a read-only view).
             throw .permissionDenied
@@ -165,6 +195,7 @@ extension MountedFileSystem {
                 state.scratch.move(source, to: destination)
                 state.inodes.move(source, to: destination)
             }
+            if let inode = state.withLock({ $0.inodes.inode(atPath: destination) }) { scheduleSettling(ofInode: inode) }
         case (true, true):
             try saveScratchFile(source, as: destination)
         case (false, true):
@@ -184,6 +215,7 @@ extension MountedFileSystem {
             }
         case (false, false):
             try copyToScratch(source, as: destination, attributes: sourceAttributes)
+            hideAfterBackup(source)
             if let parentInode = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: source)) }) {
                 invalidator.invalidateSoon([.entry(parent: parentInode, name: name)])
             }

@@ -37,6 +37,7 @@ extension MountedFileSystem {
         }
 
         let accepted = tree.accepts(fileNamed: name, inDirectory: directory)
+        let settles = !accepted && tree.settles(fileNamed: name, inDirectory: directory)
         let now = TreeTime.now()
         return state.withLock { state in
             let inode = state.inodes.lookUp(path)
@@ -51,7 +52,7 @@ extension MountedFileSystem {
                 state.inodes.setCachedContent(nil, ofInode: inode)
                 attributes = NodeAttributes(inode: inode, file)
             } else {
-                let scratch = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now)
+                let scratch = ScratchFile(permissions: permissions & 0o7777, modificationTime: now, accessTime: now, settles: settles)
                 state.scratch[path] = scratch
                 attributes = NodeAttributes(inode: inode, scratch)
             }
@@ -215,7 +216,8 @@ extension MountedFileSystem {
             }
             log("release of \(path ?? "an unlinked file"): the tree refused the save: \(error)")
         }
-        state.withLock { _ = $0.handles.close(file: handle) }
+        let closed = state.withLock { $0.handles.close(file: handle) }
+        if let closed { scheduleSettling(ofInode: closed.inode) }
     }
 
     /// Saves every handle with unsaved changes and carries out pending removals (when the mount ends);
@@ -223,6 +225,7 @@ extension MountedFileSystem {
     func finishPendingWork() {
         saveAll()
         completePendingRemovals()
+        settleAll()
     }
 
     /// Saves every handle with unsaved changes; refusals are logged.

@@ -16,6 +16,8 @@ final class MountedFileSystem: Sendable {
 
     /// How long the tree's removal of an unlinked file waits (see `unlink`).
     let removalDelay: Double
+    /// How long a settling scratch file waits after its last close (see `MountedFileSystem+Settling.swift`).
+    let settleDelay: Double
     let state = Mutex(MountState())
 
     struct MountState {
@@ -25,18 +27,24 @@ final class MountedFileSystem: Sendable {
         /// Files unlinked but not yet removed from the tree, with the token of their removal.
         var pendingRemovals: [String: UInt64] = [:]
         var nextRemovalToken: UInt64 = 1
+        /// Tokens of `pendingRemovals` that only hide a file for a while and then show it again: a file of
+        /// the tree renamed onto a scratch name (a backup) until a new version is created at its name.
+        var hidingTokens: Set<UInt64> = []
+        var nextSettleToken: UInt64 = 1
     }
 
     init(
         tree: any FileTree,
         isReadOnly: Bool,
         removalDelay: Double,
+        settleDelay: Double = 3,
         invalidator: any KernelCacheInvalidating,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.tree = tree
         self.isReadOnly = isReadOnly
         self.removalDelay = removalDelay
+        self.settleDelay = settleDelay
         self.invalidator = invalidator
         self.log = log
     }

@@ -7,6 +7,11 @@ struct ScratchFile {
     var permissions: UInt32
     var modificationTime: TreeTime
     var accessTime: TreeTime
+    /// Whether the file goes to the tree if it stays unrenamed a while after its last close
+    /// (`FileTree.settles(fileNamed:inDirectory:)`).
+    var settles = false
+    /// The token of the latest scheduled settling; an older one finds it changed and does nothing.
+    var settleToken: UInt64 = 0
 }
 
 /// The scratch files of one mount, by path.
@@ -25,6 +30,11 @@ struct ScratchFiles {
     /// The names of the scratch files directly in `directory`.
     func names(inDirectory directory: String) -> [String] {
         files.keys.filter { TreePath.parent(of: $0) == directory }.map(TreePath.name(of:)).sorted()
+    }
+
+    /// The paths of the scratch files that settle into the tree.
+    var settlingPaths: [String] {
+        files.compactMap { $0.value.settles ? $0.key : nil }
     }
 
     /// Whether any scratch file lies below `directory` (which then cannot be removed).

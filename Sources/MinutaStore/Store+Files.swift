@@ -42,6 +42,20 @@ extension Store {
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
         try state.withLock { (state: inout State) throws(StoreError) in
+            let name = FileSystem.lastComponent(relative)
+            let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
+                .recordUnderOtherName(name)
+            } else if month == nil, relative == name, name.hasPrefix("tags.json"), Self.isTagsJSON(bytes) {
+                .tagsUnderOtherName(name)
+            } else {
+                nil
+            }
+            if let copied {
+                let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: copied)
+                recordRejection(error, state: &state)
+                keepRejected(bytes, file: relative, state: &state)
+                throw error
+            }
             let file = absolute(relative)
             // An image of a record is attached to it: not while its document does not load.
             if let month, Self.imageOwner(FileSystem.lastComponent(relative)) != nil {
@@ -91,6 +105,22 @@ extension Store {
                 state.months[month] = nil
             }
         }
+    }
+
+    /// Whether bytes are a record's JSON: an object with a UUID `id` or a `startTime`. Such a file in a
+    /// month folder under another name would put a copy of the record on every device.
+    static func isRecordJSON(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let value = try? JSONParser.parse(bytes), case .object = value else { return false }
+        if case .string(let id)? = value["id"], UUIDText.isValid(id) { return true }
+        return value["startTime"] != nil
+    }
+
+    /// Whether bytes are `tags.json`'s JSON: an object with a `tags` list.
+    static func isTagsJSON(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let value = try? JSONParser.parse(bytes), case .array? = value["tags"] else { return false }
+        return true
     }
 
     /// `<record id>_<n>.<ext>`: the record an image name belongs to.

@@ -29,7 +29,9 @@ extension Store {
                 throw error
             }
             do throws(StoreError) {
-                return try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
+                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
+                noteWrittenBack(outcome.touchedMonths, by: displayPath, state: &state)
+                return outcome
             } catch {
                 if case .rejected = error {
                     recordRejection(error, state: &state)
@@ -66,7 +68,14 @@ extension Store {
             writtenID = text
         }
         var target: (id: String, month: Month)?
-        if let file = try recordFileLocked(named: name, in: month, state: &state) {
+        var shown = try recordFileLocked(named: name, in: month, state: &state)
+        if let file = shown, let writtenID, writtenID.uppercased() != file.record.id.uppercased(),
+           try monthView(month, in: &state)?.indexByName[name] == nil {
+            // The name only resolves through a recent save under another name (`tmp.json` of an earlier
+            // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
+            shown = nil
+        }
+        if let file = shown {
             if let writtenID, writtenID.uppercased() != file.record.id.uppercased() {
                 throw reject(.idOfAnotherRecord(writtenID), displayPath, locations)
             }
@@ -83,8 +92,11 @@ extension Store {
         var document = source.document
         let currentView: [(key: String, value: JSONValue)]
         let object: ObjectID
+        // The record's start before this write; nil for a record the document does not hold yet.
+        var previousStart: Int64?? = nil
         if let existing = RecordView.object(id, in: document) {
             object = existing
+            previousStart = .some(RecordView.startTime(of: existing, in: document))
             if case .object(let view) = RecordView.json(id: id, record: existing, in: document) {
                 currentView = view.filter { $0.key != "id" }
             } else {
@@ -102,9 +114,8 @@ extension Store {
         }
         document = editor.document
 
-        // Where the record belongs now.
-        let start = RecordView.startTime(of: object, in: document)
-        let destination = start.flatMap { timeZone.month(ofMilliseconds: $0) } ?? sourceMonth
+        // Where the record belongs now: where it is, unless this write moved its start out of that month.
+        let destination = filingMonth(previousStart: previousStart, newStart: RecordView.startTime(of: object, in: document), holder: sourceMonth)
         let changedAt = Self.now()
         if destination == sourceMonth {
             source.document = document
@@ -116,10 +127,26 @@ extension Store {
                 // Only the name reported back to the mount; the save above is done either way.
                 try? monthView(sourceMonth, in: &state)?.files[index].name
             } ?? name
+            if newName != name {
+                // Written under another name (`tmp.json`, or a new start): that name shows the record for a
+                // while, so `mv tmp.json f` and an editor's re-read find it.
+                state.movedRecords[displayPath] = (id, sourceMonth, Self.now() + Self.gracePeriod)
+            }
             return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
         }
         return try move(id, object: object, editedDocument: document, from: sourceMonth, source: source,
                         to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
+    }
+
+    /// The month document a written record belongs in. A record stays in the document that holds it
+    /// (the app files by the phone's zone, which may differ from the store's) unless the write changed
+    /// its start to an instant outside that document's month in the store's zone; a new record goes
+    /// to the month of its start. `previousStart` is nil for a new record, `.some(nil)` for one without
+    /// a start.
+    func filingMonth(previousStart: Int64??, newStart: Int64?, holder: Month) -> Month {
+        guard let newStart, let startMonth = timeZone.month(ofMilliseconds: newStart) else { return holder }
+        if let previousStart, previousStart == newStart { return holder }
+        return startMonth
     }
 
     /// Moves a record to another month's document: written there first, then removed from the
@@ -147,12 +174,22 @@ extension Store {
 
         try moveImages(images, from: sourceMonth, to: destination)
 
+        // A new record written in a folder of another month was never in the old document: that one
+        // stays as it is (and is not created empty).
+        let leavesOld = RecordView.object(id, in: source.document) != nil
+        if leavesOld {
+            rememberMove(of: id, object: object, from: sourceMonth, document: source.document, to: destination,
+                         written: editedDocument, state: &state)
+        }
+
         var old = source
         // Fails only when the key is already gone from the old document: then there is nothing to delete.
         do { try old.document.delete(forKey: id) } catch {}
         old.invalidateView(changedRecord: id)
-        try save(&old, to: sourceMonth.documentPath, state: &state)
-        state.months[sourceMonth] = old
+        if leavesOld {
+            try save(&old, to: sourceMonth.documentPath, state: &state)
+            state.months[sourceMonth] = old
+        }
         // Both saves are done: a failure to forget the move only makes the next store check it again.
         try? moveJournal?.finish(journaled)
         state.recordChangeTimes[id.uppercased()] = changedAt
@@ -190,6 +227,21 @@ extension Store {
             }
         }
         return nil
+    }
+
+    /// `mv` of one record file onto another: allowed only when both names show the same record (a
+    /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
+    /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
+    public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
+            guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
+                  destination.record.id.uppercased() == source.record.id.uppercased() else {
+                // Record names come from their startTime; renaming one would change nothing.
+                throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: 1) // EPERM
+            }
+            state.movedRecords[month.folderPath + "/" + name] = nil
+        }
     }
 
     /// Deletes the record a file shows, and its image files.

@@ -60,7 +60,7 @@ extension Store {
 
     /// Every field of every loaded document with concurrent values.
     public func conflictReport() throws(StoreError) -> [String] {
-        var lines: [String] = []
+        var lines: [String] = state.withLock { $0.carriedConflicts }  // Store+MovedRecordEdits.swift
         let tags = try tagsDocument()
         for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id) }
         for month in try months() {

@@ -53,8 +53,10 @@ extension Store {
     /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
     /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted.
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
+        // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
+        let duplicates = (try? removeIdenticalImageCopies()) ?? []
         let copies = try conflictCopies()
-        guard !copies.isEmpty else { return [] }
+        guard !copies.isEmpty else { return duplicates }
         return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
             var reports: [MergeReport] = []
             for (copy, primary) in copies {
@@ -65,7 +67,7 @@ extension Store {
                     reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
                 }
             }
-            return reports
+            return duplicates + reports
         }
     }
 

@@ -17,6 +17,9 @@ public final class Store: Sendable {
     public let timeZone: StoreTimeZone
     public let actor: ActorID
     let state: Mutex<State>
+    /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
+    /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
+    let deletedMonths = Mutex<Set<Month>>([])
     /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
     let moveJournal: MoveJournal?
     /// Where the store reports what happened to its document files (the mount's log).
@@ -63,6 +66,13 @@ public final class Store: Sendable {
         var recordChangeTimes: [String: Int] = [:]
         /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
         var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
+        /// Copies of records not shown because the month of their start holds them too, by
+        /// "document id" (`Store+DuplicateRecords.swift`).
+        var hiddenCopies: [String: HiddenCopy] = [:]
+        /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
+        var movedAway: [String: MovedAway] = [:]
+        /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
+        var carriedConflicts: [String] = []
         var rejections: [String] = []
         /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
         var rejectedFiles: [(name: String, bytes: [UInt8])] = []
@@ -177,16 +187,16 @@ public final class Store: Sendable {
         for yearName in try FileSystem.listDirectory(records) {
             result += try months(inYear: yearName)
         }
-        return result.sorted()
+        return Array(Set(result).union(deletedMonths.withLock { $0 })).sorted()
     }
 
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = absolute("records/" + yearName)
+        var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
-              FileSystem.status(folder)?.isDirectory == true else { return [] }
-        var result = Set<Month>()
+              FileSystem.status(folder)?.isDirectory == true else { return result.sorted() }
         for entry in try FileSystem.listDirectory(folder) {
             if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
                 result.insert(month)
@@ -200,6 +210,7 @@ public final class Store: Sendable {
 
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     public func hasMonth(_ month: Month) -> Bool {
+        if isDeletedDocument(month) { return true }
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
               FileSystem.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
         return FileSystem.status(absolute(month.documentPath)) != nil
@@ -240,6 +251,7 @@ public final class Store: Sendable {
             guard let object = RecordView.object(key, in: document) else { continue }
             records.append((key, object, RecordView.startTime(of: object, in: document)))
         }
+        records = try hidingCopiesFiledElsewhere(records, in: month, state: &state)
         let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
         var files: [(file: RecordFile, startTime: Int64?)] = []
         files.reserveCapacity(records.count)

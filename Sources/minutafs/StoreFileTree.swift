@@ -71,6 +71,10 @@ final class StoreFileTree: FileTree {
         tree.accepts(fileNamed: name, inDirectory: path)
     }
 
+    func settles(fileNamed name: String, inDirectory path: String) -> Bool {
+        tree.settles(fileNamed: name, inDirectory: path)
+    }
+
     func maximumFileSize(atPath path: String) -> Int {
         tree.maximumFileSize(atPath: path)
     }
@@ -121,6 +125,7 @@ final class StoreFileTree: FileTree {
     /// Merges what the sync tool delivered (conflict copies, replaced documents) and reports the
     /// paths whose contents or listings changed: the month folders and every record file in them.
     func synchronize() {
+        synchronizeFolderChanges()
         let store = tree.store
         var documents: [String] = []
         do { documents = try store.synchronizeDocuments() } catch { store.noteSynchronizationFailure(error) }
@@ -133,6 +138,8 @@ final class StoreFileTree: FileTree {
         }
         guard !documents.isEmpty else { return }
         var paths: [String] = []
+        // Another device's edits to records this mount moved away, merged just now into their old month.
+        if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
         for document in Set(documents) {
             if document == "tags.automerge" {
                 paths.append("/tags.json")
@@ -147,5 +154,18 @@ final class StoreFileTree: FileTree {
             }
         }
         report(paths)
+    }
+
+    /// What `synchronize` looks at before merging: identical image conflict copies are deleted, and
+    /// month documents deleted from the folder (or back) are noticed; their paths are reported.
+    private func synchronizeFolderChanges() {
+        let store = tree.store
+        var paths: [String] = []
+        for duplicate in (try? store.removeIdenticalImageCopies()) ?? [] { paths.append("/" + duplicate.copy) }
+        for month in store.noticeDeletedDocuments() {
+            paths.append("/" + month.folderPath)
+            for file in (try? store.recordFiles(in: month)) ?? [] { paths.append("/" + month.folderPath + "/" + file.name) }
+        }
+        if !paths.isEmpty { report(paths) }
     }
 }

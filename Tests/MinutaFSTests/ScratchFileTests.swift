@@ -53,16 +53,58 @@ struct ScratchFileTests {
         }
     }
 
-    @Test("renaming a record onto a scratch name copies it; the tree keeps its file")
+    @Test("renaming a record onto a scratch name copies it; the tree keeps its file, hidden for the removal delay")
     func renameOntoScratchKeepsTreeFile() throws {
-        try MountedTree.with { mounted throws in
+        try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 0.5)) { mounted throws in
             let record = mounted.path(InMemoryTree.recordPath)
             let backup = record + "~"
             #expect(try mounted.run("mv", [record, backup]).status == 0)
             #expect(try mounted.run("cat", [backup]).outputText == InMemoryTree.record)
+            #expect(!FileManager.default.fileExists(atPath: record), "a new version may be created with O_EXCL")
+            // Shown again once the delay is over (the kernel hears of it through a queued notice).
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: record) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
             #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
             #expect(mounted.tree.calls.isEmpty, "\(mounted.tree.calls)")
             #expect(mounted.tree.text(at: InMemoryTree.recordPath) == InMemoryTree.record)
+        }
+    }
+
+    @Test("a held name: renamed over a record it is one save; left alone it reaches the tree once, after the delay")
+    func settling() throws {
+        try MountedTree.with(options: MountOptions(handlesSignals: false, settleDelay: 0.5)) { mounted throws in
+            let record = mounted.path(InMemoryTree.recordPath)
+            let newVersion = InMemoryTree.record.replacingOccurrences(of: "planning the sprint", with: "planning the next sprint")
+            let save = try mounted.run("sh", ["-c", "cat > \"$0.new.txt\" && mv \"$0.new.txt\" \"$0\"", record], input: Array(newVersion.utf8))
+            #expect(save.status == 0, "\(save)")
+            #expect(mounted.tree.calls == [.write(InMemoryTree.recordPath, Array(newVersion.utf8))], "\(mounted.tree.calls)")
+
+            let notes = mounted.path("/records/2024/01/notes.txt")
+            #expect(try mounted.run("sh", ["-c", "printf 'one' > \"$0\" && printf ' two' >> \"$0\"", notes]).status == 0)
+            #expect(try mounted.run("cat", [notes]).outputText == "one two")
+            #expect(mounted.tree.calls.count == 1, "held while written: \(mounted.tree.calls)")
+            let deadline = Date().addingTimeInterval(10)
+            while mounted.tree.calls.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(mounted.tree.calls.dropFirst() == [.write("/records/2024/01/notes.txt", Array("one two".utf8))], "\(mounted.tree.calls)")
+            #expect(mounted.tree.text(at: "/records/2024/01/notes.txt") == "one two")
+            #expect(try mounted.run("cat", [notes]).outputText == "one two")
+        }
+    }
+
+    @Test("cp --backup=numbered: the old version stays in memory as the backup, the new one is one save")
+    func copyWithNumberedBackup() throws {
+        try MountedTree.with { mounted throws in
+            let record = mounted.path(InMemoryTree.recordPath)
+            let source = NSTemporaryDirectory() + "minutafs-backup-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            let newVersion = InMemoryTree.record.replacingOccurrences(of: "\"comment\": \"", with: "\"comment\": \"new ")
+            #expect(newVersion != InMemoryTree.record)
+            try Data(newVersion.utf8).write(to: URL(fileURLWithPath: source))
+            let copy = try mounted.run("cp", ["--backup=numbered", source, record])
+            #expect(copy.status == 0, "\(copy)")
+            #expect(try mounted.run("cat", [record + ".~1~"]).outputText == InMemoryTree.record)
+            #expect(mounted.tree.text(at: InMemoryTree.recordPath) == newVersion)
+            #expect(mounted.tree.calls == [.write(InMemoryTree.recordPath, Array(newVersion.utf8))], "\(mounted.tree.calls)")
         }
     }
 

@@ -13,10 +13,10 @@ final class MountedStore {
 
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
-    /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...).
-    /// `wrapper` runs the mount through another program (`setpriv ... --`).
+    /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...); `timeZone` is
+    /// the store's (`--timezone`); `wrapper` runs the mount through another program (`setpriv ... --`).
     init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
-         environment: [String: String] = [:], wrapper: [String] = []) throws {
+         environment: [String: String] = [:], timeZone: String = "UTC", wrapper: [String] = []) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -32,7 +32,7 @@ final class MountedStore {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
         process = Process()
-        let arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        let arguments = ["mount", "-f", "--timezone", timeZone] + options.flatMap { ["-o", $0] } + [store, mountPoint]
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
             process.arguments = arguments

@@ -4,7 +4,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// Watches the backing folder with inotify (the store root, `records/`, and every year folder)
+/// Watches the backing folder with inotify (the store root, `records/`, every year and month folder)
 /// and calls `onChange` from its own thread, at most every `settle` seconds, after events stop for
 /// a moment. New year folders are watched as they appear.
 public final class FolderWatcher: Sendable {
@@ -42,6 +42,11 @@ public final class FolderWatcher: Sendable {
         if let years = try? FileSystem.listDirectory(root + "/records") {
             for year in years where FileSystem.status(root + "/records/" + year)?.isDirectory == true {
                 folders.append(root + "/records/" + year)
+                // Month folders hold images, whose conflict copies are cleaned up too.
+                for month in (try? FileSystem.listDirectory(root + "/records/" + year)) ?? []
+                where FileSystem.status(root + "/records/" + year + "/" + month)?.isDirectory == true {
+                    folders.append(root + "/records/" + year + "/" + month)
+                }
             }
         }
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB)

@@ -12,6 +12,12 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case duplicateID(String)
     /// The file is larger than the store takes for it (`limit` bytes); nothing of it was kept.
     case tooLarge(limit: Int)
+    /// An integer, written without fraction or exponent, that fits no 64-bit integer type.
+    case integerOutOfRange(field: String, String)
+    /// A record's JSON written under a name that is not a record file, in a month folder.
+    case recordUnderOtherName(String)
+    /// `tags.json`'s JSON written under another name beside it (`tags.json.new`).
+    case tagsUnderOtherName(String)
 
     public var description: String {
         switch self {
@@ -25,6 +31,9 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidID(let id): "\"id\": \(Self.quoted(id)) is not a UUID"
         case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
         case .duplicateID(let id): "\"id\": \(id) appears twice"
+        case .tagsUnderOtherName(let name): "this is tags.json's JSON under \(Self.quoted(name)); it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over tags.json"
+        case .recordUnderOtherName(let name): "this is a record's JSON under \(Self.quoted(name)), which is not a record file name; it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over the record's file; to add a record, name it *.json"
+        case .integerOutOfRange(let field, let text): "\"\(field)\": \(text) fits no 64-bit integer (the largest is 18446744073709551615); write it with a fraction or an exponent (\(text).0) to store it as a floating-point number"
         case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most minutafs takes for it; nothing was saved"
         }
     }
@@ -40,8 +49,8 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The top-level field the error is about, to find its line and column.
     var field: String? {
         switch self {
-        case .wrongType(let field, _), .invalidDate(let field): field
-        case .missingField, .syntax, .notAnObject, .tooLarge: nil
+        case .wrongType(let field, _), .invalidDate(let field), .integerOutOfRange(let field, _): field
+        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .tagsUnderOtherName: nil
         case .endBeforeStart: "endTime"
         case .invalidImageName: "images"
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"

@@ -275,6 +275,7 @@ public struct JSONParser {
         if isInteger {
             if let value = Int64(text) { return .integer(value) }
             if let value = UInt64(text) { return .unsignedInteger(value) }
+            return .integerOutOfRange(text)
         }
         guard let value = Double(text), value.isFinite else { throw error("number \(text) is out of range", at: start) }
         return .number(value)

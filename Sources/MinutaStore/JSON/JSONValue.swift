@@ -7,6 +7,9 @@ public enum JSONValue: Sendable, Equatable {
     /// An integer above `Int64.max` (up to `UInt64.max`), kept exact.
     case unsignedInteger(UInt64)
     case number(Double)
+    /// An integer written without fraction or exponent that fits no 64-bit integer type (`2^64`), as
+    /// written: never stored as a float without a word (the store refuses it).
+    case integerOutOfRange(String)
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
@@ -18,6 +21,7 @@ public enum JSONValue: Sendable, Equatable {
         case let (.integer(a), .integer(b)): a == b
         case let (.unsignedInteger(a), .unsignedInteger(b)): a == b
         case let (.number(a), .number(b)): a.bitPattern == b.bitPattern
+        case let (.integerOutOfRange(a), .integerOutOfRange(b)): a == b
         case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
         case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)):

@@ -18,6 +18,7 @@ public enum JSONWriter {
         case .integer(let number): output += Array(String(number).utf8)
         case .unsignedInteger(let number): output += Array(String(number).utf8)
         case .number(let number): output += Array(TypedJSONFormat.f64(number).utf8)
+        case .integerOutOfRange(let text): output += Array(text.utf8)
         case .string(let text): writeString(text, to: &output)
         case .array(let elements):
             guard !elements.isEmpty else { output += Array("[]".utf8); return }

@@ -72,6 +72,7 @@ enum TypedValue {
         case .integer(let number): return .scalar(.int(number))
         case .unsignedInteger(let number): return .scalar(.uint(number))
         case .number(let number): return .scalar(.f64(number))
+        case .integerOutOfRange(let text): throw .integerOutOfRange(field: field, text)
         case .string(let text): return .scalar(.string(text))
         case .array(let elements):
             var result: [Desired] = []

@@ -136,7 +136,8 @@ public final class StoreTree: Sendable {
             return Attributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
+                              isWritable: !store.isDeletedDocument(month))
         case .controlFile:
             return Attributes(isDirectory: false, size: try contents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
@@ -155,9 +156,10 @@ public final class StoreTree: Sendable {
         let files = (try? store.recordFiles(named: names.indices.filter { isRecord[$0] }.map { names[$0] }, in: month)) ?? []
         var filesByName: [String: RecordFile] = [:]
         for case let file? in files { filesByName[file.name] = file }
+        let isWritable = !store.isDeletedDocument(month)
         return names.indices.map { index in
             guard isRecord[index], let file = filesByName[names[index]] else { return single(names[index]) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: true)
+            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: isWritable)
         }
     }
 
@@ -194,6 +196,8 @@ public final class StoreTree: Sendable {
         store: \(store.path)
         mount: \(mountDescription)
         time zone: \(store.timeZone.identifier)
+        deleted documents: \(deletedDocumentsText())
+        records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
         documents loaded: \(status.documentsLoaded)
         pending writes: 0
@@ -207,13 +211,44 @@ public final class StoreTree: Sendable {
         """ + status.unreadableDocuments.map { "  \($0)\n" }.joined()
     }
 
+    private func hiddenCopiesText() -> String {
+        let copies = store.hiddenCopies
+        guard !copies.isEmpty else { return "none" }
+        return copies.map { "\($0.id) shown in \($0.shownIn), also in \($0.document) (not shown)" }.joined(separator: "; ")
+    }
+
+    private func deletedDocumentsText() -> String {
+        let deleted = store.deletedDocuments
+        guard !deleted.isEmpty else { return "none" }
+        return deleted.map(\.documentPath).joined(separator: ", ") + " (deleted from the folder; records shown read-only until an edit is saved)"
+    }
+
     /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).
     public func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
         guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name) else { return false }
-        guard let place = try? place(of: path) else { return false }
+        guard let place = try? place(of: path), !Self.isHeldWhileWritten(name, in: place) else { return false }
         switch place {
         case .control: return false
         case .root, .records, .year, .month, .passThrough: return true
+        default: return false
+        }
+    }
+
+    /// Whether the mount holds a file of this name in memory while it is written and gives it to the
+    /// store only if it is still there a few seconds after its last close (`FileTree.settles`): in a
+    /// month folder every name that is neither a record (`.json`) nor an app image name
+    /// (`<record id>_<n>.<ext>`), and `tags.json.*` beside `tags.json`. Such names are mostly the
+    /// temporary half of a write-then-rename save (`x.json.new`, `x.json.tmp.123`, Qt's `x.json.aBc123`),
+    /// which must never reach the synced folder.
+    public func settles(fileNamed name: String, inDirectory path: String) -> Bool {
+        guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name), let place = try? place(of: path) else { return false }
+        return Self.isHeldWhileWritten(name, in: place)
+    }
+
+    static func isHeldWhileWritten(_ name: String, in directory: Place) -> Bool {
+        switch directory {
+        case .month: return !name.hasSuffix(".json") && Store.imageOwner(name) == nil
+        case .root: return name.hasPrefix("tags.json") && name != "tags.json"
         default: return false
         }
     }
@@ -269,6 +304,9 @@ public final class StoreTree: Sendable {
         switch (try place(of: source), try place(of: destination)) {
         case let (.passThrough(from, _), .passThrough(to, _)):
             try store.renamePassThrough(from: from, to: to)
+        case let (.record(fromMonth, fromName), .record(toMonth, toName)):
+            // `jq … > tmp.json && mv tmp.json f`: the write of tmp.json already saved the record f shows.
+            try store.renameRecordFile(named: fromName, in: fromMonth, to: toName, in: toMonth)
         default:
             // Record names come from their startTime; renaming one would change nothing.
             throw .system(file: source, operation: "rename", errno: 1) // EPERM

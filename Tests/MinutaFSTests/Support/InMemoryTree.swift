@@ -213,6 +213,12 @@ final class InMemoryTree: FileTree {
         return name.wholeMatch(of: jsonName) != nil || name.wholeMatch(of: imageName) != nil
     }
 
+    /// Like the store's held names: `*.txt` below `/records` is kept by the mount while written and given
+    /// to the tree if it is still there a while after its last close.
+    func settles(fileNamed name: String, inDirectory path: String) -> Bool {
+        path.hasPrefix("/records/") && name.hasSuffix(".txt")
+    }
+
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
         let handler = try state.withLock { state throws(TreeError) -> (@Sendable ([String]) -> Void)? in
             state.calls.append(.write(path, contents))

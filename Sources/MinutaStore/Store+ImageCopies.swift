@@ -1,0 +1,27 @@
+/// Image conflict copies (`X_0 (1).jpg` beside `X_0.jpg`) whose bytes equal the original's are
+/// deleted (SPEC section 5): while mounted (every synchronization), when a mount starts, and by
+/// `minutafs merge`. A copy that differs is left for the user.
+extension Store {
+    /// Deletes every image conflict copy in a month folder that is byte for byte its original (an app
+    /// image name beside it); one report per copy deleted.
+    public func removeIdenticalImageCopies() throws(StoreError) -> [MergeReport] {
+        var reports: [MergeReport] = []
+        for month in try months() {
+            let folder = absolute(month.folderPath)
+            guard FileSystem.status(folder)?.isDirectory == true else { continue }
+            for name in try FileSystem.listDirectory(folder) {
+                guard let original = ImageConflictCopyName.original(ofCopy: name), Self.imageOwner(original) != nil,
+                      let copyStatus = FileSystem.status(folder + "/" + name), copyStatus.isRegularFile,
+                      let originalStatus = FileSystem.status(folder + "/" + original), originalStatus.isRegularFile,
+                      copyStatus.size == originalStatus.size else { continue }
+                // Unreadable now (being written by the sync tool): looked at again next time.
+                guard let copyBytes = try? FileSystem.read(folder + "/" + name),
+                      let originalBytes = try? FileSystem.read(folder + "/" + original),
+                      copyBytes == originalBytes else { continue }
+                try FileSystem.remove(folder + "/" + name)
+                reports.append(MergeReport(copy: month.folderPath + "/" + name, primary: month.folderPath + "/" + original, outcome: .duplicateRemoved))
+            }
+        }
+        return reports
+    }
+}
