@@ -294,6 +294,15 @@ struct UnreadableDocumentMountTests {
             #expect(merge.status == 1)
             #expect(merge.output.contains("the store is in use"), "\(merge.output)")
 
+            // So do `migrate` and an in-place `doc compact` of one of its documents.
+            let migrate = try Shell.run("'\(binary)' migrate '\(mounted.store)'", environment: environment)
+            #expect(migrate.status == 1 && migrate.output.contains("the store is in use"), "\(migrate.output)")
+            let document = mounted.store + "/records/2024/01.automerge"
+            let before = try Fixtures.contents(ofFileAtPath: document)
+            let compact = try Shell.run("'\(binary)' doc compact '\(document)'", environment: environment)
+            #expect(compact.status == 1 && compact.output.contains("the store is in use"), "\(compact.output)")
+            #expect(try Fixtures.contents(ofFileAtPath: document) == before)
+
             // The first mount still works.
             let file = try firstRecord(in: mounted.mountPoint + "/records/2024/01")
             #expect(try saveComment("first mount still works", in: file) == 0)
