@@ -286,12 +286,9 @@ extension Store {
             loaded.savedChangeCount = loaded.document.changeCount
             loaded.savedBytes = bytes
             loaded.appendedBytes = appended
+            // No fsync of the folder for these: a removal lost in a crash only brings a file back
+            // that the start-up sweep merges into its document (all it holds is in it) and removes.
             for path in mergedAway { unlink(path) }
-            if !mergedAway.isEmpty {
-                // Not durable yet only means a removed file may come back after a crash, and the
-                // start-up sweep merges it into its document before removing it again.
-                try? FileSystem.syncDirectory(folder)
-            }
             return
         }
         throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: EAGAIN)
@@ -300,7 +297,8 @@ extension Store {
     /// How many bytes of change chunks a store appends to a document file before it writes the
     /// file whole again: a few hundred small edits. Loading stays fast (each appended chunk is one
     /// change to apply), and the file stays close to its compact size.
-    static let appendLimit = 64 << 10
+    /// `MINUTAFS_APPEND_LIMIT` (bytes) overrides it, for benchmarks: 0 writes every save whole.
+    static let appendLimit: Int = getenv("MINUTAFS_APPEND_LIMIT").flatMap { Int(String(cString: $0)) } ?? 64 << 10
 
     /// A file that does not load was swapped out by a save: swap it back, so its bytes are where they
     /// were, and keep what this store holds in a conflict copy instead. Always throws.

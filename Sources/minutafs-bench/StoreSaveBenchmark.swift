@@ -13,23 +13,28 @@ enum StoreSaveBenchmark {
             fail("no record in \(storePath)")
         }
         print("saves of one record in \(month.documentPath), median of the last 100 (microseconds)")
-        print("saves     median_us  p99_us   file_bytes")
+        print("saves     median_us  p99_us   cpu_us   file_bytes   (cpu: this process's user+system time per save, mean of the last 100)")
         var window: [Double] = []
+        var cpuWindow: [Double] = []
         let clock = ContinuousClock()
         let checkpoints = Set([100, 1_000, 10_000, 20_000, 50_000])
         for index in 1...count {
             let text = String(decoding: file.contents, as: UTF8.self)
                 .replacingOccurrences(of: "\"images\"", with: "\"comment\": \"edit \(index)\",\n  \"images\"")
             let bytes = stripComment(text, replacement: "edit \(index)")
+            let cpuBefore = cpuMicroseconds()
             let elapsed = clock.measure {
                 do { _ = try store.writeRecordFile(Array(bytes.utf8), named: file.name, in: month) } catch { fail("save \(index): \(error)") }
             }
+            cpuWindow.append(cpuMicroseconds() - cpuBefore)
+            if cpuWindow.count > 100 { cpuWindow.removeFirst() }
             window.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
             if window.count > 100 { window.removeFirst() }
             if checkpoints.contains(index) {
                 let sorted = window.sorted()
                 let size = (try? FileManager.default.attributesOfItem(atPath: storePath + "/" + month.documentPath)[.size] as? Int) ?? 0
-                print(String(format: "%-9d %-10d %-8d %d", index, Int(sorted[sorted.count / 2]), Int(sorted[min(sorted.count - 1, 98)]), size ?? 0))
+                let cpu = Int(cpuWindow.reduce(0, +) / Double(cpuWindow.count))
+                print(String(format: "%-9d %-10d %-8d %-8d %d", index, Int(sorted[sorted.count / 2]), Int(sorted[min(sorted.count - 1, 98)]), cpu, size ?? 0))
             }
         }
         let live = residentKilobytes()
@@ -77,6 +82,13 @@ enum StoreSaveBenchmark {
 
     private static func open(_ path: String) -> Store {
         do { return try Store(path: path, timeZone: .utc) } catch { fail("\(path): \(error)") }
+    }
+
+    /// User and system CPU time of this process so far, in microseconds.
+    static func cpuMicroseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
     static func residentKilobytes() -> Int {
