@@ -42,14 +42,14 @@ test: deps
 	$(MAKE) fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600
 
 ## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300;
-##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with ../shared/fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
+##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with Tests/Fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
 ##       folder). A crash stops it: the input is in .build/fuzz/crashes/; copy it to
 ##       Tests/Fixtures/fuzz/ (FuzzRegressionTests loads every file there) and fix the engine.
 fuzz: deps
 	$(SWIFT) build -c debug --scratch-path .build/fuzz --product minutafs-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@corpus=$$(mktemp -d) && trap 'rm -rf "$$corpus"' EXIT && \
-	find ../shared/fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
+	find Tests/Fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
 	mkdir -p .build/fuzz/crashes && \
 	echo "fuzzing Document.load for $(FUZZ_SECONDS) s at most, $(FUZZ_RUNS) inputs (-1: no limit), seed $(FUZZ_SEED) (0: random) (log: .build/fuzz/fuzz.log)" && \
 	if SWIFT_BACKTRACE=enable=no .build/fuzz/debug/minutafs-fuzz -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -seed=$(FUZZ_SEED) -max_len=32768 -timeout=30 \
@@ -79,7 +79,7 @@ deps:
 ## bench: engine tables (fixtures, generated months) and the mount benchmarks on a generated ten-year store
 bench: deps
 	$(SWIFT) build -c release
-	.build/release/minutafs-bench ../shared/fixtures/automerge
+	.build/release/minutafs-bench Tests/Fixtures/automerge
 	.build/release/minutafs-bench scaling
 	bash bench/mount-bench.sh
 

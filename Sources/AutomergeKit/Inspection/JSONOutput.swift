@@ -1,7 +1,7 @@
 /// Compact JSON text under construction, kept as UTF-8 bytes.
 ///
 /// The inspection formats (typed JSON, conflict lines, change lines; see
-/// `shared/fixtures/automerge/README.md`) are compact: no spaces, no newlines. Writing bytes and
+/// `Tests/Fixtures/automerge/README.md`) are compact: no spaces, no newlines. Writing bytes and
 /// making one `String` at the end keeps a dump of a large document linear in its size.
 struct JSONOutput {
     private(set) var bytes: [UInt8] = []
