@@ -8,12 +8,31 @@ extension Store {
         public var mergedCopies: Int
         public var lastMerge: String?
         public var rejectedWrites: Int
+        /// Finished synchronization passes (see `recordSynchronizationPass`).
+        public var synchronizationPasses: Int
+        /// Passes whose merge of conflict copies failed, and what the last one said.
+        public var failedMerges: Int
+        public var lastMergeFailure: String?
     }
 
     public func status() -> Status {
         state.withLock { state in
             Status(documentsLoaded: state.months.loaded.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
-                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount)
+                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount,
+                   synchronizationPasses: state.synchronization.passes, failedMerges: state.synchronization.failedMerges,
+                   lastMergeFailure: state.synchronization.lastFailure)
+        }
+    }
+
+    /// Counts one finished pass of looking for what a sync tool delivered (documents replaced,
+    /// conflict copies): the mount calls it after each, with the error merging gave, if any.
+    public func recordSynchronizationPass(mergeFailure: StoreError?) {
+        state.withLock { state in
+            state.synchronization.passes += 1
+            if let mergeFailure {
+                state.synchronization.failedMerges += 1
+                state.synchronization.lastFailure = mergeFailure.description
+            }
         }
     }
 

@@ -62,6 +62,7 @@ public final class Store: Sendable {
         var lastMerge: String?
         var rejectedWriteCount = 0
         var savedDocumentCount = 0
+        var synchronization = SynchronizationCounts()
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.

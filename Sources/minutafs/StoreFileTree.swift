@@ -120,9 +120,13 @@ final class StoreFileTree: FileTree {
     func synchronize() {
         let store = tree.store
         var documents = (try? store.synchronizeDocuments()) ?? []
-        for report in (try? store.mergeConflictCopies()) ?? [] {
-            documents.append(report.primary)
+        var mergeFailure: StoreError?
+        do {
+            for report in try store.mergeConflictCopies() { documents.append(report.primary) }
+        } catch {
+            mergeFailure = error
         }
+        store.recordSynchronizationPass(mergeFailure: mergeFailure)
         guard !documents.isEmpty else { return }
         var paths: [String] = []
         for document in Set(documents) {

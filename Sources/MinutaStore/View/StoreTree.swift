@@ -201,6 +201,9 @@ public final class StoreTree: Sendable {
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
+        synchronization passes: \(status.synchronizationPasses)
+        failed merges: \(status.failedMerges)
+        last merge failure: \(status.lastMergeFailure ?? "none")
 
         """
     }
