@@ -5,7 +5,7 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
-.PHONY: build test deps bench clean demo install uninstall fuzz
+.PHONY: build test test-fast deps bench clean demo install uninstall fuzz
 
 # `make fuzz`: how long libFuzzer runs (seconds), with a new random seed each time (FUZZ_SEED=0).
 # `make test` runs it deterministically instead: TEST_FUZZ_RUNS inputs from the fixed seed
@@ -35,11 +35,21 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: the whole test suite; builds the binary first, because the command tests run it; then a
-##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer.
+##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer
+##       (with random seeds). Ends with one line: tests passed, failed and skipped (and why); the log is .build/test.log.
 test: deps
 	$(SWIFT) build
-	$(SWIFT) test
-	$(MAKE) fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600
+	@mkdir -p .build; \
+	{ $(SWIFT) test 2>&1; echo $$? > .build/test.status; } | tee .build/test.log; \
+	test_status=$$(cat .build/test.status); \
+	fuzz_status=0; $(MAKE) --no-print-directory fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600 || fuzz_status=$$?; \
+	tools/test-summary .build/test.log "$$test_status" "$$fuzz_status"
+
+## test-fast: the unit suites only (the engine and the store: no mounts, no built binary, no fuzzing), in well under a minute of test time
+test-fast: deps
+	@mkdir -p .build; \
+	{ $(SWIFT) test --filter '^(AutomergeKitTests|MinutaStoreTests)\.' 2>&1; echo $$? > .build/test-fast.status; } | tee .build/test-fast.log; \
+	tools/test-summary .build/test-fast.log "$$(cat .build/test-fast.status)"
 
 ## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300;
 ##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with Tests/Fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
