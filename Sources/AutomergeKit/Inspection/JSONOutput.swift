@@ -17,6 +17,12 @@ struct JSONOutput {
         bytes.append(byte)
     }
 
+    /// Appends `string` as a quoted JSON string, escaped as the fixtures' dumps are (`JSONString`;
+    /// U+007F raw, as the reference writes it).
+    mutating func appendString(_ string: String) {
+        JSONString.append(string, to: &bytes, delete: .raw)
+    }
+
     /// Appends a JSON integer: decimal digits, `-` for negative values.
     mutating func appendInteger(_ value: some BinaryInteger) {
         bytes.append(contentsOf: value.description.utf8)
