@@ -33,7 +33,7 @@ struct MountScriptTests {
         process.arguments = Array(arguments.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-script-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
@@ -211,7 +211,7 @@ struct MountScriptTests {
             waiter.arguments = ["--timeout", "30", store, mountPoint, "--timezone", "UTC"]
             waiter.environment = ProcessInfo.processInfo.environment.merging(["MINUTAFS": try MinutafsBinary.path()]) { _, new in new }
             let messages = folder + "/waiter.log"
-            FileManager.default.createFile(atPath: messages, contents: nil)
+            _ = FileManager.default.createFile(atPath: messages, contents: nil)
             let log = try FileHandle(forWritingTo: URL(fileURLWithPath: messages))
             defer { try? log.close() }
             waiter.standardInput = FileHandle.nullDevice
