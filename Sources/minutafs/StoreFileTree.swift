@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import MinutaFS
 import MinutaStore
 import Synchronization
@@ -9,8 +10,13 @@ import Synchronization
 final class StoreFileTree: FileTree {
     let tree: StoreTree
     private let handler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    /// `mount --verbose` logs each synchronization that found something at `debug`.
+    private let logger: Logger
 
-    init(tree: StoreTree) { self.tree = tree }
+    init(tree: StoreTree, logger: Logger = Logger(label: "minutafs")) {
+        self.tree = tree
+        self.logger = logger
+    }
 
     static func treeError(_ error: StoreError) -> TreeError {
         switch error {
@@ -119,11 +125,21 @@ final class StoreFileTree: FileTree {
     /// paths whose contents or listings changed: the month folders and every record file in them.
     func synchronize() {
         let store = tree.store
-        var documents = (try? store.synchronizeDocuments()) ?? []
+        var documents: [String] = []
+        do {
+            documents = try store.synchronizeDocuments()
+            if !documents.isEmpty { logger.debug("merged documents the sync tool replaced", metadata: ["documents": "\(documents)"]) }
+        } catch {
+            logger.debug("merging replaced documents failed", metadata: ["error": "\(error)"])
+        }
         var mergeFailure: StoreError?
         do {
-            for report in try store.mergeConflictCopies() { documents.append(report.primary) }
+            for report in try store.mergeConflictCopies() {
+                logger.debug("conflict copy", metadata: ["copy": "\(report.copy)", "into": "\(report.primary)", "outcome": "\(report.outcome)"])
+                documents.append(report.primary)
+            }
         } catch {
+            logger.debug("merging conflict copies failed; they stay as they are", metadata: ["error": "\(error)"])
             mergeFailure = error
         }
         store.recordSynchronizationPass(mergeFailure: mergeFailure)

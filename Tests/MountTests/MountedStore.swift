@@ -14,8 +14,9 @@ final class MountedStore {
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
     /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...).
+    /// `arguments` go to `minutafs mount` before the store (`--verbose`).
     init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
-         environment: [String: String] = [:]) throws {
+         arguments: [String] = [], environment: [String: String] = [:]) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -32,7 +33,7 @@ final class MountedStore {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
-        process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        process.arguments = ["mount", "-f", "--timezone", "UTC"] + options.flatMap { ["-o", $0] } + arguments + [store, mountPoint]
         process.standardInput = FileHandle.nullDevice
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
