@@ -196,7 +196,6 @@ public final class StoreTree: Sendable {
         time zone: \(store.timeZone.identifier)
         actor: \(store.actor.hexString)
         documents loaded: \(status.documentsLoaded)
-        pending writes: 0
         documents saved: \(status.documentsSaved)
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
