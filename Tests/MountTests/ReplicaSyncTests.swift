@@ -35,7 +35,7 @@ struct ReplicaSyncTests {
             let first = try MountedStore(in: folder + "/a")
             try FileManager.default.copyItem(atPath: first.store, toPath: folder + "/b/store")
             let second = try MountedStore(in: folder + "/b", copyingSample: false)
-            let sync = try SimulatedSyncTool(first.store, second.store)
+            let sync = try SimulatedSyncTool(first.store, second.store, seed: seed &+ 2)
             sync.start()
             defer { sync.stop() }
 
