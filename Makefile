@@ -16,6 +16,9 @@ FUZZ_SEED ?= 0
 FUZZ_RUNS ?= -1
 TEST_FUZZ_SEED ?= 1
 TEST_FUZZ_RUNS ?= 1500
+# Extra flags for the debug build `make test` and `make test-fast` make; CI sets
+# SWIFT_BUILD_FLAGS="-Xswiftc -warnings-as-errors", so a warning fails the run.
+SWIFT_BUILD_FLAGS ?=
 
 # Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
 PREFIX ?= /usr/local
@@ -38,9 +41,9 @@ build: deps
 ##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer
 ##       (with random seeds). Ends with one line: tests passed, failed and skipped (and why); the log is .build/test.log.
 test: deps
-	$(SWIFT) build
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	@mkdir -p .build; \
-	{ $(SWIFT) test 2>&1; echo $$? > .build/test.status; } | tee .build/test.log; \
+	{ $(SWIFT) test $(SWIFT_BUILD_FLAGS) 2>&1; echo $$? > .build/test.status; } | tee .build/test.log; \
 	test_status=$$(cat .build/test.status); \
 	fuzz_status=0; $(MAKE) --no-print-directory fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600 || fuzz_status=$$?; \
 	tools/test-summary .build/test.log "$$test_status" "$$fuzz_status"
@@ -48,7 +51,7 @@ test: deps
 ## test-fast: the unit suites only (the engine and the store: no mounts, no built binary, no fuzzing), in well under a minute of test time
 test-fast: deps
 	@mkdir -p .build; \
-	{ $(SWIFT) test --filter '^(AutomergeKitTests|MinutaStoreTests)\.' 2>&1; echo $$? > .build/test-fast.status; } | tee .build/test-fast.log; \
+	{ $(SWIFT) test $(SWIFT_BUILD_FLAGS) --filter '^(AutomergeKitTests|MinutaStoreTests)\.' 2>&1; echo $$? > .build/test-fast.status; } | tee .build/test-fast.log; \
 	tools/test-summary .build/test-fast.log "$$(cat .build/test-fast.status)"
 
 ## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300;
