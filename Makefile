@@ -5,7 +5,7 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
-.PHONY: build test test-fast deps bench clean demo install uninstall fuzz
+.PHONY: build test test-fast deps bench clean demo install uninstall fuzz deb
 
 # `make fuzz`: how long libFuzzer runs (seconds), with a new random seed each time (FUZZ_SEED=0).
 # `make test` runs it deterministically instead: TEST_FUZZ_RUNS inputs from the fixed seed
@@ -19,6 +19,13 @@ TEST_FUZZ_RUNS ?= 1500
 # Extra flags for the debug build `make test` and `make test-fast` make; CI sets
 # SWIFT_BUILD_FLAGS="-Xswiftc -warnings-as-errors", so a warning fails the run.
 SWIFT_BUILD_FLAGS ?=
+
+# The release build `make build` and `make install` use; `make deb` adds --static-swift-stdlib.
+RELEASE_FLAGS ?=
+# The version (from `minutafs --version`'s source) and the architecture, for `make deb`.
+VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/minutafs/Minutafs.swift | head -n 1)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB := minutafs_$(VERSION)_$(DEB_ARCH).deb
 
 # Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
 PREFIX ?= /usr/local
@@ -35,7 +42,7 @@ MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.m
 
 ## build: release build of the minutafs binary (.build/release/minutafs)
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 ## test: the whole test suite; builds the binary first, because the command tests run it; then a
 ##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer
@@ -118,7 +125,7 @@ demo: deps
 ## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
 install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
+	install -m 755 "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > .minutafs-wait-and-mount.tmp
 	install -m 755 .minutafs-wait-and-mount.tmp "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > .mount.fuse.minutafs.tmp
@@ -143,6 +150,26 @@ uninstall:
 		&& [ "$$(readlink $(MOUNT_HELPER_LINK))" = "$(SBINDIR)/mount.fuse.minutafs" ]; then \
 		rm -f "$(MOUNT_HELPER_LINK)" && echo "removed $(MOUNT_HELPER_LINK)"; \
 	fi
+
+## deb: minutafs_VERSION_ARCH.deb (dpkg-deb) for machines without a Swift toolchain: the Swift runtime
+##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs, Depends worked out
+##      from the libraries the binary loads (Debian packages only); then tools/test-deb tries it
+deb: deps
+	rm -rf .build/deb-root
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$(CURDIR)/.build/deb-root" \
+		RELEASE_FLAGS="--static-swift-stdlib --scratch-path .build/static"
+	@depends=$$(tools/deb-depends .build/deb-root/usr/bin/minutafs) || exit 1; \
+	mkdir -p .build/deb-root/DEBIAN && \
+	printf '%s\n' "Package: minutafs" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
+		"Maintainer: minutafs developers <minutafs@example.invalid>" "Section: utils" "Priority: optional" \
+		"Depends: fuse3, $$depends" \
+		"Installed-Size: $$(du -sk .build/deb-root/usr | cut -f1)" \
+		"Description: mount a Minuta time tracker store as JSON and image files" \
+		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept in step by a" \
+		" sync tool) as one JSON file per record; edits become Automerge operations." \
+		> .build/deb-root/DEBIAN/control && \
+	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)" && \
+	tools/test-deb "$(DEB)"
 
 ## clean: remove build products
 clean:
