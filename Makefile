@@ -5,7 +5,7 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
 
-.PHONY: build test deps bench clean demo install uninstall fuzz
+.PHONY: build test test-fast deps bench clean demo install uninstall fuzz deb
 
 # `make fuzz`: how long libFuzzer runs (seconds), with a new random seed each time (FUZZ_SEED=0).
 # `make test` runs it deterministically instead: TEST_FUZZ_RUNS inputs from the fixed seed
@@ -16,6 +16,16 @@ FUZZ_SEED ?= 0
 FUZZ_RUNS ?= -1
 TEST_FUZZ_SEED ?= 1
 TEST_FUZZ_RUNS ?= 1500
+# Extra flags for the debug build `make test` and `make test-fast` make; CI sets
+# SWIFT_BUILD_FLAGS="-Xswiftc -warnings-as-errors", so a warning fails the run.
+SWIFT_BUILD_FLAGS ?=
+
+# The release build `make build` and `make install` use; `make deb` adds --static-swift-stdlib.
+RELEASE_FLAGS ?=
+# The version (from `minutafs --version`'s source) and the architecture, for `make deb`.
+VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/minutafs/Minutafs.swift | head -n 1)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB := minutafs_$(VERSION)_$(DEB_ARCH).deb
 
 # Where `make install` puts things. DESTDIR is prepended to every path (for packaging).
 PREFIX ?= /usr/local
@@ -32,24 +42,34 @@ MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.m
 
 ## build: release build of the minutafs binary (.build/release/minutafs)
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(RELEASE_FLAGS)
 
 ## test: the whole test suite; builds the binary first, because the command tests run it; then a
-##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer.
+##       short deterministic fuzzing run (TEST_FUZZ_RUNS inputs from seed TEST_FUZZ_SEED). SOAK=1 makes the crash and sync tests six times longer
+##       (with random seeds). Ends with one line: tests passed, failed and skipped (and why); the log is .build/test.log.
 test: deps
-	$(SWIFT) build
-	$(SWIFT) test
-	$(MAKE) fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	@mkdir -p .build; \
+	{ $(SWIFT) test $(SWIFT_BUILD_FLAGS) 2>&1; echo $$? > .build/test.status; } | tee .build/test.log; \
+	test_status=$$(cat .build/test.status); \
+	fuzz_status=0; $(MAKE) --no-print-directory fuzz FUZZ_SEED=$(TEST_FUZZ_SEED) FUZZ_RUNS=$(TEST_FUZZ_RUNS) FUZZ_SECONDS=600 || fuzz_status=$$?; \
+	tools/test-summary .build/test.log "$$test_status" "$$fuzz_status"
+
+## test-fast: the unit suites only (the engine and the store: no mounts, no built binary, no fuzzing), in well under a minute of test time
+test-fast: deps
+	@mkdir -p .build; \
+	{ $(SWIFT) test $(SWIFT_BUILD_FLAGS) --filter '^(AutomergeKitTests|MinutaStoreTests)\.' 2>&1; echo $$? > .build/test-fast.status; } | tee .build/test-fast.log; \
+	tools/test-summary .build/test-fast.log "$$(cat .build/test-fast.status)"
 
 ## fuzz: libFuzzer with the address sanitizer over Document.load for FUZZ_SECONDS (default 300;
-##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with ../shared/fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
+##       FUZZ_RUNS stops it after that many inputs, FUZZ_SEED fixes its random seed), seeded with Tests/Fixtures/automerge and Tests/Fixtures/fuzz (copied to a temporary
 ##       folder). A crash stops it: the input is in .build/fuzz/crashes/; copy it to
 ##       Tests/Fixtures/fuzz/ (FuzzRegressionTests loads every file there) and fix the engine.
 fuzz: deps
 	$(SWIFT) build -c debug --scratch-path .build/fuzz --product minutafs-fuzz \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@corpus=$$(mktemp -d) && trap 'rm -rf "$$corpus"' EXIT && \
-	find ../shared/fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
+	find Tests/Fixtures/automerge Tests/Fixtures/fuzz -type f -size -33k -exec cp {} "$$corpus"/ \; && \
 	mkdir -p .build/fuzz/crashes && \
 	echo "fuzzing Document.load for $(FUZZ_SECONDS) s at most, $(FUZZ_RUNS) inputs (-1: no limit), seed $(FUZZ_SEED) (0: random) (log: .build/fuzz/fuzz.log)" && \
 	if SWIFT_BACKTRACE=enable=no .build/fuzz/debug/minutafs-fuzz -max_total_time=$(FUZZ_SECONDS) -runs=$(FUZZ_RUNS) -seed=$(FUZZ_SEED) -max_len=32768 -timeout=30 \
@@ -79,7 +99,7 @@ deps:
 ## bench: engine tables (fixtures, generated months) and the mount benchmarks on a generated ten-year store
 bench: deps
 	$(SWIFT) build -c release
-	.build/release/minutafs-bench ../shared/fixtures/automerge
+	.build/release/minutafs-bench Tests/Fixtures/automerge
 	.build/release/minutafs-bench scaling
 	bash bench/mount-bench.sh
 
@@ -105,7 +125,7 @@ demo: deps
 ## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
 install: build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
+	install -m 755 "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > .minutafs-wait-and-mount.tmp
 	install -m 755 .minutafs-wait-and-mount.tmp "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > .mount.fuse.minutafs.tmp
@@ -130,6 +150,26 @@ uninstall:
 		&& [ "$$(readlink $(MOUNT_HELPER_LINK))" = "$(SBINDIR)/mount.fuse.minutafs" ]; then \
 		rm -f "$(MOUNT_HELPER_LINK)" && echo "removed $(MOUNT_HELPER_LINK)"; \
 	fi
+
+## deb: minutafs_VERSION_ARCH.deb (dpkg-deb) for machines without a Swift toolchain: the Swift runtime
+##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs, Depends worked out
+##      from the libraries the binary loads (Debian packages only); then tools/test-deb tries it
+deb: deps
+	rm -rf .build/deb-root
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$(CURDIR)/.build/deb-root" \
+		RELEASE_FLAGS="--static-swift-stdlib --scratch-path .build/static"
+	@depends=$$(tools/deb-depends .build/deb-root/usr/bin/minutafs) || exit 1; \
+	mkdir -p .build/deb-root/DEBIAN && \
+	printf '%s\n' "Package: minutafs" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
+		"Maintainer: minutafs developers <minutafs@example.invalid>" "Section: utils" "Priority: optional" \
+		"Depends: fuse3, $$depends" \
+		"Installed-Size: $$(du -sk .build/deb-root/usr | cut -f1)" \
+		"Description: mount a Minuta time tracker store as JSON and image files" \
+		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept in step by a" \
+		" sync tool) as one JSON file per record; edits become Automerge operations." \
+		> .build/deb-root/DEBIAN/control && \
+	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)" && \
+	tools/test-deb "$(DEB)"
 
 ## clean: remove build products
 clean:

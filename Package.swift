@@ -47,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit", "MinutaStore"]),
         .executableTarget(name: "minutafs-fuzz", dependencies: ["AutomergeKit"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),

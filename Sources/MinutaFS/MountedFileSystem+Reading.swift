@@ -237,8 +237,9 @@ extension MountedFileSystem {
     /// counting a reference); nil if it went away since the listing was taken.
     func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
         guard let path = try? path(of: name, inDirectory: parent),
-            var (attributes, fromTree) = try? resolvedAttributes(ofPath: path)
+            let (resolved, fromTree) = try? resolvedAttributes(ofPath: path)
         else { return nil }
+        var attributes = resolved
         attributes.inode = state.withLock { state in
             let inode = state.inodes.inode(forPath: path)
             if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }

@@ -8,8 +8,11 @@ extension Store {
         public var mergedCopies: Int
         public var lastMerge: String?
         public var rejectedWrites: Int
-        /// How many times the store has looked for what sync tools delivered.
+        /// Finished synchronization passes (see `recordSynchronizationPass`).
         public var synchronizationPasses: Int
+        /// Passes whose merge of conflict copies failed, and what the last one said.
+        public var failedMerges: Int
+        public var lastMergeFailure: String?
         /// Document files that do not load (SPEC 5a), in path order, each with why and where this
         /// store kept the changes it held that the file may lack.
         public var unreadableDocuments: [UnreadableDocumentStatus]
@@ -32,10 +35,23 @@ extension Store {
         state.withLock { state in
             Status(documentsLoaded: state.months.loaded.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
                    mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount,
-                   synchronizationPasses: state.synchronizationPasses,
+                   synchronizationPasses: state.synchronization.passes, failedMerges: state.synchronization.failedMerges,
+                   lastMergeFailure: state.synchronization.lastFailure,
                    unreadableDocuments: state.unreadable.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
                        UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
                    })
+        }
+    }
+
+    /// Counts one finished pass of looking for what a sync tool delivered (documents replaced,
+    /// conflict copies): the mount calls it after each, with the error merging gave, if any.
+    public func recordSynchronizationPass(mergeFailure: String?) {
+        state.withLock { state in
+            state.synchronization.passes += 1
+            if let mergeFailure {
+                state.synchronization.failedMerges += 1
+                state.synchronization.lastFailure = mergeFailure
+            }
         }
     }
 

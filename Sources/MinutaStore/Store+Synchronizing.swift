@@ -130,7 +130,6 @@ extension Store {
     /// whose content changed.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         try state.withLock { (state: inout State) throws(StoreError) -> [String] in
-            state.synchronizationPasses += 1
             var changed: [String] = []
             // A parked document whose file changed is loaded again (without parking others) to merge.
             for (month, parked) in state.months.parked where FileSystem.status(absolute(month.documentPath))?.identity != parked.identity {

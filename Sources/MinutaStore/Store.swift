@@ -82,8 +82,7 @@ public final class Store: Sendable {
         var savedDocumentCount = 0
         /// Document files (relative paths) that do not load, and what is known of them (SPEC 5a).
         var unreadable: [String: UnreadableDocument] = [:]
-        /// How many times the store looked for what sync tools delivered (`synchronizeDocuments`).
-        var synchronizationPasses = 0
+        var synchronization = SynchronizationCounts()
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.

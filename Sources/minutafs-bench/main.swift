@@ -175,7 +175,7 @@ case "store" where arguments.count >= 2:
         print("wrote \(year)")
     }
 default:
-    let folder = arguments.first ?? "../shared/fixtures/automerge"
+    let folder = arguments.first ?? "Tests/Fixtures/automerge"
     let runs = 30
     print("engine, release build, median of \(runs) runs (microseconds)")
     print("document".padding(toLength: 34, withPad: " ", startingAt: 0) + "bytes     load      save      merge-all merge(a+b)")

@@ -39,8 +39,7 @@ extension Minutafs {
         @Option(help: "Time zone for file names and filing new records (default: the local zone).")
         var timezone: String?
 
-        @Flag(help: "Log debug output.")
-        var verbose = false
+        @OptionGroup var logging: LoggingOptions
 
         func run() throws {
             try reportingFailures {
@@ -67,7 +66,7 @@ extension Minutafs {
         }
 
         private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
-            let tree = StoreFileTree(tree: StoreTree(store: store, mountDescription: "\(mountPoint) (\(description))"))
+            let tree = StoreFileTree(tree: StoreTree(store: store, mountDescription: "\(mountPoint) (\(description))"), logger: logging.makeLogger())
             let mount: FuseMount
             do {
                 mount = try FuseMount(tree: tree, mountPoint: mountPoint, options: options)

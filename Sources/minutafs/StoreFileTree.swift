@@ -1,4 +1,5 @@
 import Glibc
+import Logging
 import MinutaFS
 import MinutaStore
 import Synchronization
@@ -9,8 +10,13 @@ import Synchronization
 final class StoreFileTree: FileTree {
     let tree: StoreTree
     private let handler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    /// `mount --verbose` logs each synchronization that found something at `debug`.
+    private let logger: Logger
 
-    init(tree: StoreTree) { self.tree = tree }
+    init(tree: StoreTree, logger: Logger = Logger(label: "minutafs")) {
+        self.tree = tree
+        self.logger = logger
+    }
 
     /// The adapter's error for a store error; `writing`: the request would change something, so a
     /// document that does not load makes it fail with `EROFS` (reads of it fail with `EIO`).
@@ -128,14 +134,29 @@ final class StoreFileTree: FileTree {
         synchronizeFolderChanges()
         let store = tree.store
         var documents: [String] = []
-        do { documents = try store.synchronizeDocuments() } catch { store.noteSynchronizationFailure(error) }
         do {
-            for report in try store.mergeConflictCopies() {
-                if case .merged = report.outcome { documents.append(report.primary) }
-            }
+            documents = try store.synchronizeDocuments()
+            if !documents.isEmpty { logger.debug("merged documents the sync tool replaced", metadata: ["documents": "\(documents)"]) }
         } catch {
+            logger.debug("merging replaced documents failed", metadata: ["error": "\(error)"])
             store.noteSynchronizationFailure(error)
         }
+        var mergeFailure: String?
+        do {
+            for report in try store.mergeConflictCopies() {
+                logger.debug("conflict copy", metadata: ["copy": "\(report.copy)", "into": "\(report.primary)", "outcome": "\(report.outcome)"])
+                switch report.outcome {
+                case .merged, .duplicateRemoved: documents.append(report.primary)
+                // Left as it is (its document does not load, the disk is full): merged on a later pass.
+                case .waiting: mergeFailure = mergeFailure ?? report.description
+                case .quarantined: break
+                }
+            }
+        } catch {
+            logger.debug("merging conflict copies failed; they stay as they are", metadata: ["error": "\(error)"])
+            mergeFailure = error.description
+        }
+        store.recordSynchronizationPass(mergeFailure: mergeFailure)
         guard !documents.isEmpty else { return }
         var paths: [String] = []
         // Another device's edits to records this mount moved away, merged just now into their old month.

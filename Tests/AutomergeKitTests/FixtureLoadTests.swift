@@ -2,7 +2,7 @@ import AutomergeKit
 import Testing
 import TestSupport
 
-/// Loading the reference implementation's files (`shared/fixtures/automerge/README.md`).
+/// Loading the reference implementation's files (`Tests/Fixtures/automerge/README.md`).
 struct FixtureLoadTests {
     @Test("a reference document loads to the reference's typed JSON and heads",
           arguments: try Fixtures.referenceDocumentNames())

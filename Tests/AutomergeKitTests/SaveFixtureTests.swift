@@ -2,7 +2,7 @@ import AutomergeKit
 import Testing
 import TestSupport
 
-/// Byte-exact saving and merging against the reference (`shared/fixtures/automerge/README.md`,
+/// Byte-exact saving and merging against the reference (`Tests/Fixtures/automerge/README.md`,
 /// "Change order"; SPEC §2).
 struct SaveFixtureTests {
     @Test("a reference document loaded and saved gives the reference's re-save byte for byte",

@@ -2,7 +2,7 @@ import Foundation
 import MinutaStore
 import TestSupport
 
-/// Copies of the sample store `shared/fixtures/stores/app-2024` for tests that change things.
+/// Copies of the sample store `Tests/Fixtures/stores/app-2024` for tests that change things.
 enum StoreFixture {
     static func copyOfAppStore(into folder: String, name: String = "store") throws -> String {
         let source = try Fixtures.directory("stores") + "/app-2024"

@@ -33,7 +33,7 @@ struct MountScriptTests {
         process.arguments = Array(arguments.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-script-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
@@ -214,13 +214,21 @@ struct MountScriptTests {
             waiter.executableURL = URL(fileURLWithPath: Self.scripts + "/minutafs-wait-and-mount")
             waiter.arguments = ["--timeout", "30", store, mountPoint, "--timezone", "UTC"]
             waiter.environment = ProcessInfo.processInfo.environment.merging(["MINUTAFS": try MinutafsBinary.path()]) { _, new in new }
+            let messages = folder + "/waiter.log"
+            _ = FileManager.default.createFile(atPath: messages, contents: nil)
+            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: messages))
+            defer { try? log.close() }
             waiter.standardInput = FileHandle.nullDevice
-            waiter.standardOutput = FileHandle.nullDevice
-            waiter.standardError = FileHandle.nullDevice
+            waiter.standardOutput = log
+            waiter.standardError = log
             try waiter.run()
             defer { if waiter.isRunning { waiter.terminate() } }
 
-            usleep(2_500_000)
+            // The script has looked, found no store, and says it waits: then it must not have mounted.
+            let announced = Self.wait(seconds: 10) {
+                ((try? String(contentsOfFile: messages, encoding: .utf8)) ?? "").contains("waiting for \(store) to appear")
+            }
+            #expect(announced, "no 'waiting for' message: \((try? String(contentsOfFile: messages, encoding: .utf8)) ?? "")")
             #expect(waiter.isRunning, "did not wait for the store")
             #expect(!Self.isMounted(mountPoint))
             // The sync tool finishes: the folder appears whole.

@@ -77,8 +77,12 @@ struct BackingFolderFailureTests {
             // merged document cannot be written), so it stays as it is.
             try FileManager.default.removeItem(atPath: backing + "/reserve")
             let copy = backing + "/store/records/2024/01 (conflicted copy 2024-01-15).automerge"
+            let failedBefore = try #require(mounted.statusCount("failed merges"), "no 'failed merges' line in .minutafs/status")
             try Data(copyBytes).write(to: URL(fileURLWithPath: copy))
-            Thread.sleep(forTimeInterval: 1.5)  // inotify has told the mount; its merge fails
+            // inotify tells the mount; it tries to merge, and the merge fails for want of room.
+            #expect(mounted.eventually(15) { (mounted.statusCount("failed merges") ?? 0) > failedBefore },
+                    "the mount never tried to merge the copy: \((try? mounted.text(mounted.mountPoint + "/.minutafs/status")) ?? "")")
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("No space left"))
             #expect(try Fixtures.contents(ofFileAtPath: copy) == copyBytes)
             #expect(try Fixtures.contents(ofFileAtPath: backing + "/store/records/2024/01.automerge") == before["records/2024/01.automerge"])
 

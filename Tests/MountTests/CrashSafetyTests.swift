@@ -12,19 +12,24 @@ import TestSupport
 /// file shows in the mount, and every conflict copy is merged or still there, intact.
 ///
 /// The default run makes about 100 edits and 3 kills; `SOAK=1` makes 600 edits and 15 kills over
-/// two years of months. `MINUTAFS_SEED` repeats a run's choices (kill timing still varies).
+/// two years of months. The choices come from a fixed seed, a random one under `SOAK=1`, or
+/// `MINUTAFS_SEED` (`TestSeed`); every failure names it (kill timing still varies).
 @Suite(.serialized)
 struct CrashSafetyTests {
     static let soak = ProcessInfo.processInfo.environment["SOAK"] == "1"
 
     @Test("kill -9 during edits: confirmed saves survive, documents load, conflict copies are merged or intact")
     func killedDuringEdits() throws {
-        let seed = ProcessInfo.processInfo.environment["MINUTAFS_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        try withTemporaryDirectory { folder in
-            var run = try CrashRun(folder: folder, seed: seed, edits: Self.soak ? 600 : 100, kills: Self.soak ? 15 : 3,
-                                   months: Self.soak ? 24 : 9)
-            try run.editAndKill()
-            try run.verify()
+        let seed = TestSeed.announce("crash safety", fixed: 0x6D69_6E75_7461_0001)
+        do {
+            try withTemporaryDirectory { folder in
+                var run = try CrashRun(folder: folder, seed: seed, edits: Self.soak ? 600 : 100, kills: Self.soak ? 15 : 3,
+                                       months: Self.soak ? 24 : 9)
+                try run.editAndKill()
+                try run.verify()
+            }
+        } catch {
+            Issue.record("seed \(seed): \(error)")
         }
     }
 
@@ -293,7 +298,7 @@ struct CrashRun {
         mounted.unmount()
         killer.reset()
         mounted = try MountedStore(in: folder, copyingSample: false)
-        #expect(try Shell.run("find '\(mounted.mountPoint)' -name '*.minutafs-*'").output.isEmpty)
+        #expect(try Shell.run("find '\(mounted.mountPoint)' -name '*.minutafs-*'").output.isEmpty, "seed \(seed): temporary files show after kill \(kills)")
     }
 
     // MARK: Checking
@@ -309,10 +314,10 @@ struct CrashRun {
             #expect(try Fixtures.contents(ofFileAtPath: copy.path) == copy.bytes, "seed \(seed): \(copy.path) changed")
         }
         #expect(merged, "seed \(seed): conflict copies left")
-        #expect(try Shell.run("find '\(mounted.mountPoint)' -name '*.tmp'").output.isEmpty)
-        #expect(try Shell.run("ls -R '\(mounted.mountPoint)' > /dev/null").status == 0)
-        #expect(mounted.unmount() == 0)
-        #expect(!FileManager.default.fileExists(atPath: store + "/.minutafs-quarantine"))
+        #expect(try Shell.run("find '\(mounted.mountPoint)' -name '*.tmp'").output.isEmpty, "seed \(seed): temporary files show")
+        #expect(try Shell.run("ls -R '\(mounted.mountPoint)' > /dev/null").status == 0, "seed \(seed): the mount cannot be listed")
+        #expect(mounted.unmount() == 0, "seed \(seed): unmounting failed")
+        #expect(!FileManager.default.fileExists(atPath: store + "/.minutafs-quarantine"), "seed \(seed): a document was quarantined")
 
         // Every document loads.
         let documents = try Shell.run("find '\(store)' -name '*.automerge'").output.split(separator: "\n")

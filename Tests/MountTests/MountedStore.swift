@@ -14,9 +14,10 @@ final class MountedStore {
     /// Copies `app-2024` to `folder/store` (unless `copyingSample` is false: the store is already
     /// there), mounts it on `folder/mnt` (UTC names) with `options` (`-o`), waits for it.
     /// `environment` is added to the test process's for the mount (`XDG_STATE_HOME`, ...); `timeZone` is
-    /// the store's (`--timezone`); `wrapper` runs the mount through another program (`setpriv ... --`).
+    /// the store's (`--timezone`); `arguments` go to `minutafs mount` before the store (`--verbose`);
+    /// `wrapper` runs the mount through another program (`setpriv ... --`).
     init(in folder: String, storeName: String = "store", copyingSample: Bool = true, options: [String] = [],
-         environment: [String: String] = [:], timeZone: String = "UTC", wrapper: [String] = []) throws {
+         arguments: [String] = [], environment: [String: String] = [:], timeZone: String = "UTC", wrapper: [String] = []) throws {
         self.folder = folder
         store = folder + "/" + storeName
         mountPoint = folder + "/mnt"
@@ -32,13 +33,13 @@ final class MountedStore {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
         process = Process()
-        let arguments = ["mount", "-f", "--timezone", timeZone] + options.flatMap { ["-o", $0] } + [store, mountPoint]
+        let mountArguments = ["mount", "-f", "--timezone", timeZone] + options.flatMap { ["-o", $0] } + arguments + [store, mountPoint]
         if wrapper.isEmpty {
             process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
-            process.arguments = arguments
+            process.arguments = mountArguments
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = wrapper + [try MinutafsBinary.path()] + arguments
+            process.arguments = wrapper + [try MinutafsBinary.path()] + mountArguments
         }
         process.standardInput = FileHandle.nullDevice
         if !environment.isEmpty {
@@ -87,6 +88,14 @@ final class MountedStore {
 
     func text(_ path: String) throws -> String {
         String(decoding: try Fixtures.contents(ofFileAtPath: path), as: UTF8.self)
+    }
+
+    /// The number on the line `LABEL: N` of `.minutafs/status` (`"failed merges"`), or `nil` when
+    /// the status cannot be read or has no such line.
+    func statusCount(_ label: String) -> Int? {
+        guard let status = try? text(mountPoint + "/.minutafs/status") else { return nil }
+        let prefix = label + ": "
+        return status.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
     }
 
     /// Waits until `condition` holds, up to `seconds`.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 
 /// A file sync tool between two folders, as Dropbox and Syncthing behave: a server copy of every
 /// file; a file changed on one side only is uploaded and then replaces the other side's copy
@@ -22,15 +23,17 @@ final class SimulatedSyncTool: Sendable {
         var changes = 0
         var stopped = false
         var running = false
+        /// Which side goes first in a round (the test's seed decides).
+        var random: SeededGenerator
     }
 
     private let state: Mutex<State>
 
-    /// Both folders must start with the same files.
-    init(_ first: String, _ second: String, names: [String] = ["Alice", "Bob"]) throws {
+    /// Both folders must start with the same files. `seed` decides which side each round visits first.
+    init(_ first: String, _ second: String, names: [String] = ["Alice", "Bob"], seed: UInt64 = 0) throws {
         roots = [first, second]
         self.names = names
-        var initial = State(known: [[:], [:]])
+        var initial = State(known: [[:], [:]], random: SeededGenerator(seed: seed))
         let (files, folders) = try Self.scan(first)
         initial.server = files
         initial.known = [files, files]
@@ -83,7 +86,7 @@ final class SimulatedSyncTool: Sendable {
     func round() -> Int {
         state.withLock { state in
             var changes = 0
-            for side in [0, 1].shuffled() {
+            for side in [0, 1].shuffled(using: &state.random) {
                 changes += sync(side, &state)
             }
             state.changes += changes

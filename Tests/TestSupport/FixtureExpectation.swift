@@ -1,4 +1,4 @@
-/// One row of an `EXPECTED.tsv` in `shared/fixtures/automerge/corrupt/` or `upstream/`: a damaged
+/// One row of an `EXPECTED.tsv` in `Tests/Fixtures/automerge/corrupt/` or `upstream/`: a damaged
 /// or unusual file and whether the reference loads it.
 public struct FixtureExpectation: Sendable, CustomStringConvertible {
     public enum Verdict: String, Sendable {
@@ -8,7 +8,7 @@ public struct FixtureExpectation: Sendable, CustomStringConvertible {
         case error = "ERROR"
     }
 
-    /// The file's path relative to `shared/fixtures/automerge` (`"corrupt/trunc-00001.automerge"`).
+    /// The file's path relative to `Tests/Fixtures/automerge` (`"corrupt/trunc-00001.automerge"`).
     public let path: String
     public let verdict: Verdict
     /// What was done to the file, where the table says (`"first 1 of 5747 bytes"`), else `""`.
@@ -23,7 +23,7 @@ public struct FixtureExpectation: Sendable, CustomStringConvertible {
 
     public var description: String { "\(path) \(verdict.rawValue)" }
 
-    /// The rows of `shared/fixtures/automerge/FOLDER/EXPECTED.tsv`, in file order.
+    /// The rows of `Tests/Fixtures/automerge/FOLDER/EXPECTED.tsv`, in file order.
     ///
     /// The columns are found by the header row's names (`file`, `verdict`, and `what` where present),
     /// since the two tables differ; the reference's error text is informational and not read.

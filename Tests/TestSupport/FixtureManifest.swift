@@ -1,6 +1,6 @@
 import Foundation
 
-/// One scenario of `shared/fixtures/automerge/MANIFEST.json`.
+/// One scenario of `Tests/Fixtures/automerge/MANIFEST.json`.
 public struct FixtureScenario: Decodable, Sendable, CustomStringConvertible {
     public let name: String
     public let kind: String

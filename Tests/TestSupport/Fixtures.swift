@@ -1,7 +1,9 @@
 import Foundation
 
-/// The shared test fixtures in `shared/fixtures/`, found beside the package's folder (the project
-/// keeps `main/` and `shared/` side by side; CI clones them the same way).
+/// The test fixtures in `Tests/Fixtures/` of this repository: the reference implementation's
+/// documents (`automerge/`, with its README and MANIFEST), the sample stores (`stores/`) and the
+/// fuzzing regressions (`fuzz/`). Nothing outside the repository is read, so a fresh clone tests
+/// the same way on any machine (`FixtureRootTests` checks it).
 ///
 /// Every accessor throws `FixtureError` when the fixtures are missing: a test that cannot find its
 /// data fails, it is never skipped.
@@ -13,33 +15,35 @@ public enum Fixtures {
         return url.standardizedFileURL.path
     }()
 
-    /// `shared/fixtures/FOLDER`, checked to exist.
+    /// `Tests/Fixtures`, the folder every fixture is in.
+    public static let root: String = packageRoot + "/Tests/Fixtures"
+
+    /// `Tests/Fixtures/FOLDER`, checked to exist.
     ///
-    /// - Parameter folder: a folder inside `shared/fixtures`, `"automerge"` unless told.
+    /// - Parameter folder: a folder inside `Tests/Fixtures`, `"automerge"` unless told.
     public static func directory(_ folder: String = "automerge") throws -> String {
-        let path = URL(fileURLWithPath: packageRoot)
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/\(folder)")
+        let path = URL(fileURLWithPath: root)
+            .appendingPathComponent(folder)
             .standardizedFileURL.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw FixtureError("no fixtures folder at \(path): the tests expect shared/ beside the package folder")
+            throw FixtureError("no fixtures folder at \(path): Tests/Fixtures/\(folder) is missing from the repository")
         }
         return path
     }
 
-    /// The full path of `name`, a path relative to `shared/fixtures/FOLDER` (`"types.json"`,
+    /// The full path of `name`, a path relative to `Tests/Fixtures/FOLDER` (`"types.json"`,
     /// `"corrupt/doubled.automerge"`), whether or not the file exists.
     public static func path(_ name: String, in folder: String = "automerge") throws -> String {
         try directory(folder) + "/" + name
     }
 
-    /// Whether `name` exists in `shared/fixtures/FOLDER`.
+    /// Whether `name` exists in `Tests/Fixtures/FOLDER`.
     public static func exists(_ name: String, in folder: String = "automerge") throws -> Bool {
         try FileManager.default.fileExists(atPath: path(name, in: folder))
     }
 
-    /// The names of the files directly in `shared/fixtures/FOLDER` (or in `subfolder` of it) whose
+    /// The names of the files directly in `Tests/Fixtures/FOLDER` (or in `subfolder` of it) whose
     /// names end in `.EXTENSION`, sorted; `"types.automerge"`, `"types.saved.automerge"`, ….
     public static func names(withExtension fileExtension: String, in folder: String = "automerge", subfolder: String? = nil) throws -> [String] {
         let base = try directory(folder)
@@ -57,7 +61,7 @@ public enum Fixtures {
             .sorted()
     }
 
-    /// The bytes of fixture `name` (relative to `shared/fixtures/FOLDER`).
+    /// The bytes of fixture `name` (relative to `Tests/Fixtures/FOLDER`).
     public static func bytes(_ name: String, in folder: String = "automerge") throws -> [UInt8] {
         try contents(ofFileAtPath: path(name, in: folder))
     }
@@ -80,7 +84,7 @@ public enum Fixtures {
     }
 
     /// The base names of the reference documents: every `NAME.automerge` directly in
-    /// `shared/fixtures/automerge` with a `NAME.json` beside it (`"types"`, `"three-way.a"`,
+    /// `Tests/Fixtures/automerge` with a `NAME.json` beside it (`"types"`, `"three-way.a"`,
     /// `"three-way.merged"`, …), sorted.
     public static func referenceDocumentNames() throws -> [String] {
         let documents = try names(withExtension: "automerge")

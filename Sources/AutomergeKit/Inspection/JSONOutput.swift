@@ -1,7 +1,7 @@
 /// Compact JSON text under construction, kept as UTF-8 bytes.
 ///
 /// The inspection formats (typed JSON, conflict lines, change lines; see
-/// `shared/fixtures/automerge/README.md`) are compact: no spaces, no newlines. Writing bytes and
+/// `Tests/Fixtures/automerge/README.md`) are compact: no spaces, no newlines. Writing bytes and
 /// making one `String` at the end keeps a dump of a large document linear in its size.
 struct JSONOutput {
     private(set) var bytes: [UInt8] = []
@@ -15,6 +15,12 @@ struct JSONOutput {
 
     mutating func appendRaw(byte: UInt8) {
         bytes.append(byte)
+    }
+
+    /// Appends `string` as a quoted JSON string, escaped as the fixtures' dumps are (`JSONString`;
+    /// U+007F raw, as the reference writes it).
+    mutating func appendString(_ string: String) {
+        JSONString.append(string, to: &bytes, delete: .raw)
     }
 
     /// Appends a JSON integer: decimal digits, `-` for negative values.

@@ -1,18 +1,11 @@
-/// The demo store's random numbers: SplitMix64, so the same seed gives the same store on every
-/// machine and every Swift version (the standard generators promise neither).
-public struct DemoRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import AutomergeKit
 
-    public init(seed: UInt64) { state = seed }
+/// The demo store's random numbers: `SplitMix64`, so the same seed gives the same store on every
+/// machine and every Swift version.
+public typealias DemoRandom = SplitMix64
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// What the demo draws besides numbers.
+extension SplitMix64 {
     /// Whether an event of probability `p` happens.
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 

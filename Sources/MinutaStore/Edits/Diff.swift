@@ -15,30 +15,18 @@ enum Diff {
 
     enum Step<T> { case delete(at: Int), insert(T, at: Int) }
 
-    /// Inserts and deletes (by a longest common subsequence) that turn `old` into `new`, with
-    /// indices valid at the moment each step is applied.
+    /// Inserts and deletes that turn `old` into `new` (the standard library's
+    /// `CollectionDifference`, a shortest edit script), with indices valid at the moment each step
+    /// is applied: the deletions from the back, then the insertions from the front.
     static func steps<T: Equatable>(from old: [T], to new: [T]) -> [Step<T>] {
-        let n = old.count, m = new.count
-        var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-        if n > 0 && m > 0 {
-            for i in stride(from: n - 1, through: 0, by: -1) {
-                for j in stride(from: m - 1, through: 0, by: -1) {
-                    lengths[i][j] = old[i] == new[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
-                }
-            }
-        }
+        let difference = new.difference(from: old)
         var steps: [Step<T>] = []
-        var i = 0, j = 0, position = 0
-        while i < n || j < m {
-            if i < n, j < m, old[i] == new[j], lengths[i][j] == lengths[i + 1][j + 1] + 1 {
-                i += 1; j += 1; position += 1
-            } else if j < m, i == n || lengths[i][j + 1] >= lengths[i + 1][j] {
-                steps.append(.insert(new[j], at: position))
-                j += 1; position += 1
-            } else {
-                steps.append(.delete(at: position))
-                i += 1
-            }
+        steps.reserveCapacity(difference.count)
+        for change in difference.removals.reversed() {
+            if case .remove(let offset, _, _) = change { steps.append(.delete(at: offset)) }
+        }
+        for change in difference.insertions {
+            if case .insert(let offset, let element, _) = change { steps.append(.insert(element, at: offset)) }
         }
         return steps
     }

@@ -45,26 +45,8 @@ public enum JSONWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
+    /// `text` as a quoted JSON string as `jq .` writes it (`JSONString`, U+007F as `\u007f`).
     static func writeString(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: output += [0x5C, 0x22]
-            case 0x5C: output += [0x5C, 0x5C]
-            case 0x08: output += [0x5C, UInt8(ascii: "b")]
-            case 0x0C: output += [0x5C, UInt8(ascii: "f")]
-            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-            case 0x09: output += [0x5C, UInt8(ascii: "t")]
-            case 0x00..<0x20, 0x7F:
-                output += Array("\\u00".utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
+        JSONString.append(text, to: &output, delete: .escaped)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// UUID strings as the app writes them (`uuidString`: upper-case, 8-4-4-4-12 hex digits).
 public enum UUIDText {
     /// Whether `text` is a UUID in any case.
@@ -14,15 +16,9 @@ public enum UUIDText {
         return true
     }
 
-    /// A new random UUID, upper-case, version 4.
+    /// A new random UUID as the app writes one: Foundation's `UUID().uuidString` (RFC 4122
+    /// version 4, upper-case).
     public static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { ISO8601.pad(0, 0) + String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
-        let characters = Array(hex)
-        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
-            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+        UUID().uuidString
     }
 }

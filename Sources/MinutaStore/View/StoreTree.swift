@@ -200,12 +200,13 @@ public final class StoreTree: Sendable {
         records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
         documents loaded: \(status.documentsLoaded)
-        pending writes: 0
         documents saved: \(status.documentsSaved)
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
         synchronization passes: \(status.synchronizationPasses)
+        failed merges: \(status.failedMerges)
+        last merge failure: \(status.lastMergeFailure ?? "none")
         unreadable documents: \(status.unreadableDocuments.count)
 
         """ + status.unreadableDocuments.map { "  \($0)\n" }.joined()
