@@ -34,7 +34,7 @@ enum StoreSaveBenchmark {
                 let sorted = window.sorted()
                 let size = (try? FileManager.default.attributesOfItem(atPath: storePath + "/" + month.documentPath)[.size] as? Int) ?? 0
                 let cpu = Int(cpuWindow.reduce(0, +) / Double(cpuWindow.count))
-                print(String(format: "%-9d %-10d %-8d %-8d %d", index, Int(sorted[sorted.count / 2]), Int(sorted[min(sorted.count - 1, 98)]), cpu, size ?? 0))
+                print(String(format: "%-9d %-10d %-8d %-8d %d", index, Int(sorted[sorted.count / 2]), Int(sorted[min(sorted.count - 1, 98)]), cpu, size))
             }
         }
         let live = residentKilobytes()
