@@ -17,9 +17,11 @@ struct JSONParserTableTests {
         Number(text: "-9223372036854775808", value: .integer(.min)),
         Number(text: "9223372036854775808", value: .unsignedInteger(1 << 63)),
         Number(text: "18446744073709551615", value: .unsignedInteger(.max)),
-        // Past UInt64 (and below Int64), an integer is a double, like any other JSON number.
-        Number(text: "18446744073709551616", value: .number(18_446_744_073_709_551_616.0)),
-        Number(text: "-9223372036854775809", value: .number(-9_223_372_036_854_775_809.0)),
+        // Past UInt64 (and below Int64), an integer written without a fraction or exponent is kept as
+        // written, so the store can refuse it rather than store a float (issue 17).
+        Number(text: "18446744073709551616", value: .integerOutOfRange("18446744073709551616")),
+        Number(text: "-9223372036854775809", value: .integerOutOfRange("-9223372036854775809")),
+        Number(text: "18446744073709551616.0", value: .number(18_446_744_073_709_551_616.0)),
         Number(text: "1.5", value: .number(1.5)),
         Number(text: "-2.5e3", value: .number(-2500)),
         Number(text: "1E2", value: .number(100)),
