@@ -45,15 +45,30 @@ struct OpenedFile: Equatable {
 
 extension MountedFileSystem {
     /// `lookup`: the attributes of `name` in `parent`, counted as one more reference the kernel holds.
+    ///
+    /// The attributes and the inode are one answer: a rename that gives the path another inode while the
+    /// attributes are read (a save by rename) makes it ask again, so the kernel never gets the new
+    /// inode with the old file's size (reads of it would stop there) or the old inode with the new size.
     func lookUp(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         let path = try path(of: name, inDirectory: parent)
-        var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
-        attributes.inode = state.withLock { state in
-            let inode = state.inodes.lookUp(path)
-            if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
-            return inode
+        var attempts = 0
+        while true {
+            attempts += 1
+            let pathGeneration = state.withLock { $0.inodes.pathGeneration }
+            var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
+            let inode = state.withLock { state -> UInt64? in
+                // A storm of renames of this path must not hold the lookup forever: after a few tries,
+                // the last answer stands (as before this check).
+                guard state.inodes.pathGeneration == pathGeneration || attempts >= 8 else { return nil }
+                let inode = state.inodes.lookUp(path)
+                if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+                return inode
+            }
+            if let inode {
+                attributes.inode = inode
+                return attributes
+            }
         }
-        return attributes
     }
 
     /// `forget`: the kernel dropped `count` references to `inode`.
@@ -63,6 +78,10 @@ extension MountedFileSystem {
 
     /// `getattr`.
     func attributes(ofInode inode: UInt64) throws(Errno) -> NodeAttributes {
+        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
+            // Replaced by a rename: what it held (see `RetainedVersion`).
+            return NodeAttributes(inode: inode, retained.attributes)
+        }
         let path: String
         do throws(Errno) {
             path = try self.path(ofInode: inode)
@@ -88,6 +107,16 @@ extension MountedFileSystem {
     /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
     func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
+        let retained = state.withLock { state -> OpenedFile? in
+            guard let version = state.inodes.retainedVersion(ofInode: inode) else { return nil }
+            // Replaced by a rename (a program resolved the name just before): the old version, as on a disk.
+            var file = OpenFile(
+                inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+                contents: version.contents, modificationTime: version.attributes.modificationTime)
+            if flags.truncates && flags.isWritable { file.change({ $0 = [] }, at: TreeTime.now()) }
+            return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+        }
+        if let retained { return retained }
         if !flags.isWritable {
             let opened = state.withLock { state -> OpenedFile? in
                 guard let path = state.inodes.path(ofInode: inode), !state.scratch.contains(path),
@@ -145,6 +174,9 @@ extension MountedFileSystem {
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
                 guard let file = state.handles[file: handle] else { throw .badFileDescriptor }
+                if let retained = state.inodes.retainedVersion(ofInode: file.inode) {
+                    return .read((file.contents ?? retained.contents).bytes(from: offset, length: length))
+                }
                 guard let path = state.inodes.path(ofInode: file.inode) else {
                     return .read(file.contents?.bytes(from: offset, length: length) ?? [])
                 }
