@@ -4,16 +4,17 @@ import TestSupport
 
 /// A save by rename is atomic for readers (issue 19, section 1): while one process saves a record over
 /// and over the way VS Code, gedit and Python's `os.replace` do (a temporary file in the same folder,
-/// write, fsync, rename over the record), two other processes open and read the record in a loop. On
-/// ext4 every read shows the old version or the new one, whole; so must the mount. About 8 s by default,
-/// 20 s with `SOAK=1`.
+/// write, fsync, rename over the record), two other processes open and read the record in a loop, and a
+/// third lists its folder. On ext4 every read shows the old version or the new one, whole; so must the
+/// mount. About 8 s by default, 20 s with `SOAK=1`.
 @Suite(.serialized)
 struct RenameSaveReaderMountTests {
     static let seconds = ProcessInfo.processInfo.environment["SOAK"] == "1" ? 20 : 8
 
-    /// The writer and the two readers, one process each. The writer prints every comment it saved (before
+    /// The writer, the two readers and the lister, one process each. The writer prints every comment it saved (before
     /// each rename); each reader prints what it saw: the comments of the reads that parsed, and its failures
-    /// by kind. Nothing is judged here: the test compares the readers' comments with the writer's.
+    /// by kind; the lister lists the folder with `stat` of each entry (as `ls -l` does). Nothing is judged
+    /// here: the test compares the readers' comments with the writer's.
     static let script = #"""
         import errno, json, multiprocessing, os, sys, tempfile, time
 
@@ -64,11 +65,25 @@ struct RenameSaveReaderMountTests {
                         kinds["cut"] += 1
             queue.put({"reads": reads, "kinds": kinds, "seen": sorted(seen, key=str), "keys": [list(k) for k in key_sets]})
 
+        def lister(deadline, queue):
+            # ls -l of the folder meanwhile: readdirplus gives the kernel attributes with each inode too.
+            listings = 0
+            while time.time() < deadline:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        try:
+                            entry.stat()
+                        except FileNotFoundError:
+                            pass  # a temporary file renamed away since the listing, as on any disk
+                listings += 1
+            queue.put({"listings": listings})
+
         if __name__ == "__main__":
             deadline = time.time() + seconds
             queue = multiprocessing.Queue()
             processes = [multiprocessing.Process(target=writer, args=(deadline, queue))]
             processes += [multiprocessing.Process(target=reader, args=(deadline, queue)) for _ in range(2)]
+            processes.append(multiprocessing.Process(target=lister, args=(deadline, queue)))
             for process in processes: process.start()
             results = [queue.get() for _ in processes]
             for process in processes: process.join()
@@ -97,6 +112,7 @@ struct RenameSaveReaderMountTests {
             let keys = try #require(writer["keys"] as? [[String]])
             let readers = results.filter { $0["reads"] != nil }
             try #require(readers.count == 2)
+            #expect(results.contains { ($0["listings"] as? Int ?? 0) > 0 }, "the folder was never listed")
             print("rename saves: \(saved.count - 1) in \(Self.seconds) s")
             for (index, reader) in readers.enumerated() {
                 let reads = reader["reads"] as? Int ?? 0
