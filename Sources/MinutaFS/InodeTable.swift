@@ -16,6 +16,8 @@ struct InodeTable {
         /// The tree's attributes as the last `lookup`, `getattr` or `readdirplus` read them, and the
         /// `attributeGeneration` they were read in: lets a read-only `open` answer without the tree.
         var treeAttributes: (attributes: TreeAttributes, generation: UInt64)?
+        /// Set while a rename replaces this inode's file, and after: what it answers instead of the tree.
+        var retainedVersion: RetainedVersion?
     }
 
     private var nodes: [UInt64: Node] = [rootInode: Node(path: TreePath.root, lookupCount: 1)]
@@ -23,6 +25,9 @@ struct InodeTable {
     private var nextInode: UInt64 = rootInode + 1
     /// Counts the moments at which every remembered tree attribute became unusable (see `treeAttributes`).
     private(set) var attributeGeneration: UInt64 = 0
+    /// Counts the moments at which a path came to stand for another inode, or for none (detach, move,
+    /// exchange): a lookup that read attributes across one asks again.
+    private(set) var pathGeneration: UInt64 = 0
 
     func path(ofInode inode: UInt64) -> String? {
         nodes[inode]?.path
@@ -68,6 +73,7 @@ struct InodeTable {
     /// `path` (and everything below it) no longer exists: its inodes are detached.
     mutating func detach(_ path: String) {
         forgetTreeAttributes()
+        pathGeneration += 1
         for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath, directory: path) {
             inodesByPath[existingPath] = nil
             if let node = nodes[inode], node.lookupCount == 0 {
@@ -83,6 +89,7 @@ struct InodeTable {
     mutating func move(_ source: String, to destination: String) {
         guard source != destination else { return }
         forgetTreeAttributes()
+        pathGeneration += 1
         detach(destination)
         let moved = inodesByPath.filter { TreePath.isWithin($0.key, directory: source) }
         for (oldPath, inode) in moved {
@@ -96,12 +103,27 @@ struct InodeTable {
     /// `RENAME_EXCHANGE` of two files: each inode takes the other's path.
     mutating func exchange(_ first: String, _ second: String) {
         forgetTreeAttributes()
+        pathGeneration += 1
         let firstInode = inodesByPath[first]
         let secondInode = inodesByPath[second]
         inodesByPath[first] = secondInode
         inodesByPath[second] = firstInode
         if let firstInode { nodes[firstInode]?.path = second }
         if let secondInode { nodes[secondInode]?.path = first }
+    }
+
+    /// Whether the kernel holds a reference to `inode` (it may open, stat or read it).
+    func isReferenced(_ inode: UInt64) -> Bool {
+        (nodes[inode]?.lookupCount ?? 0) > 0
+    }
+
+    func retainedVersion(ofInode inode: UInt64) -> RetainedVersion? {
+        nodes[inode]?.retainedVersion
+    }
+
+    /// Makes `inode` answer with `version` instead of the tree (nil: with the tree again).
+    mutating func retain(_ version: RetainedVersion?, ofInode inode: UInt64) {
+        nodes[inode]?.retainedVersion = version
     }
 
     func cachedContent(ofInode inode: UInt64) -> ContentStamp? {

@@ -202,11 +202,13 @@ extension MountedFileSystem {
             // Renaming another record onto a name unlinked a moment ago: that removal happens first, as it
             // would have without the delay (only a save at that name replaces a pending removal).
             completePendingRemovals { $0 == destination }
+            let replaced = retainReplacedVersion(atPath: destination)
             do throws(TreeError) {
                 try tree.renameFile(from: source, to: destination)
             } catch .notFound where hasUnsavedFile(atPath: source) {
                 // Created and never saved: its handle saves it under the new name.
             } catch {
+                releaseRetainedVersion(ofInode: replaced, atPath: destination)
                 throw Errno(rawValue: error.errno)
             }
             state.withLock { state in
@@ -225,7 +227,13 @@ extension MountedFileSystem {
     /// A scratch file renamed onto an accepted name: the tree gets its bytes as one save.
     private func saveScratchFile(_ source: String, as destination: String) throws(Errno) {
         guard let contents = state.withLock({ $0.scratch[source]?.contents }) else { throw .noSuchFileOrDirectory }
-        try fromTree { () throws(TreeError) in try tree.write(contents, toPath: destination) }
+        let replaced = retainReplacedVersion(atPath: destination)
+        do throws(TreeError) {
+            try tree.write(contents, toPath: destination)
+        } catch {
+            releaseRetainedVersion(ofInode: replaced, atPath: destination)
+            throw Errno(rawValue: error.errno)
+        }
         let inode = state.withLock { state -> UInt64? in
             state.scratch.remove(source)
             state.inodes.move(source, to: destination)
@@ -236,6 +244,51 @@ extension MountedFileSystem {
         }
         // The kernel holds the scratch file's size and pages for this inode; the tree's may differ.
         if let inode { invalidator.invalidateNow(inode: inode) }
+    }
+
+    /// Before a rename replaces the tree's file at `path`: the inode the kernel knows that file by keeps
+    /// its current bytes and attributes (see `RetainedVersion`), and its handles that have read nothing
+    /// yet are given those bytes, all before the tree changes. Returns that inode, or nil when there is
+    /// nothing to keep (no such file, or an inode the kernel holds no reference to).
+    ///
+    /// Until the rename's reply, the kernel's dentry still leads to this inode, and programs open and read
+    /// it without taking the directory lock the rename holds; after the reply, those that resolved the name
+    /// before it still have it. Both see the old version, whole, as on a disk.
+    private func retainReplacedVersion(atPath path: String) -> UInt64? {
+        let inode = state.withLock { state -> UInt64? in
+            guard let inode = state.inodes.inode(atPath: path), !state.scratch.contains(path),
+                state.inodes.isReferenced(inode) || !state.handles.handles(ofInode: inode).isEmpty
+            else { return nil }
+            return inode
+        }
+        guard let inode else { return nil }
+        let version: RetainedVersion
+        do throws(TreeError) {
+            var attributes = try tree.attributes(ofPath: path)
+            guard !attributes.isDirectory else { return nil }
+            let contents = try tree.contents(ofPath: path)
+            attributes.size = contents.count
+            version = RetainedVersion(contents: contents, attributes: attributes)
+        } catch {
+            return nil  // not a file of the tree: nothing the kernel could read under that name
+        }
+        return state.withLock { state -> UInt64? in
+            guard state.inodes.inode(atPath: path) == inode else { return nil }
+            state.inodes.retain(version, ofInode: inode)
+            for handle in state.handles.handles(ofInode: inode) where state.handles[file: handle]?.contents == nil {
+                state.handles[file: handle]?.contents = version.contents
+            }
+            return inode
+        }
+    }
+
+    /// The rename that retained `inode`'s version failed: the file is still the tree's, and so are its answers.
+    private func releaseRetainedVersion(ofInode inode: UInt64?, atPath path: String) {
+        guard let inode else { return }
+        state.withLock { state in
+            guard state.inodes.inode(atPath: path) == inode else { return }
+            state.inodes.retain(nil, ofInode: inode)
+        }
     }
 
     /// A file of the tree renamed onto a scratch name: the scratch file gets a copy, the tree keeps its file.

@@ -45,15 +45,30 @@ struct OpenedFile: Equatable {
 
 extension MountedFileSystem {
     /// `lookup`: the attributes of `name` in `parent`, counted as one more reference the kernel holds.
+    ///
+    /// The attributes and the inode are one answer: a rename that gives the path another inode while the
+    /// attributes are read (a save by rename) makes it ask again, so the kernel never gets the new
+    /// inode with the old file's size (reads of it would stop there) or the old inode with the new size.
     func lookUp(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         let path = try path(of: name, inDirectory: parent)
-        var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
-        attributes.inode = state.withLock { state in
-            let inode = state.inodes.lookUp(path)
-            if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
-            return inode
+        var attempts = 0
+        while true {
+            attempts += 1
+            let pathGeneration = state.withLock { $0.inodes.pathGeneration }
+            var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
+            let inode = state.withLock { state -> UInt64? in
+                // A storm of renames of this path must not hold the lookup forever: after a few tries,
+                // the last answer stands (as before this check).
+                guard state.inodes.pathGeneration == pathGeneration || attempts >= 8 else { return nil }
+                let inode = state.inodes.lookUp(path)
+                if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+                return inode
+            }
+            if let inode {
+                attributes.inode = inode
+                return attributes
+            }
         }
-        return attributes
     }
 
     /// `forget`: the kernel dropped `count` references to `inode`.
@@ -63,6 +78,10 @@ extension MountedFileSystem {
 
     /// `getattr`.
     func attributes(ofInode inode: UInt64) throws(Errno) -> NodeAttributes {
+        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
+            // Replaced by a rename: what it held (see `RetainedVersion`).
+            return NodeAttributes(inode: inode, retained.attributes)
+        }
         let path: String
         do throws(Errno) {
             path = try self.path(ofInode: inode)
@@ -88,6 +107,16 @@ extension MountedFileSystem {
     /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
     func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
+        let retained = state.withLock { state -> OpenedFile? in
+            guard let version = state.inodes.retainedVersion(ofInode: inode) else { return nil }
+            // Replaced by a rename (a program resolved the name just before): the old version, as on a disk.
+            var file = OpenFile(
+                inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+                contents: version.contents, modificationTime: version.attributes.modificationTime)
+            if flags.truncates && flags.isWritable { file.change({ $0 = [] }, at: TreeTime.now()) }
+            return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+        }
+        if let retained { return retained }
         if !flags.isWritable {
             let opened = state.withLock { state -> OpenedFile? in
                 guard let path = state.inodes.path(ofInode: inode), !state.scratch.contains(path),
@@ -145,6 +174,9 @@ extension MountedFileSystem {
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
                 guard let file = state.handles[file: handle] else { throw .badFileDescriptor }
+                if let retained = state.inodes.retainedVersion(ofInode: file.inode) {
+                    return .read((file.contents ?? retained.contents).bytes(from: offset, length: length))
+                }
                 guard let path = state.inodes.path(ofInode: file.inode) else {
                     return .read(file.contents?.bytes(from: offset, length: length) ?? [])
                 }
@@ -235,22 +267,45 @@ extension MountedFileSystem {
 
     /// The attributes of an entry of a listing, with its inode number (given one if it has none, without
     /// counting a reference); nil if it went away since the listing was taken.
+    /// Like `lookUp`, the attributes and the inode are one answer (asked again across a rename).
     func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
-        guard let path = try? path(of: name, inDirectory: parent),
-            let (resolved, fromTree) = try? resolvedAttributes(ofPath: path)
-        else { return nil }
-        var attributes = resolved
-        attributes.inode = state.withLock { state in
-            let inode = state.inodes.inode(forPath: path)
-            if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
-            return inode
+        guard let path = try? path(of: name, inDirectory: parent) else { return nil }
+        for attempt in 1...8 {
+            let pathGeneration = state.withLock { $0.inodes.pathGeneration }
+            guard let resolved = try? resolvedAttributes(ofPath: path) else { return nil }
+            var attributes = resolved.attributes
+            let fromTree = resolved.tree
+            let inode = state.withLock { state -> UInt64? in
+                guard state.inodes.pathGeneration == pathGeneration || attempt == 8 else { return nil }
+                let inode = state.inodes.inode(forPath: path)
+                if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+                return inode
+            }
+            if let inode {
+                attributes.inode = inode
+                return attributes
+            }
         }
-        return attributes
+        return nil
     }
 
     /// `listedAttributes(of:inDirectory:)` for several entries of one listing (those of one `readdirplus`
-    /// reply), asking the tree for all of them at once.
+    /// reply), asking the tree for all of them at once; asked again when a rename in between gave one of
+    /// the paths another inode (see `lookUp`).
     func listedAttributes(of names: [String], inDirectory parent: UInt64) -> [NodeAttributes?] {
+        for attempt in 1...8 {
+            if let answer = listedAttributesOnce(of: names, inDirectory: parent, evenAcrossRenames: attempt == 8) {
+                return answer
+            }
+        }
+        return names.map { _ in nil }
+    }
+
+    /// One try of `listedAttributes(of:inDirectory:)`: nil when a path moved to another inode while the
+    /// tree was asked (unless `evenAcrossRenames`).
+    private func listedAttributesOnce(
+        of names: [String], inDirectory parent: UInt64, evenAcrossRenames: Bool
+    ) -> [NodeAttributes?]? {
         guard let directory = try? path(ofInode: parent) else { return names.map { _ in nil } }
         let paths = names.map { TreePath.appending($0, to: directory) }
         enum Local {
@@ -258,15 +313,18 @@ extension MountedFileSystem {
             case gone
             case tree
         }
-        let (locals, generation) = state.withLock { state in
+        let (locals, generation, pathGeneration) = state.withLock { state in
             let locals = paths.map { path -> Local in
                 if let file = state.scratch[path] { return .attributes(NodeAttributes(file)) }
                 if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
                     return .attributes(NodeAttributes(inode: 0, file))
                 }
+                if let inode = state.inodes.inode(atPath: path), let retained = state.inodes.retainedVersion(ofInode: inode) {
+                    return .attributes(NodeAttributes(retained.attributes))  // a rename is replacing it
+                }
                 return state.pendingRemovals[path] != nil ? .gone : .tree
             }
-            return (locals, state.inodes.attributeGeneration)
+            return (locals, state.inodes.attributeGeneration, state.inodes.pathGeneration)
         }
         let treeIndices = locals.indices.filter { if case .tree = locals[$0] { true } else { false } }
         var fromTree: [TreeAttributes?] = Array(repeating: nil, count: names.count)
@@ -274,8 +332,9 @@ extension MountedFileSystem {
             let found = tree.attributes(ofEntries: treeIndices.map { names[$0] }, inDirectory: directory)
             for (index, attributes) in zip(treeIndices, found) { fromTree[index] = attributes }
         }
-        return state.withLock { state in
-            paths.indices.map { index -> NodeAttributes? in
+        return state.withLock { state -> [NodeAttributes?]? in
+            guard state.inodes.pathGeneration == pathGeneration || evenAcrossRenames else { return nil }
+            return paths.indices.map { index -> NodeAttributes? in
                 var attributes: NodeAttributes
                 switch locals[index] {
                 case .gone: return nil

@@ -82,6 +82,10 @@ final class MountedFileSystem: Sendable {
             if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
                 return .attributes(NodeAttributes(inode: 0, file))
             }
+            if let inode = state.inodes.inode(atPath: path), let retained = state.inodes.retainedVersion(ofInode: inode) {
+                // A rename is replacing it: the name shows the old version until its reply.
+                return .attributes(NodeAttributes(retained.attributes))
+            }
             if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
             return .tree(generation: state.inodes.attributeGeneration)
         }

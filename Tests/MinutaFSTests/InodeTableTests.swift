@@ -44,6 +44,27 @@ struct InodeTableTests {
         #expect(table.inode(atPath: "/xy") == nil)
     }
 
+    @Test("a version retained for an inode replaced by a rename lives until the kernel forgets that inode")
+    func retainedVersionIsBounded() {
+        var table = InodeTable()
+        let old = table.lookUp("/r.json")
+        let temporary = table.lookUp("/tmpk3j2")
+        let version = RetainedVersion(
+            contents: Array("{}".utf8),
+            attributes: TreeAttributes(isDirectory: false, size: 2, modificationTime: TreeTime(seconds: 1, nanoseconds: 0), isWritable: true))
+        table.retain(version, ofInode: old)
+        let generation = table.pathGeneration
+        table.move("/tmpk3j2", to: "/r.json")
+        #expect(table.pathGeneration != generation, "a lookup racing the rename would not ask again")
+        #expect(table.inode(atPath: "/r.json") == temporary)
+        #expect(table.retainedVersion(ofInode: old)?.contents == Array("{}".utf8))
+        #expect(table.retainedVersion(ofInode: temporary) == nil)
+        let count = table.count
+        table.forget(1, ofInode: old)
+        #expect(table.count == count - 1)
+        #expect(table.retainedVersion(ofInode: old) == nil)
+    }
+
     @Test("exchange swaps two paths' numbers")
     func exchange() {
         var table = InodeTable()
