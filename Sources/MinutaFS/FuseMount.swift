@@ -48,7 +48,9 @@ public final class FuseMount: Sendable {
     /// and returns.
     ///
     /// - Throws: `MountError` when mounting fails, or when reading requests failed (after unmounting).
-    public func run() throws(MountError) {
+    /// `whenServing` is called once, when the kernel mount is in place and requests are served (a
+    /// background `minutafs mount` tells its parent then).
+    public func run(whenServing: (() -> Void)? = nil) throws(MountError) {
         let stopEvent = try EventSignal()
         let mayStart = lifecycle.withLock { lifecycle -> Bool? in
             guard lifecycle.phase == .idle else { return nil }
@@ -98,6 +100,7 @@ public final class FuseMount: Sendable {
         }
         let signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
         lifecycle.withLock { $0.phase = .serving }
+        whenServing?()
 
         stopEvent.wait()
 

@@ -94,10 +94,10 @@ extension Minutafs {
                 watcher?.stop()
                 poller.cancel()
             }
-            // The background parent waits for this line; from now on the log goes to a file.
-            MountDaemon.reportReady(logFile: logFile)
             do {
-                try mount.run()
+                // Once the kernel mount is in place, the background parent is told (its handshake);
+                // from then on the log goes to a file.
+                try mount.run(whenServing: { MountDaemon.reportReady(logFile: logFile) })
             } catch {
                 throw CommandFailure(path: mountPoint, cause: error.description)
             }
