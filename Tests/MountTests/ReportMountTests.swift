@@ -56,7 +56,7 @@ struct ReportMountTests {
         }
     }
 
-    @Test("an edit through the mount shows in the month's CSV and by-tag CSV within 2 s")
+    @Test("an edit through the mount shows in the month's CSV, by-tag CSV and SVG within 2 s")
     func followsEdits() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
@@ -66,6 +66,7 @@ struct ReportMountTests {
             let sheetPath = mounted.mountPoint + "/reports/2024/02.csv"
             let before = try PythonScript.csvRows(Fixtures.contents(ofFileAtPath: byTagPath))
             _ = try Fixtures.contents(ofFileAtPath: sheetPath)  // computed and cached before the edit
+            let pictureBefore = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/reports/2024/02.svg")
             let comment = "Täglich, \"wichtig\"\n会議 — ok"
             // Thirty minutes more, and a comment a CSV must quote.
             _ = try PythonScript.run("""
@@ -88,9 +89,14 @@ struct ReportMountTests {
             let beforeHours = try #require(before.last.flatMap { Double($0[1]) })
             let afterHours = try #require(after.last.flatMap { Double($0[1]) })
             #expect(abs(afterHours - beforeHours - 0.5) <= 0.01, "by-tag total went from \(beforeHours) to \(afterHours)")
+            let pictureAfter = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/reports/2024/02.svg")
+            #expect(pictureAfter != pictureBefore, "02.svg did not change")
+            #expect(String(decoding: pictureAfter, as: UTF8.self).contains(afterHoursText(after)))
             #expect(mounted.unmount() == 0)
         }
     }
+
+    private func afterHoursText(_ rows: [[String]]) -> String { "2024-02: \(rows.last?[1] ?? "?") h" }
 
     @Test("writing, creating, deleting, renaming and mkdir under reports/ fail with EROFS, and the store is unchanged")
     func readOnly() throws {
