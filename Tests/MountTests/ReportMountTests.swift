@@ -1,4 +1,5 @@
 import Foundation
+import MinutaStore
 import Testing
 import TestSupport
 
@@ -92,6 +93,38 @@ struct ReportMountTests {
             let pictureAfter = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/reports/2024/02.svg")
             #expect(pictureAfter != pictureBefore, "02.svg did not change")
             #expect(String(decoding: pictureAfter, as: UTF8.self).contains(afterHoursText(after)))
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
+    @Test("another device's edit, arriving as a Dropbox conflict copy, shows in the month's CSV once merged")
+    func followsConflictCopies() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let sheetPath = mounted.mountPoint + "/reports/2024/02.csv"
+            let before = try PythonScript.csvRows(Fixtures.contents(ofFileAtPath: sheetPath))
+            // The other device: the same store, one February record given a comment.
+            let device = folder + "/device"
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: device)
+            try Shell.run("chmod -R u+w '\(device)'")
+            let other = try Store(path: device, timeZone: .utc)
+            let february = try #require(Month(year: 2024, month: 2))
+            let file = try #require(try other.recordFiles(in: february).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
+            let comment = "from the phone, \"second\" device"
+            let edited = String(decoding: file.contents, as: UTF8.self)
+                .replacingOccurrences(of: #""images""#, with: #""comment": "from the phone, \"second\" device", "images""#)
+            _ = try other.writeRecordFile(Array(edited.utf8), named: file.name, in: february)
+            #expect(!before.contains { $0[8] == file.id && $0[6] == comment })
+            try FileManager.default.copyItem(atPath: device + "/records/2024/02.automerge",
+                                             toPath: mounted.store + "/records/2024/02 (Phone's conflicted copy 2024-03-01).automerge")
+            let shown = mounted.eventually(10) {
+                guard let rows = try? PythonScript.csvRows(Fixtures.contents(ofFileAtPath: sheetPath)) else { return false }
+                return rows.contains { $0[8] == file.id && $0[6] == comment }
+            }
+            #expect(shown, "02.csv does not show the other device's comment")
+            // The kernel's cached size was dropped too (the comment made the file longer).
+            let size = (try FileManager.default.attributesOfItem(atPath: sheetPath)[.size] as? NSNumber)?.intValue
+            #expect(size == (try Fixtures.contents(ofFileAtPath: sheetPath)).count)
             #expect(mounted.unmount() == 0)
         }
     }
