@@ -3,7 +3,7 @@
 SWIFT ?= swift
 # Debian packages the build and the tests need: libfuse3 and its tools, pkg-config, zlib, and the
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
-DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3
+DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3 librsvg2-bin
 
 .PHONY: build test test-fast deps bench clean demo install uninstall fuzz deb
 

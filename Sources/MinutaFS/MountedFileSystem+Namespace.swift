@@ -157,6 +157,7 @@ extension MountedFileSystem {
         let source = try path(of: name, inDirectory: parent)
         let destination = try path(of: newName, inDirectory: newParent)
         let sourceAttributes = try attributes(ofPath: source)
+        if isInReadOnlyDirectory(source) || isInReadOnlyDirectory(destination) { throw .readOnlyFileSystem }
         if source == destination { return }
         let destinationAttributes: NodeAttributes?
         do throws(Errno) {

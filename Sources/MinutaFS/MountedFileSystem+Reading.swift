@@ -157,7 +157,7 @@ extension MountedFileSystem {
         let generation = state.withLock { $0.inodes.attributeGeneration }
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
         if attributes.isDirectory { throw .isDirectory }
-        if flags.isWritable && !attributes.isWritable { throw .permissionDenied }
+        if flags.isWritable && !attributes.isWritable { throw isInReadOnlyDirectory(path) ? .readOnlyFileSystem : .permissionDenied }
         return state.withLock { state in
             state.inodes.remember(attributes, ofInode: inode, generation: generation)
             return state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now)

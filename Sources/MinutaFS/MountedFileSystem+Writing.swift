@@ -22,6 +22,8 @@ extension MountedFileSystem {
         if directory != TreePath.root {
             let directoryAttributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: directory) }
             if !directoryAttributes.isDirectory { throw .notDirectory }
+            // A read-only view of the tree (the store's reports) takes no new files, not even scratch files.
+            if !directoryAttributes.isWritable { throw .readOnlyFileSystem }
         }
         do throws(Errno) {
             var existing = try attributes(ofPath: path)
@@ -292,7 +294,7 @@ extension MountedFileSystem {
         }
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
         if attributes.isDirectory { throw .isDirectory }
-        if !attributes.isWritable { throw .permissionDenied }
+        if !attributes.isWritable { throw isInReadOnlyDirectory(path) ? .readOnlyFileSystem : .permissionDenied }
         var contents = size == 0 ? [] : try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
         contents.resize(to: size)
         try fromTree { () throws(TreeError) in try tree.write(contents, toPath: path) }

@@ -103,6 +103,14 @@ final class MountedFileSystem: Sendable {
         state.withLock { $0.scratch.contains(path) }
     }
 
+    /// Whether `path` lies in a directory the tree marks not writable: a read-only view (the store's
+    /// `reports/`), where every change fails with `EROFS` rather than `EACCES`.
+    func isInReadOnlyDirectory(_ path: String) -> Bool {
+        let directory = TreePath.parent(of: path)
+        guard directory != TreePath.root, let attributes = try? tree.attributes(ofPath: directory) else { return false }
+        return attributes.isDirectory && !attributes.isWritable
+    }
+
     /// Calls the tree, turning its error into the C error the kernel passes on.
     func fromTree<Value>(_ body: () throws(TreeError) -> Value) throws(Errno) -> Value {
         do throws(TreeError) {

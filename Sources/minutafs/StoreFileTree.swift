@@ -163,7 +163,9 @@ final class StoreFileTree: FileTree {
         if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
         for document in Set(documents) {
             if document == "tags.automerge" {
+                // Every report names and colors tags.
                 paths.append("/tags.json")
+                paths += tree.reportPaths(showing: (try? store.months()) ?? [])
                 continue
             }
             let folder = "/" + String(document.dropLast(".automerge".count))
@@ -172,6 +174,7 @@ final class StoreFileTree: FileTree {
             if parts.count == 3, let month = Month(yearName: String(parts[1]), monthName: String(parts[2])) {
                 // A month that cannot be listed now has no cached record files to drop.
                 for file in (try? store.recordFiles(in: month)) ?? [] { paths.append(folder + "/" + file.name) }
+                paths += tree.reportPaths(showing: [month])
             }
         }
         report(paths)
@@ -185,6 +188,7 @@ final class StoreFileTree: FileTree {
         for duplicate in (try? store.removeIdenticalImageCopies()) ?? [] { paths.append("/" + duplicate.copy) }
         for month in store.noticeDeletedDocuments() {
             paths.append("/" + month.folderPath)
+            paths += tree.reportPaths(showing: [month])
             for file in (try? store.recordFiles(in: month)) ?? [] { paths.append("/" + month.folderPath + "/" + file.name) }
         }
         if !paths.isEmpty { report(paths) }

@@ -29,3 +29,11 @@ public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
         (left.year, left.month) < (right.year, right.month)
     }
 }
+
+extension Month {
+    /// How many days the month has (Gregorian calendar).
+    public var dayCount: Int {
+        let next = month == 12 ? (year + 1, 1) : (year, month + 1)
+        return ISO8601.days(year: next.0, month: next.1, day: 1) - ISO8601.days(year: year, month: month, day: 1)
+    }
+}

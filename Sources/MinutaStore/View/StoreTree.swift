@@ -7,10 +7,13 @@ public final class StoreTree: Sendable {
     public let store: Store
     /// Shown in `.minutafs/status`.
     public let mountDescription: String
+    /// `reports/`: timesheets and pictures computed from the records (SPEC section 9).
+    public let reports: StoreReports
 
-    public init(store: Store, mountDescription: String = "") {
+    public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
         self.mountDescription = mountDescription
+        self.reports = reports ?? StoreReports(store: store)
     }
 
     public struct Attributes: Sendable, Equatable {
@@ -29,6 +32,17 @@ public final class StoreTree: Sendable {
         case rejectedFolder, rejectedFile(String)
         /// A file or folder passed through from the backing folder (relative path), maybe in a month.
         case passThrough(String, Month?)
+        /// `reports/`, `reports/YYYY/` and the report files in them: read-only.
+        case reports, reportYear(String), report(ReportFile)
+    }
+
+    /// EROFS: what every change under `reports/` fails with.
+    static func readOnly(_ path: String, _ operation: String) -> StoreError {
+        .system(file: path, operation: operation, errno: 30)
+    }
+
+    static func isYearName<S: StringProtocol>(_ name: S) -> Bool {
+        name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
     }
 
     static let controlFiles = ["status", "errors", "conflicts"]
@@ -44,6 +58,7 @@ public final class StoreTree: Sendable {
             case "tags.json": return .tags
             case "records": return .records
             case ".minutafs": return .control
+            case "reports": return .reports
             default: return .passThrough(String(parts[0]), nil)
             }
         default:
@@ -55,6 +70,12 @@ public final class StoreTree: Sendable {
                 }
                 guard parts.count == 2, Self.controlFiles.contains(where: { $0 == parts[1] }) else { throw .notFound(path) }
                 return .controlFile(String(parts[1]))
+            }
+            if parts[0] == "reports" {
+                guard Self.isYearName(parts[1]) else { throw .notFound(path) }
+                if parts.count == 2 { return .reportYear(String(parts[1])) }
+                guard parts.count == 3, let file = ReportFile(name: String(parts[2]), yearName: String(parts[1])) else { throw .notFound(path) }
+                return .report(file)
             }
             guard parts[0] == "records" else { return .passThrough(parts.joined(separator: "/"), nil) }
             let year = String(parts[1])
@@ -74,8 +95,10 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .root:
             var result: [(name: String, isDirectory: Bool)] = [("tags.json", false), (".minutafs", true)]
-            if try !store.months().isEmpty || store.passThroughStatus("records")?.isDirectory == true { result.append(("records", true)) }
-            for entry in try store.passThroughEntries("") where entry.name != "records" && entry.name != "tags.json" {
+            let hasMonths = try !store.months().isEmpty
+            if hasMonths || store.passThroughStatus("records")?.isDirectory == true { result.append(("records", true)) }
+            if hasMonths { result.append(("reports", true)) }
+            for entry in try store.passThroughEntries("") where entry.name != "records" && entry.name != "tags.json" && entry.name != "reports" {
                 result.append(entry)
             }
             return result
@@ -102,12 +125,18 @@ public final class StoreTree: Sendable {
             return result
         case .control:
             return Self.controlFiles.map { ($0, false) } + [("rejected", true)]
+        case .reports:
+            return Set(try store.months().map(\.yearName)).sorted().map { ($0, true) }
+        case .reportYear(let year):
+            let months = try store.months(inYear: year)
+            guard !months.isEmpty else { throw .notFound(path) }
+            return ReportFile.names(for: months).map { ($0, false) }
         case .rejectedFolder:
             return store.rejectedFiles.map { ($0.name, false) }
         case .passThrough(let relative, _):
             guard store.passThroughStatus(relative)?.isDirectory == true else { throw .notFound(path) }
             return try store.passThroughEntries(relative)
-        case .tags, .record, .controlFile, .rejectedFile:
+        case .tags, .record, .controlFile, .rejectedFile, .report:
             throw .invalidName(path)
         }
     }
@@ -119,6 +148,21 @@ public final class StoreTree: Sendable {
             return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
         case .rejectedFolder:
             return Attributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+        case .reports:
+            guard try !store.months().isEmpty else { throw .notFound(path) }
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records"), modificationNanoseconds: 0, isWritable: false)
+        case .reportYear(let year):
+            guard try !store.months(inYear: year).isEmpty else { throw .notFound(path) }
+            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
+        case .report(let file):
+            // Read-only, so the mount opens it direct_io: every open reads what `reports` holds now.
+            let size = try reports.contents(of: file).count
+            var time = now
+            switch file {
+            case .timesheet(let month), .byTag(let month), .picture(let month): time = folderTime(month.documentPath)
+            case .summary: break
+            }
+            return Attributes(isDirectory: false, size: size, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
         case .rejectedFile(let name):
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
             return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
@@ -170,6 +214,7 @@ public final class StoreTree: Sendable {
     public func contents(ofPath path: String) throws(StoreError) -> [UInt8] {
         switch try place(of: path) {
         case .tags: return try store.tagsFile()
+        case .report(let file): return try reports.contents(of: file)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
             return file.contents
@@ -277,16 +322,17 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .tags:
             _ = try store.writeTagsFile(contents)
-            return ["/tags.json"]
+            return ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
         case .record(let month, let name):
             let outcome = try store.writeRecordFile(contents, named: name, in: month)
             var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
             for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
+            changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
             return changed
         case .passThrough(let relative, let month):
             try store.writePassThrough(contents, to: relative, month: month)
             return [path]
-        case .controlFile, .control, .rejectedFolder, .rejectedFile:
+        case .controlFile, .control, .rejectedFolder, .rejectedFile, .reports, .reportYear, .report:
             throw .system(file: path, operation: "write", errno: 30) // EROFS: the views are read-only
         default:
             throw .invalidName(path)
@@ -297,12 +343,15 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .record(let month, let name): try store.deleteRecordFile(named: name, in: month)
         case .passThrough(let relative, let month): try store.removePassThrough(relative, month: month)
+        case .reports, .reportYear, .report: throw Self.readOnly(path, "unlink")
         default: throw .system(file: path, operation: "unlink", errno: 1) // EPERM
         }
     }
 
     public func renameFile(from source: String, to destination: String) throws(StoreError) {
-        switch (try place(of: source), try place(of: destination)) {
+        let places = (try place(of: source), try place(of: destination))
+        if Self.isReport(places.0) || Self.isReport(places.1) { throw Self.readOnly(source, "rename") }
+        switch places {
         case let (.passThrough(from, _), .passThrough(to, _)):
             try store.renamePassThrough(from: from, to: to)
         case let (.record(fromMonth, fromName), .record(toMonth, toName)):
@@ -315,10 +364,13 @@ public final class StoreTree: Sendable {
     }
 
     public func makeDirectory(atPath path: String) throws(StoreError) {
+        // A new name under reports/ names no place at all, but the answer is still "read-only".
+        if path == "/reports" || path.hasPrefix("/reports/") { throw Self.readOnly(path, "mkdir") }
         switch try place(of: path) {
         case .year(let year): try store.makeFolder("records/" + year)
         case .month(let month): try store.makeFolder(month.folderPath)
         case .passThrough(let relative, _): try store.makeFolder(relative)
+        case .reports, .reportYear, .report: throw Self.readOnly(path, "mkdir")
         default: throw .alreadyExists(path)
         }
     }
@@ -328,7 +380,26 @@ public final class StoreTree: Sendable {
         case .year(let year): try store.removeFolder("records/" + year, month: nil)
         case .month(let month): try store.removeFolder(month.folderPath, month: month)
         case .passThrough(let relative, _): try store.removeFolder(relative, month: nil)
+        case .reports, .reportYear, .report: throw Self.readOnly(path, "rmdir")
         default: throw .system(file: path, operation: "rmdir", errno: 1)
+        }
+    }
+
+    /// The report files (and their folders) that show these months: what a change to them makes stale.
+    public func reportPaths(showing months: [Month]) -> [String] {
+        var paths: [String] = []
+        var years = Set<String>()
+        for month in Set(months) {
+            paths += ReportFile.paths(showing: month)
+            years.insert(month.yearName)
+        }
+        return paths + years.sorted().map { "/reports/" + $0 } + (months.isEmpty ? [] : ["/reports"])
+    }
+
+    static func isReport(_ place: Place) -> Bool {
+        switch place {
+        case .reports, .reportYear, .report: true
+        default: false
         }
     }
 

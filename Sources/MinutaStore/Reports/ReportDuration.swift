@@ -1,0 +1,24 @@
+/// Exact durations in milliseconds and the two ways reports show them. Sums are always taken over
+/// milliseconds and rounded once, when shown, so every total agrees with every other total.
+public enum ReportDuration {
+    /// Decimal hours with two places, rounded half up: `7.50`.
+    public static func hours(_ milliseconds: Int64) -> String {
+        let hundredths = (max(0, milliseconds) + 18_000) / 36_000
+        let (whole, fraction) = hundredths.quotientAndRemainder(dividingBy: 100)
+        return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+    }
+
+    /// `H:MM`, rounded to the nearest minute: `7:30`.
+    public static func hoursAndMinutes(_ milliseconds: Int64) -> String {
+        let minutes = (max(0, milliseconds) + 30_000) / 60_000
+        let (hours, minute) = minutes.quotientAndRemainder(dividingBy: 60)
+        return "\(hours):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    /// A share of a whole as a percentage with one decimal: `12.5%` (`0.0%` of nothing).
+    public static func share(_ part: Int64, of whole: Int64) -> String {
+        guard whole > 0 else { return "0.0%" }
+        let tenths = (max(0, part) * 1000 + whole / 2) / whole
+        return "\(tenths / 10).\(tenths % 10)%"
+    }
+}
