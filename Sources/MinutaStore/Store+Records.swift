@@ -87,55 +87,71 @@ extension Store {
         let sourceMonth = target?.month ?? month
         try requireReadableFile(sourceMonth.documentPath, state: &state)
 
-        // Edit a copy of the source document; nothing is kept unless everything is valid.
+        // Edit the held document in place: taken out of the state (and out of `source` while the editor
+        // works), the document is the only reference to its storage, so the edit copies nothing (a copy
+        // costs the whole op set and history, on every save). Nothing is kept unless everything is
+        // valid and saved: on any failure the month is put back as it was saved.
         var source = try loadMonth(sourceMonth, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        var document = source.document
-        let currentView: [(key: String, value: JSONValue)]
-        let object: ObjectID
-        // The record's start before this write; nil for a record the document does not hold yet.
-        var previousStart: Int64?? = nil
-        if let existing = RecordView.object(id, in: document) {
-            object = existing
-            previousStart = .some(RecordView.startTime(of: existing, in: document))
-            if case .object(let view) = RecordView.json(id: id, record: existing, in: document) {
-                currentView = view.filter { $0.key != "id" }
+        let wasHeld = state.months[sourceMonth] != nil
+        if wasHeld { state.months[sourceMonth] = nil }
+        do throws(StoreError) {
+            let currentView: [(key: String, value: JSONValue)]
+            let object: ObjectID
+            // The record's start before this write; nil for a record the document does not hold yet.
+            var previousStart: Int64?? = nil
+            if let existing = RecordView.object(id, in: source.document) {
+                object = existing
+                previousStart = .some(RecordView.startTime(of: existing, in: source.document))
+                if case .object(let view) = RecordView.json(id: id, record: existing, in: source.document) {
+                    currentView = view.filter { $0.key != "id" }
+                } else {
+                    currentView = []
+                }
             } else {
+                do { object = try source.document.putObject(.map, forKey: id) } catch { throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, locations) }
                 currentView = []
             }
-        } else {
-            do { object = try document.putObject(.map, forKey: id) } catch { throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, locations) }
-            currentView = []
-        }
-        var editor = ObjectEditor(document: document, object: object, rules: FieldRule.record)
-        do {
-            try editor.apply(members.filter { $0.key != "id" }, currentView: currentView)
-        } catch {
-            throw reject(error, displayPath, locations)
-        }
-        document = editor.document
-
-        // Where the record belongs now: where it is, unless this write moved its start out of that month.
-        let destination = filingMonth(previousStart: previousStart, newStart: RecordView.startTime(of: object, in: document), holder: sourceMonth)
-        let changedAt = Self.now()
-        if destination == sourceMonth {
-            source.document = document
-            source.invalidateView(changedRecord: id)
-            let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
-            state.months[sourceMonth] = source
-            if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
-            let newName = try monthView(sourceMonth, in: &state)?.indexByID[id.uppercased()].flatMap { index in
-                // Only the name reported back to the mount; the save above is done either way.
-                try? monthView(sourceMonth, in: &state)?.files[index].name
-            } ?? name
-            if newName != name {
-                // Written under another name (`tmp.json`, or a new start): that name shows the record for a
-                // while, so `mv tmp.json f` and an editor's re-read find it.
-                state.movedRecords[displayPath] = (id, sourceMonth, Self.now() + Self.gracePeriod)
+            var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
+            source.document = Document(actor: actor)
+            do {
+                try editor.applyInPlace(members.filter { $0.key != "id" }, currentView: currentView)
+            } catch {
+                throw reject(error, displayPath, locations)
             }
-            return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+            source.document = editor.takeDocument()
+            source.document.setActor(actor)
+
+            // Where the record belongs now: where it is, unless this write moved its start out of that month.
+            let destination = filingMonth(previousStart: previousStart, newStart: RecordView.startTime(of: object, in: source.document), holder: sourceMonth)
+            let changedAt = Self.now()
+            if destination == sourceMonth {
+                source.invalidateView(changedRecord: id)
+                let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
+                state.months[sourceMonth] = source
+                if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
+                let newName = try monthView(sourceMonth, in: &state)?.indexByID[id.uppercased()].flatMap { index in
+                    // Only the name reported back to the mount; the save above is done either way.
+                    try? monthView(sourceMonth, in: &state)?.files[index].name
+                } ?? name
+                if newName != name {
+                    // Written under another name (`tmp.json`, or a new start): that name shows the record for a
+                    // while, so `mv tmp.json f` and an editor's re-read find it.
+                    state.movedRecords[displayPath] = (id, sourceMonth, Self.now() + Self.gracePeriod)
+                }
+                return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+            }
+            // A move needs the month as it was before the edit (what the record leaves): loaded again
+            // from the bytes it was saved as (moves are rare; the edit worked on the only copy).
+            let original = restoredAfterFailedEdit(source)
+                ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+            return try move(id, object: object, editedDocument: source.document, from: sourceMonth, source: original,
+                            to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
+        } catch {
+            if wasHeld, state.months[sourceMonth] == nil, let restored = restoredAfterFailedEdit(source) {
+                state.months[sourceMonth] = restored
+            }
+            throw error
         }
-        return try move(id, object: object, editedDocument: document, from: sourceMonth, source: source,
-                        to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
     }
 
     /// The month document a written record belongs in. A record stays in the document that holds it
@@ -147,6 +163,18 @@ extension Store {
         guard let newStart, let startMonth = timeZone.month(ofMilliseconds: newStart) else { return holder }
         if let previousStart, previousStart == newStart { return holder }
         return startMonth
+    }
+
+    /// The month as it was last saved, after an edit of it failed or before a move: loaded again from
+    /// the bytes it was saved as (the edit worked on the only copy). Nil when there are none: the next
+    /// use loads the file.
+    func restoredAfterFailedEdit(_ edited: LoadedDocument) -> LoadedDocument? {
+        guard let bytes = edited.savedBytes, var document = try? Document.load(bytes) else { return nil }
+        document.setActor(actor)
+        var restored = LoadedDocument(document: document, identity: edited.identity, view: nil, savedChangeCount: document.changeCount,
+                                      savedBytes: bytes, lastReadHeads: edited.lastReadHeads)
+        restored.appendedBytes = edited.appendedBytes
+        return restored
     }
 
     /// Moves a record to another month's document: written there first, then removed from the

@@ -11,6 +11,29 @@ struct ObjectEditor {
     /// Validates `members` (the id already removed) against the object's current view and
     /// applies the differences. Nothing is applied when anything is invalid.
     mutating func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
+        var working = document
+        try apply(members, currentView: currentView, to: &working)
+        document = working
+    }
+
+    /// ``apply(_:currentView:)`` without keeping the document as it was: when the editor holds the
+    /// only reference to the document (the caller gave it up), nothing is copied, so an edit costs
+    /// what the change costs and not the whole op set and history. On failure the document is left
+    /// partly edited: the caller must discard it.
+    mutating func applyInPlace(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
+        var working = document
+        document = Document()
+        defer { document = working }
+        try apply(members, currentView: currentView, to: &working)
+    }
+
+    /// The edited document; the editor keeps none, so the caller's copy is the only reference.
+    mutating func takeDocument() -> Document {
+        defer { document = Document() }
+        return document
+    }
+
+    private func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)], to working: inout Document) throws(RecordInputError) {
         var seen = Set<[UInt8]>()
         for member in members where !seen.insert(Array(member.key.utf8)).inserted {
             throw .duplicateID(member.key)
@@ -23,7 +46,6 @@ struct ObjectEditor {
         for member in currentView + members where member.key != "id" && !keys.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
             keys.append(member.key)
         }
-        var working = document
         for key in keys {
             let new = lookup(members, key)
             let current = lookup(currentView, key)
@@ -35,7 +57,6 @@ struct ObjectEditor {
             }
         }
         try validateTimes(in: working)
-        document = working
     }
 
     private func validateTimes(in document: Document) throws(RecordInputError) {
