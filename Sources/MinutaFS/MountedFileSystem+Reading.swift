@@ -41,6 +41,9 @@ struct OpenedFile: Equatable {
     /// The kernel sends `flush` at every `close`. Not for a handle opened read-only: it has nothing to save,
     /// and `cat` or `grep` then pay one request less per file (`FOPEN_NOFLUSH`).
     var needsFlush = true
+    /// The kernel keeps the listing a directory handle read (`FOPEN_CACHE_DIR`) and serves later `readdir`s
+    /// from it, until the directory changes through the mount or is invalidated (see `treeDidChange`).
+    var cachesListing = false
 }
 
 extension MountedFileSystem {

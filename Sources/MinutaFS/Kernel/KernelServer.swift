@@ -184,7 +184,10 @@ final class KernelServer: Sendable {
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
             let handle = try fileSystem.openDirectory(inode: inode)
-            request.reply(opened: OpenedFile(handle: handle, keepsCache: false, bypassesCache: false), info: info)
+            // The kernel keeps listings (and keeps them across opens) until the folder changes through the
+            // mount, or `treeDidChange` invalidates the folder's inode: a warm `ls -R` sends no readdir.
+            let opened = OpenedFile(handle: handle, keepsCache: true, bypassesCache: false, cachesListing: true)
+            request.reply(opened: opened, info: info)
         } catch {
             request.reply(error: error)
         }
