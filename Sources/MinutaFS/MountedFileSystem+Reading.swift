@@ -200,6 +200,33 @@ extension MountedFileSystem {
         }
     }
 
+    /// `read` without a handle: a read-only mount in the kernel's no-open mode (see
+    /// `KernelServer.kernelOpensFiles`). Up to `length` bytes from `offset` of the tree's file.
+    ///
+    /// The kernel keeps the pages it read (no-open mode implies `keep_cache`) until an inode notice drops
+    /// them: changes underneath send one (`treeDidChange`). Read-only views whose contents change with
+    /// every read (`.minutafs/status`), opened `direct_io` otherwise, are invalidated after each read so
+    /// the next one asks again, size included.
+    func read(inode: UInt64, from offset: Int, length: Int) throws(Errno) -> [UInt8] {
+        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
+            return retained.contents.bytes(from: offset, length: length)
+        }
+        let path = try path(ofInode: inode)
+        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        let attributes: TreeAttributes
+        if let remembered {
+            attributes = remembered
+        } else {
+            attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+        }
+        if attributes.isDirectory { throw .isDirectory }
+        let contents = try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
+        if !attributes.isWritable {
+            invalidator.invalidateSoon([.inode(inode)])
+        }
+        return contents.bytes(from: offset, length: length)
+    }
+
     /// Gives a handle without contents the tree's contents of `path`.
     func loadContents(ofHandle handle: UInt64, fromPath path: String, missingIsEmpty: Bool) throws(Errno) {
         let contents: [UInt8]
