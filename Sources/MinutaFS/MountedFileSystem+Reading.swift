@@ -244,15 +244,20 @@ extension MountedFileSystem {
         }
     }
 
-    /// `opendir`: a handle whose listing the first `readdir` takes.
-    func openDirectory(inode: UInt64) throws(Errno) -> UInt64 {
+    /// `opendir`: a handle whose listing the first `readdir` takes. The kernel may keep the listing of a
+    /// folder the tree marks writable; a read-only one (`.minutafs/rejected`) changes without a request
+    /// of the kernel or a report of the tree, so it is read afresh at every open, as read-only views are.
+    func openDirectory(inode: UInt64) throws(Errno) -> OpenedFile {
         let path = try path(ofInode: inode)
-        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
-        if path != TreePath.root && remembered?.isDirectory != true {
-            let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
-            if !attributes.isDirectory { throw .notDirectory }
+        var attributes = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        if path != TreePath.root && attributes?.isDirectory != true {
+            let asked = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+            if !asked.isDirectory { throw .notDirectory }
+            attributes = asked
         }
-        return state.withLock { $0.handles.open(directoryListing: []) }
+        let cachesListing = path == TreePath.root || attributes?.isWritable != false
+        let handle = state.withLock { $0.handles.open(directoryListing: []) }
+        return OpenedFile(handle: handle, keepsCache: cachesListing, bypassesCache: false, cachesListing: cachesListing)
     }
 
     /// The listing of a directory handle: taken at a `readdir` from offset 0 (the first one, or after

@@ -28,7 +28,7 @@ struct ListingCacheMountTests {
             // Listed twice: the second comes from the kernel's kept listing.
             #expect(try Self.records(mounted.january) == january)
             let sorted = january.sorted()
-            try #require(sorted.count >= 2, "the sample January has \(sorted.count) records")
+            try #require(sorted.count >= 3, "the sample January has \(sorted.count) records")
 
             // Created: written as new.json, filed by the store under a name from its start.
             _ = FileManager.default.createFile(atPath: folder + "/new.json", contents: Data(Self.newRecord.utf8))
@@ -56,6 +56,14 @@ struct ListingCacheMountTests {
             let deleted = sorted[1]
             #expect(try Shell.run("rm '\(mounted.january)/\(deleted)'").status == 0)
             #expect(mounted.eventually(2) { (try? Self.records(mounted.january)).map { !$0.contains(deleted) } ?? false })
+
+            // A rejected save adds a file to `.minutafs/rejected` without a request in that folder: listed
+            // before and after, it shows there (a read-only folder's listing is never kept).
+            let rejected = mounted.mountPoint + "/.minutafs/rejected"
+            let rejectedBefore = try FileManager.default.contentsOfDirectory(atPath: rejected)
+            #expect(MountClient.write(Array("{ broken".utf8), to: mounted.january + "/" + sorted[2]).errno == EINVAL)
+            let rejectedAfter = try FileManager.default.contentsOfDirectory(atPath: rejected)
+            #expect(rejectedAfter.count == rejectedBefore.count + 1, "\(rejectedBefore) -> \(rejectedAfter)")
             #expect(mounted.unmount() == 0)
         }
     }

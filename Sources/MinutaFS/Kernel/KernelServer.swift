@@ -204,11 +204,9 @@ final class KernelServer: Sendable {
     func openDirectory(_ request: consuming KernelRequest, inode: fuse_ino_t, info: UnsafeMutablePointer<fuse_file_info>?) {
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            let handle = try fileSystem.openDirectory(inode: inode)
             // The kernel keeps listings (and keeps them across opens) until the folder changes through the
             // mount, or `treeDidChange` invalidates the folder's inode: a warm `ls -R` sends no readdir.
-            let opened = OpenedFile(handle: handle, keepsCache: true, bypassesCache: false, cachesListing: true)
-            request.reply(opened: opened, info: info)
+            request.reply(opened: try fileSystem.openDirectory(inode: inode), info: info)
         } catch {
             request.reply(error: error)
         }
