@@ -46,6 +46,12 @@ struct ReadOnlyMountTests {
             let shown = mounted.eventually(2) { (try? mounted.text(path))?.contains("changed on another device: ") ?? false }
             #expect(shown, "\((try? mounted.text(path)) ?? "unreadable")")
 
+            // fsync of a file opened for reading has nothing to do and succeeds.
+            let descriptor = open(path, O_RDONLY)
+            #expect(descriptor >= 0)
+            #expect(fsync(descriptor) == 0, "fsync: \(String(cString: strerror(errno)))")
+            #expect(close(descriptor) == 0)
+
             // Refused by the kernel: the mount is read-only.
             let write = MountClient.write(Array("{}".utf8), to: path)
             #expect(write == MountClient.Outcome(errno: EROFS, call: "open"), "\(write)")

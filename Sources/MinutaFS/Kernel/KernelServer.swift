@@ -186,6 +186,8 @@ final class KernelServer: Sendable {
         // A read-only mount has nothing to save; ENOSYS makes the kernel stop sending FLUSH.
         if isFlush && fileSystem.isReadOnly { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
+        // No-open mode: an fsync of a file the kernel opened itself, which has nothing to save.
+        if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: 0)) }
         do throws(Errno) {
             try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
             request.reply(error: Errno(rawValue: 0))
