@@ -6,7 +6,9 @@
 #   bench/mount-bench.sh [WORKDIR]        (default: /var/tmp/minutafs-bench)
 #
 # Environment: YEARS (10), RECORDS (300 a month), EDITS (200 timed saves), MINUTAFS (the binary to
-# measure; default .build/release/minutafs).
+# measure; default .build/release/minutafs), RUNS (5 timed runs per warm figure of the floor table),
+# FUSEFLOOR (optional: the path of a fusefloor binary, a minimal libfuse3 server that serves a folder
+# from memory and does nothing per request but reply; the floor table then has it beside minutafs).
 #
 # The generated store is kept in WORKDIR; each run mounts a fresh copy of it, since the timed saves and
 # the live merge change the store (a month edited 200 times more saves more slowly).
@@ -24,7 +26,12 @@ store=$work/store-$years-$records
 plain=$work/plain-$years-$records
 mnt=$work/mnt
 copy=$work/run-store
-cleanup() { fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt" 2>/dev/null || true; }
+floor_mnt=$work/floor-mnt
+floor_pid=
+cleanup() {
+    [ -n "$floor_pid" ] && kill -TERM "$floor_pid" 2>/dev/null && wait "$floor_pid" 2>/dev/null
+    for m in "$mnt" "$floor_mnt"; do fusermount3 -u "$m" 2>/dev/null || fusermount3 -u -z "$m" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 cleanup
 if [ ! -d "$store" ]; then
@@ -113,3 +120,85 @@ while True:
 print("live merge (conflict copy lands -> merged content readable, copy gone): %.0f ms" % ((time.perf_counter() - start) * 1000))
 PY
 kill -TERM $pid; wait $pid || true
+
+# Reads beside the FUSE floor (issue 16). The same commands on records/ (the same bytes everywhere) of
+# plain files, fusefloor in open mode (one OPEN per open(2), as a file system that must see close()
+# needs) and noopen mode (what a read-only mount can do) when FUSEFLOOR is set, minutafs, and minutafs
+# -o ro. Each target is mounted fresh, one at a time; "first grep -r" is the first command after the
+# mount (plain files: page cache warm), then each warm figure is the median of RUNS runs after one
+# warming run. Times in seconds.
+runs=${RUNS:-5}
+floor=${FUSEFLOOR:-}
+word=Zürich
+op() {  # OP: run it in the current folder
+    case $1 in
+        grep) grep -r "$word" records >/dev/null || true ;;
+        cat) find records -type f -exec cat {} + >/dev/null ;;
+        ls) ls -R records >/dev/null ;;
+    esac
+}
+time_op() {  # DIR OP: microseconds
+    local s e
+    s=$EPOCHREALTIME; (cd "$1" && op "$2"); e=$EPOCHREALTIME
+    echo $(( ${e/./} - ${s/./} ))
+}
+warm() {  # DIR OP: median microseconds of RUNS runs after a warming run
+    local i
+    time_op "$1" "$2" >/dev/null
+    for i in $(seq "$runs"); do time_op "$1" "$2"; done | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+declare -A result
+targets=(plain)
+[ -n "$floor" ] && targets+=(floor-open floor-noopen)
+targets+=(minutafs minutafs-ro)
+mkdir -p "$floor_mnt"
+for target in "${targets[@]}"; do
+    dir=$floor_mnt
+    case $target in
+        plain) dir=$plain ;;
+        floor-open|floor-noopen)
+            "$floor" --mode "${target#floor-}" "$plain" "$floor_mnt" 2>"$work/$target.log" & floor_pid=$! ;;
+        minutafs) "$bin" mount -f --timezone UTC "$copy" "$floor_mnt" 2>"$work/$target.log" & floor_pid=$! ;;
+        minutafs-ro) "$bin" mount -f --timezone UTC -o ro "$copy" "$floor_mnt" 2>"$work/$target.log" & floor_pid=$! ;;
+    esac
+    if [ "$target" != plain ]; then
+        for i in $(seq 600); do
+            grep -q " $floor_mnt " /proc/self/mountinfo && [ -d "$floor_mnt/records" ] && break
+            kill -0 "$floor_pid" 2>/dev/null || { cat "$work/$target.log" >&2; echo "$target did not mount" >&2; exit 1; }
+            sleep 0.05
+        done
+    fi
+    result[$target,first]=$(time_op "$dir" grep)
+    for o in grep cat ls; do result[$target,$o]=$(warm "$dir" "$o"); done
+    if [ "$target" != plain ]; then
+        kill -TERM "$floor_pid"; wait "$floor_pid" 2>/dev/null || true; floor_pid=
+        fusermount3 -u "$floor_mnt" 2>/dev/null || true
+    fi
+done
+echo
+echo "reads beside the FUSE floor (records/, seconds; warm: median of $runs runs${floor:+; fusefloor $(basename "$floor")}):"
+header="| command | plain"
+[ -n "$floor" ] && header+=" | fusefloor open | fusefloor noopen"
+header+=" | minutafs | minutafs -o ro | minutafs / plain"
+[ -n "$floor" ] && header+=" | minutafs / fusefloor open"
+header+=" | -o ro / plain"
+[ -n "$floor" ] && header+=" | -o ro / fusefloor noopen"
+echo "$header |"
+echo "$header |" | sed 's/[^|]\+/---/g'
+sec() { awk -v u="$1" 'BEGIN { printf "%.3f", u / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+for o in first grep cat ls; do
+    case $o in
+        first) label='first `grep -r` after mount (plain: page cache warm)' ;;
+        grep) label='`grep -r` (warm)' ;;
+        cat) label='`cat` of every file (warm)' ;;
+        ls) label='`ls -R` (warm)' ;;
+    esac
+    line="| $label | $(sec "${result[plain,$o]}")"
+    [ -n "$floor" ] && line+=" | $(sec "${result[floor-open,$o]}") | $(sec "${result[floor-noopen,$o]}")"
+    line+=" | $(sec "${result[minutafs,$o]}") | $(sec "${result[minutafs-ro,$o]}") | $(ratio "${result[minutafs,$o]}" "${result[plain,$o]}")"
+    [ -n "$floor" ] && line+=" | $(ratio "${result[minutafs,$o]}" "${result[floor-open,$o]}")"
+    line+=" | $(ratio "${result[minutafs-ro,$o]}" "${result[plain,$o]}")"
+    [ -n "$floor" ] && line+=" | $(ratio "${result[minutafs-ro,$o]}" "${result[floor-noopen,$o]}")"
+    echo "$line |"
+done

@@ -41,6 +41,9 @@ struct OpenedFile: Equatable {
     /// The kernel sends `flush` at every `close`. Not for a handle opened read-only: it has nothing to save,
     /// and `cat` or `grep` then pay one request less per file (`FOPEN_NOFLUSH`).
     var needsFlush = true
+    /// The kernel keeps the listing a directory handle read (`FOPEN_CACHE_DIR`) and serves later `readdir`s
+    /// from it, until the directory changes through the mount or is invalidated (see `treeDidChange`).
+    var cachesListing = false
 }
 
 extension MountedFileSystem {
@@ -197,6 +200,33 @@ extension MountedFileSystem {
         }
     }
 
+    /// `read` without a handle: a read-only mount in the kernel's no-open mode (see
+    /// `KernelServer.kernelOpensFiles`). Up to `length` bytes from `offset` of the tree's file.
+    ///
+    /// The kernel keeps the pages it read (no-open mode implies `keep_cache`) until an inode notice drops
+    /// them: changes underneath send one (`treeDidChange`). Read-only views whose contents change with
+    /// every read (`.minutafs/status`), opened `direct_io` otherwise, are invalidated after each read so
+    /// the next one asks again, size included.
+    func read(inode: UInt64, from offset: Int, length: Int) throws(Errno) -> [UInt8] {
+        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
+            return retained.contents.bytes(from: offset, length: length)
+        }
+        let path = try path(ofInode: inode)
+        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        let attributes: TreeAttributes
+        if let remembered {
+            attributes = remembered
+        } else {
+            attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+        }
+        if attributes.isDirectory { throw .isDirectory }
+        let contents = try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
+        if !attributes.isWritable {
+            invalidator.invalidateSoon([.inode(inode)])
+        }
+        return contents.bytes(from: offset, length: length)
+    }
+
     /// Gives a handle without contents the tree's contents of `path`.
     func loadContents(ofHandle handle: UInt64, fromPath path: String, missingIsEmpty: Bool) throws(Errno) {
         let contents: [UInt8]
@@ -214,15 +244,20 @@ extension MountedFileSystem {
         }
     }
 
-    /// `opendir`: a handle whose listing the first `readdir` takes.
-    func openDirectory(inode: UInt64) throws(Errno) -> UInt64 {
+    /// `opendir`: a handle whose listing the first `readdir` takes. The kernel may keep the listing of a
+    /// folder the tree marks writable; a read-only one (`.minutafs/rejected`) changes without a request
+    /// of the kernel or a report of the tree, so it is read afresh at every open, as read-only views are.
+    func openDirectory(inode: UInt64) throws(Errno) -> OpenedFile {
         let path = try path(ofInode: inode)
-        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
-        if path != TreePath.root && remembered?.isDirectory != true {
-            let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
-            if !attributes.isDirectory { throw .notDirectory }
+        var attributes = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        if path != TreePath.root && attributes?.isDirectory != true {
+            let asked = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
+            if !asked.isDirectory { throw .notDirectory }
+            attributes = asked
         }
-        return state.withLock { $0.handles.open(directoryListing: []) }
+        let cachesListing = path == TreePath.root || attributes?.isWritable != false
+        let handle = state.withLock { $0.handles.open(directoryListing: []) }
+        return OpenedFile(handle: handle, keepsCache: cachesListing, bypassesCache: false, cachesListing: cachesListing)
     }
 
     /// The listing of a directory handle: taken at a `readdir` from offset 0 (the first one, or after

@@ -62,6 +62,7 @@ extension MountedFileSystem {
                 state.inodes.detach(path)
                 if let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
                     notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+                    notices.append(.inode(parent))  // the folder's listing the kernel may keep
                 }
             }
             return notices

@@ -137,6 +137,7 @@ extension MountedFileSystem {
         var notices: [KernelCacheNotice] = [.inode(refused.inode)]
         if refused.wasUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
             notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+            notices.append(.inode(parent))  // the folder's listing the kernel may keep
         }
         invalidator.invalidateSoon(notices)
     }
@@ -190,7 +191,8 @@ extension MountedFileSystem {
             }
             invalidator.invalidateNow(inode: inode)
             if isUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
-                invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: path))])
+                // Gone from the folder: its name, and the folder's listing the kernel may keep.
+                invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: path)), .inode(parent)])
             }
             throw Errno(rawValue: error.errno)
         }

@@ -8,8 +8,12 @@ import CFuse3
 enum KernelOperations {
     static func make() -> fuse_lowlevel_ops {
         var operations = fuse_lowlevel_ops()
-        operations.`init` = { _, connection in
+        operations.`init` = { userdata, connection in
             guard let connection else { return }
+            if let userdata {
+                let server = Unmanaged<KernelServer>.fromOpaque(userdata).takeUnretainedValue()
+                server.connectionStarted(kernelCanOpenFiles: connection.pointee.capable & UInt32(FUSE_CAP_NO_OPEN_SUPPORT) != 0)
+            }
             // open(O_TRUNC) arrives as one open with O_TRUNC, not a truncate then an open: the handle starts
             // empty and the tree gets one write.
             connection.pointee.want |= connection.pointee.capable & UInt32(FUSE_CAP_ATOMIC_O_TRUNC)
@@ -53,8 +57,10 @@ enum KernelOperations {
                 server.create(request, parent: parent, name: name, mode: mode, info: info)
             }
         }
-        operations.read = { request, _, size, offset, info in
-            serveRequest(request) { server, request in server.read(request, size: size, offset: offset, info: info) }
+        operations.read = { request, inode, size, offset, info in
+            serveRequest(request) { server, request in
+                server.read(request, inode: inode, size: size, offset: offset, info: info)
+            }
         }
         operations.write = { request, _, bytes, size, offset, info in
             serveRequest(request) { server, request in

@@ -51,6 +51,7 @@ struct KernelRequest: ~Copyable {
         info.pointee.keep_cache = opened.keepsCache ? 1 : 0
         info.pointee.direct_io = opened.bypassesCache ? 1 : 0
         info.pointee.noflush = opened.needsFlush ? 0 : 1
+        info.pointee.cache_readdir = opened.cachesListing ? 1 : 0
         _ = fuse_reply_open(raw, info)
         discard self
     }

@@ -1,4 +1,5 @@
 import CFuse3
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -17,6 +18,10 @@ final class KernelServer: Sendable {
     /// How long the kernel may trust names and attributes without asking again. Changes made through the
     /// mount update the kernel's caches as they happen; changes underneath are invalidated explicitly.
     let cacheTimeout: Double
+    /// Whether the kernel opens files itself (its no-open mode): set at `init` for a read-only mount when
+    /// the kernel offers it. `open` and `flush` are then answered with `ENOSYS`, after which the kernel
+    /// sends no OPEN, FLUSH or RELEASE at all, and reads come without a handle (see `read`).
+    let kernelOpensFiles = Atomic<Bool>(false)
 
     init(fileSystem: MountedFileSystem, owner: FileOwner, cacheTimeout: Double) {
         self.fileSystem = fileSystem
@@ -112,7 +117,15 @@ final class KernelServer: Sendable {
 
     // MARK: Files
 
+    /// Called at `init`: a read-only mount saves nothing, so it needs to see no `open` or `close` and
+    /// lets the kernel open files itself, when the kernel can.
+    func connectionStarted(kernelCanOpenFiles: Bool) {
+        kernelOpensFiles.store(fileSystem.isReadOnly && kernelCanOpenFiles, ordering: .relaxed)
+    }
+
     func open(_ request: consuming KernelRequest, inode: fuse_ino_t, info: UnsafeMutablePointer<fuse_file_info>?) {
+        // ENOSYS turns on the kernel's no-open mode: no OPEN, FLUSH or RELEASE from now on.
+        if kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
             let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags))
@@ -138,9 +151,15 @@ final class KernelServer: Sendable {
         }
     }
 
-    func read(_ request: consuming KernelRequest, size: Int, offset: off_t, info: UnsafeMutablePointer<fuse_file_info>?) {
+    func read(
+        _ request: consuming KernelRequest, inode: fuse_ino_t, size: Int, offset: off_t, info: UnsafeMutablePointer<fuse_file_info>?
+    ) {
         guard let info, offset >= 0 else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
+            if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) {
+                // No-open mode: the kernel opened the file itself; no handle, read the inode's file.
+                return request.reply(bytes: try fileSystem.read(inode: inode, from: Int(offset), length: size))
+            }
             request.reply(bytes: try fileSystem.read(handle: info.pointee.fh, from: Int(offset), length: size))
         } catch {
             request.reply(error: error)
@@ -164,7 +183,11 @@ final class KernelServer: Sendable {
 
     /// `flush` (every `close` of a descriptor) and `fsync`: save if changed; the error reaches the program.
     func save(_ request: consuming KernelRequest, info: UnsafeMutablePointer<fuse_file_info>?, isFlush: Bool) {
+        // A read-only mount has nothing to save; ENOSYS makes the kernel stop sending FLUSH.
+        if isFlush && fileSystem.isReadOnly { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
+        // No-open mode: an fsync of a file the kernel opened itself, which has nothing to save.
+        if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: 0)) }
         do throws(Errno) {
             try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
             request.reply(error: Errno(rawValue: 0))
@@ -174,7 +197,7 @@ final class KernelServer: Sendable {
     }
 
     func release(_ request: consuming KernelRequest, info: UnsafeMutablePointer<fuse_file_info>?) {
-        if let info { fileSystem.release(handle: info.pointee.fh) }
+        if let info, info.pointee.fh != 0 { fileSystem.release(handle: info.pointee.fh) }
         request.reply(error: Errno(rawValue: 0))
     }
 
@@ -183,8 +206,9 @@ final class KernelServer: Sendable {
     func openDirectory(_ request: consuming KernelRequest, inode: fuse_ino_t, info: UnsafeMutablePointer<fuse_file_info>?) {
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            let handle = try fileSystem.openDirectory(inode: inode)
-            request.reply(opened: OpenedFile(handle: handle, keepsCache: false, bypassesCache: false), info: info)
+            // The kernel keeps listings (and keeps them across opens) until the folder changes through the
+            // mount, or `treeDidChange` invalidates the folder's inode: a warm `ls -R` sends no readdir.
+            request.reply(opened: try fileSystem.openDirectory(inode: inode), info: info)
         } catch {
             request.reply(error: error)
         }

@@ -10,10 +10,14 @@ public final class StoreTree: Sendable {
     /// `reports/`: timesheets and pictures computed from the records (SPEC section 9).
     public let reports: StoreReports
 
+    /// The time of a folder with nothing in the backing folder to take a time from (see `folderTime`).
+    private let openedAt: Int
+
     public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
         self.mountDescription = mountDescription
         self.reports = reports ?? StoreReports(store: store)
+        openedAt = Store.now()
     }
 
     public struct Attributes: Sendable, Equatable {
@@ -207,8 +211,13 @@ public final class StoreTree: Sendable {
         }
     }
 
+    /// A folder's time: its backing folder's; for a month shown from its document alone, the document's;
+    /// else when the tree was opened. Never the time of asking: a folder time that moved on every `stat`
+    /// made the kernel drop the folder's kept listing at each look (its cache is reset when the mtime changes).
     private func folderTime(_ relative: String) -> Int {
-        store.passThroughStatus(relative)?.modificationSeconds ?? Store.now()
+        store.passThroughStatus(relative)?.modificationSeconds
+            ?? store.passThroughStatus(relative + ".automerge")?.modificationSeconds
+            ?? openedAt
     }
 
     public func contents(ofPath path: String) throws(StoreError) -> [UInt8] {
