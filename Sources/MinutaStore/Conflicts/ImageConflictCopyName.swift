@@ -5,12 +5,30 @@
 public enum ImageConflictCopyName {
     /// The name of the file `name` is a conflict copy of (`X_0.jpg`), or nil.
     public static func original(ofCopy name: String) -> String? {
+        // Every pattern holds a space or "conflict-"; an app image name (`<id>_<n>.jpg`) holds neither,
+        // and the mount asks for every image at each sync pass: no regular expression runs for it
+        // (they cost most of a ten-year store's start-up and of every live merge).
+        guard mayBeCopy(name) else { return nil }
         for pattern in patterns {
             guard let match = name.wholeMatch(of: pattern) else { continue }
             let original = String(match.output.1) + String(match.output.2)
             if original != name { return original }
         }
         return nil
+    }
+
+    /// Whether `name` holds a space or "conflict-" (a byte loop: cheap next to the patterns).
+    static func mayBeCopy(_ name: String) -> Bool {
+        let marker = Array("conflict-".utf8)
+        let check = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+            if bytes.contains(0x20) { return true }
+            guard bytes.count >= marker.count else { return false }
+            for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
+                if bytes[start..<(start + marker.count)].elementsEqual(marker) { return true }
+            }
+            return false
+        }
+        return name.utf8.withContiguousStorageIfAvailable(check) ?? Array(name.utf8).withUnsafeBufferPointer(check)
     }
 
     // Each pattern captures the original's stem and its extension (with the dot).
