@@ -27,6 +27,14 @@ public final class FuseMount: Sendable {
         var isStopRequested = false
         /// Wakes `run()` to stop; set while it runs.
         var stopEvent: EventSignal?
+        /// The session's `/dev/fuse` descriptor while it is mounted (for tests).
+        var kernelDescriptor: Int32?
+    }
+
+    /// The `/dev/fuse` descriptor of the running session; nil before it is mounted and once `run()` ends.
+    /// Tests hand it to a child process to reproduce one that inherited it.
+    var kernelDescriptor: Int32? {
+        lifecycle.withLock { $0.kernelDescriptor }
     }
 
     /// Checks the mount point: it must exist, be an empty directory, and not be a mount already.
@@ -68,6 +76,7 @@ public final class FuseMount: Sendable {
             lifecycle.withLock { lifecycle in
                 lifecycle.phase = .finished
                 lifecycle.stopEvent = nil
+                lifecycle.kernelDescriptor = nil
             }
         }
 
@@ -89,8 +98,11 @@ public final class FuseMount: Sendable {
             fileSystem?.treeDidChange(paths)
         }
         let workers: KernelWorkers
+        let connectionEnded: EventSignal
         do throws(MountError) {
-            workers = try KernelWorkers(session: session, count: options.workerThreads, ended: stopEvent)
+            connectionEnded = try EventSignal()
+            workers = try KernelWorkers(
+                session: session, count: options.workerThreads, ended: [stopEvent, connectionEnded])
         } catch {
             tree.setChangeHandler { _ in }
             notifier.close()
@@ -98,8 +110,13 @@ public final class FuseMount: Sendable {
             session.destroy()
             throw error
         }
+        // Only now: the stat is answered by the workers.
+        let connection = KernelConnection(mountPoint: mountPoint)
         let signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
-        lifecycle.withLock { $0.phase = .serving }
+        lifecycle.withLock { lifecycle in
+            lifecycle.phase = .serving
+            lifecycle.kernelDescriptor = session.descriptor
+        }
         whenServing?()
 
         stopEvent.wait()
@@ -111,6 +128,19 @@ public final class FuseMount: Sendable {
         }
         tree.setChangeHandler { _ in }
         notifier.close()
+        if workers.outcome == .none && session.detach(from: mountPoint) {
+            // Nothing new can enter the mount, but a file still open on it gets a FLUSH and RELEASE when it
+            // is closed, and the caller waits for the answer. Keep answering until the last one is closed
+            // (the kernel then ends the connection) or the grace runs out. Without this, a child process
+            // that inherited this process's `/dev/fuse` descriptor and a file on the mount (a program
+            // started between fork and exec, as in the tests that mount in-process) blocks forever in
+            // close(): its own copy of `/dev/fuse` keeps the connection from being aborted.
+            if !connectionEnded.wait(seconds: options.detachGrace), let connection {
+                // Files are still open: end their requests (ENOTCONN) rather than leave a holder of
+                // `/dev/fuse` waiting for ever.
+                connection.abort()
+            }
+        }
         workers.stop()
         fileSystem.finishPendingWork()
         signals?.restore()
@@ -121,8 +151,10 @@ public final class FuseMount: Sendable {
         }
     }
 
-    /// Ends `run()` from any thread: open files are saved, the file system is unmounted (programs still
-    /// inside get `ENOTCONN`), and `run()` returns. Before `run()`, makes it return at once.
+    /// Ends `run()` from any thread: open files are saved, the file system is unmounted, and `run()`
+    /// returns. A file still open on it is answered until it is closed, for `options.detachGrace`
+    /// seconds at most (as root; see `run()`); after that, programs still inside get `ENOTCONN`. Before
+    /// `run()`, makes it return at once.
     public func unmount() {
         lifecycle.withLock { lifecycle in
             lifecycle.isStopRequested = true

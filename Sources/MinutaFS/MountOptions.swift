@@ -26,6 +26,10 @@ public struct MountOptions: Sendable, Equatable {
     /// own, such as `x.json.new`) waits after its last close before it goes to the tree; renamed before
     /// then, it was a write-then-rename save and never reaches the tree under its own name.
     public var settleDelay: Double
+    /// Seconds an unmount by request (`unmount()`, a stop signal) keeps answering the kernel after the
+    /// mount point is detached, so that a file still open on the mount is closed with an answer: see
+    /// `FuseMount.run()`. Serving ends sooner when the last file is closed.
+    public var detachGrace: Double
 
     public init(
         readOnly: Bool = false,
@@ -37,7 +41,8 @@ public struct MountOptions: Sendable, Equatable {
         cacheTimeout: Double = 60,
         workerThreads: Int = 4,
         removalDelay: Double = 2,
-        settleDelay: Double = 3
+        settleDelay: Double = 3,
+        detachGrace: Double = 2
     ) {
         self.readOnly = readOnly
         self.allowOther = allowOther
@@ -49,6 +54,7 @@ public struct MountOptions: Sendable, Equatable {
         self.workerThreads = workerThreads
         self.removalDelay = removalDelay
         self.settleDelay = settleDelay
+        self.detachGrace = detachGrace
     }
 
     /// The `-o` options given to libfuse.

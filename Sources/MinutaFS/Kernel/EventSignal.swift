@@ -30,6 +30,19 @@ final class EventSignal: Sendable {
         while poll(&waiting, 1, -1) < 0 && errno == EINTR {}
     }
 
+    /// Waits until `signal()` was called or `seconds` have passed; whether it was called.
+    func wait(seconds: Double) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(max(0, seconds) * 1000)))
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let milliseconds = max(0, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&waiting, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready == 0 || errno != EINTR { return false }
+        }
+    }
+
     deinit {
         Glibc.close(descriptor)
     }

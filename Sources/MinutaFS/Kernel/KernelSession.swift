@@ -1,4 +1,5 @@
 import CFuse3
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -22,6 +23,8 @@ final class KernelSession: Sendable {
     let pointer: SessionPointer
     /// Keeps the server alive for as long as libfuse holds it as userdata.
     private let server: Unmanaged<KernelServer>
+    /// Set once `detach(from:)` took the mount point away while the connection stayed open.
+    private let isDetached = Mutex(false)
 
     /// Creates the session; libfuse parses the `-o` options here.
     ///
@@ -84,9 +87,21 @@ final class KernelSession: Sendable {
         fuse_session_process_buf(pointer.raw, &buffer)
     }
 
+    /// Takes the file system off `mountPoint` (lazily: files still open on it stay usable) while the
+    /// connection stays open, so their last requests can still be answered; the kernel ends the
+    /// connection (reads fail with `ENODEV`) when the last of them is closed. Root only (it is
+    /// `umount2`); elsewhere returns false and `unmount()` does both steps at once, as libfuse does.
+    func detach(from mountPoint: String) -> Bool {
+        guard geteuid() == 0, umount2(mountPoint, Int32(MNT_DETACH)) == 0 else { return false }
+        isDetached.withLock { $0 = true }
+        return true
+    }
+
     /// Closes the connection (pending requests fail with `ENOTCONN`) and detaches the mount point (lazily,
-    /// so a process still inside does not keep it mounted). Does nothing if the kernel already unmounted.
+    /// so a process still inside does not keep it mounted). Does nothing if the kernel already unmounted;
+    /// after `detach(from:)` only the connection is left, and `destroy()` closes it.
     func unmount() {
+        guard !isDetached.withLock({ $0 }) else { return }
         fuse_session_unmount(pointer.raw)
     }
 

@@ -38,8 +38,8 @@ final class KernelWorkers: Sendable {
     private let threads: Mutex<[pthread_t]> = Mutex([])
     private let ending = Mutex(Ending.none)
 
-    /// Starts `count` threads; `ended` is signalled when the connection ends by itself.
-    init(session: KernelSession, count: Int, ended: EventSignal) throws(MountError) {
+    /// Starts `count` threads; each of `ended` is signalled when the connection ends by itself.
+    init(session: KernelSession, count: Int, ended: [EventSignal]) throws(MountError) {
         self.session = session
         self.stopSignal = try EventSignal()
         do throws(MountError) {
@@ -71,7 +71,7 @@ final class KernelWorkers: Sendable {
         }
     }
 
-    private func serve(reportingEndTo ended: EventSignal) {
+    private func serve(reportingEndTo ended: [EventSignal]) {
         var buffer = fuse_buf()
         defer { free(buffer.mem) }
         let waiter: RequestWaiter
@@ -106,11 +106,11 @@ final class KernelWorkers: Sendable {
         }
     }
 
-    private func finish(_ reason: Ending, signalling ended: EventSignal) {
+    private func finish(_ reason: Ending, signalling ended: [EventSignal]) {
         ending.withLock { ending in
             if ending == .none { ending = reason }
         }
-        ended.signal()
+        for signal in ended { signal.signal() }
     }
 }
 
