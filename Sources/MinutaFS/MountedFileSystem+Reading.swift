@@ -300,8 +300,14 @@ extension MountedFileSystem {
         return listing
     }
 
-    /// The attributes of an entry of a listing, with its inode number (given one if it has none, without
-    /// counting a reference); nil if it went away since the listing was taken.
+    /// The attributes of an entry of a `readdirplus` reply, with its inode number, counted as one more
+    /// reference the kernel holds (as a lookup is); nil if it went away since the listing was taken. An
+    /// entry that is then left out of the reply gives its reference back (`returnReferences`).
+    ///
+    /// Counted here, under the same lock that gives the number, and not once the reply is built: in
+    /// between, a save by rename could detach that inode and the kernel forget it, so the table dropped
+    /// it, while the kernel, given the number by this reply, would later open an inode the mount no longer
+    /// knew (`ENOENT` for a reader of a record being saved, about once in 30,000 reads under load).
     /// Like `lookUp`, the attributes and the inode are one answer (asked again across a rename).
     func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
         guard let path = try? path(of: name, inDirectory: parent) else { return nil }
@@ -312,7 +318,7 @@ extension MountedFileSystem {
             let fromTree = resolved.tree
             let inode = state.withLock { state -> UInt64? in
                 guard state.inodes.pathGeneration == pathGeneration || attempt == 8 else { return nil }
-                let inode = state.inodes.inode(forPath: path)
+                let inode = state.inodes.lookUp(path)
                 if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
                 return inode
             }
@@ -378,7 +384,7 @@ extension MountedFileSystem {
                     guard let found = fromTree[index] else { return nil }
                     attributes = NodeAttributes(found)
                 }
-                attributes.inode = state.inodes.inode(forPath: paths[index])
+                attributes.inode = state.inodes.lookUp(paths[index])
                 if let found = fromTree[index] {
                     state.inodes.remember(found, ofInode: attributes.inode, generation: generation)
                 }
@@ -393,10 +399,11 @@ extension MountedFileSystem {
         return state.withLock { $0.inodes.inode(forPath: path) }
     }
 
-    /// The kernel now holds a reference to each of these inodes (entries of a `readdirplus` reply).
-    func countReferences(toInodes inodes: [UInt64]) {
+    /// Entries given attributes (and a reference) by `listedAttributes` that did not go into the reply: the
+    /// kernel never got them, so their references are given back.
+    func returnReferences(toInodes inodes: [UInt64]) {
         state.withLock { state in
-            for inode in inodes { state.inodes.addLookups(1, toInode: inode) }
+            for inode in inodes { state.inodes.forget(1, ofInode: inode) }
         }
     }
 

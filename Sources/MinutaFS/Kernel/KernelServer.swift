@@ -235,7 +235,8 @@ final class KernelServer: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         var used = 0
-        var referenced: [UInt64] = []
+        // Inodes given a reference by `listedAttributes` and not (yet) sent in this reply.
+        var unsent: [UInt64: Int] = [:]
         var index = Int(offset)
         // The attributes of as many entries as can fit (an entry takes at least 152 bytes), asked at once.
         var listed: [String: NodeAttributes] = [:]
@@ -243,6 +244,7 @@ final class KernelServer: Sendable {
             let fitting = listing[index..<min(listing.count, index + size / 152 + 1)].map(\.name).filter { $0 != "." && $0 != ".." }
             for (name, attributes) in zip(fitting, fileSystem.listedAttributes(of: fitting, inDirectory: inode)) {
                 listed[name] = attributes
+                if let attributes { unsent[attributes.inode, default: 0] += 1 }
             }
         }
         while index < listing.count {
@@ -254,8 +256,11 @@ final class KernelServer: Sendable {
                 var attributes: NodeAttributes
                 if isDotEntry {
                     attributes = NodeAttributes(inode: 0, TreeAttributes(isDirectory: true, size: 0, modificationTime: TreeTime(seconds: 0), isWritable: true))
-                } else if let found = listed[entry.name] ?? fileSystem.listedAttributes(of: entry.name, inDirectory: inode) {
+                } else if let found = listed.removeValue(forKey: entry.name) {
                     attributes = found
+                } else if let found = fileSystem.listedAttributes(of: entry.name, inDirectory: inode) {
+                    attributes = found
+                    unsent[found.inode, default: 0] += 1
                 } else {
                     index += 1  // gone since the listing was taken
                     continue
@@ -272,7 +277,7 @@ final class KernelServer: Sendable {
                     }
                 }
                 if added <= size - used && !isDotEntry {
-                    referenced.append(attributes.inode)
+                    unsent[attributes.inode, default: 0] -= 1  // sent: the kernel holds this reference
                 }
             } else {
                 var status = stat()
@@ -290,8 +295,9 @@ final class KernelServer: Sendable {
             used += added
             index += 1
         }
-        if !referenced.isEmpty {
-            fileSystem.countReferences(toInodes: referenced)
+        let leftOut = unsent.flatMap { inode, count in Array(repeating: inode, count: max(0, count)) }
+        if !leftOut.isEmpty {
+            fileSystem.returnReferences(toInodes: leftOut)
         }
         request.reply(bytes: UnsafeRawBufferPointer(rebasing: buffer[..<used]))
     }
