@@ -153,7 +153,7 @@ public final class FuseMount: Sendable {
 
     /// Ends `run()` from any thread: open files are saved, the file system is unmounted, and `run()`
     /// returns. A file still open on it is answered until it is closed, for `options.detachGrace`
-    /// seconds at most (as root; see `run()`); after that, programs still inside get `ENOTCONN`. Before
+    /// seconds at most (see `run()`); after that, programs still inside get `ENOTCONN`. Before
     /// `run()`, makes it return at once.
     public func unmount() {
         lifecycle.withLock { lifecycle in

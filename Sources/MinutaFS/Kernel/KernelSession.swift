@@ -89,12 +89,28 @@ final class KernelSession: Sendable {
 
     /// Takes the file system off `mountPoint` (lazily: files still open on it stay usable) while the
     /// connection stays open, so their last requests can still be answered; the kernel ends the
-    /// connection (reads fail with `ENODEV`) when the last of them is closed. Root only (it is
-    /// `umount2`); elsewhere returns false and `unmount()` does both steps at once, as libfuse does.
+    /// connection (reads fail with `ENODEV`) when the last of them is closed. As root with `umount2`,
+    /// otherwise with `fusermount3 -u -z` (as libfuse's own unmount does). Returns false when that
+    /// failed; `unmount()` then does both steps at once.
     func detach(from mountPoint: String) -> Bool {
-        guard geteuid() == 0, umount2(mountPoint, Int32(MNT_DETACH)) == 0 else { return false }
-        isDetached.withLock { $0 = true }
-        return true
+        let detached = geteuid() == 0
+            ? umount2(mountPoint, Int32(MNT_DETACH)) == 0
+            : Self.runFusermount(["-u", "-q", "-z", "--", mountPoint])
+        if detached { isDetached.withLock { $0 = true } }
+        return detached
+    }
+
+    /// Runs `fusermount3` (found on `PATH`) with `arguments`; whether it exited 0.
+    private static func runFusermount(_ arguments: [String]) -> Bool {
+        let argv: [UnsafeMutablePointer<CChar>?] = (["fusermount3"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        guard posix_spawnp(&child, "fusermount3", nil, nil, argv, environ) == 0 else { return false }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 {
+            guard errno == EINTR else { return false }
+        }
+        return status == 0
     }
 
     /// Closes the connection (pending requests fail with `ENOTCONN`) and detaches the mount point (lazily,
