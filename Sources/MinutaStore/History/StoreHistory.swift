@@ -1,0 +1,282 @@
+import AutomergeKit
+import Synchronization
+
+/// `.minutafs/history/` (SPEC section 8): every past state of the store as read-only folders.
+///
+/// Paths here are relative to the history folder: `""` lists the days on which any document got a
+/// change; `2024-03-10` (or any instant, see ``HistoryInstant``) is the store as it was then, with
+/// `tags.json`, `records/YYYY/MM/*.json` rendered by the live view's code, and the images of those
+/// records that still exist.
+///
+/// Snapshots are rendered lazily, one document at a time, and kept in a bounded cache keyed by the
+/// document and the heads of its past state (so every instant between the same two changes shares
+/// one entry). Effective times are kept per document file and computed again when the file changes.
+public final class StoreHistory: Sendable {
+    public let store: Store
+    private let cache = Mutex(Cache())
+    /// How many rendered month or tags snapshots are kept.
+    static let renderedLimit = 48
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    struct Cache: Sendable {
+        /// Document path to the file's identity when computed and the effective times of its changes.
+        var times: [String: (key: FileKey, times: EffectiveTimes)] = [:]
+        /// `path|heads` to rendered snapshot, least recently used first.
+        var rendered: [String: RenderedDocument] = [:]
+        var renderedOrder: [String] = []
+    }
+
+    /// What identifies a version of a document file, without reading it.
+    struct FileKey: Sendable, Equatable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+        var changeCount: Int
+    }
+
+    /// A document as a snapshot shows it.
+    enum RenderedDocument: Sendable {
+        case tags([UInt8])
+        case month(files: [RecordFile], images: [String])
+    }
+
+    // MARK: Effective times
+
+    /// The month documents and the tags document, with their effective times.
+    func allTimes() throws(StoreError) -> [(path: String, month: Month?, times: EffectiveTimes)] {
+        var result: [(path: String, month: Month?, times: EffectiveTimes)] = []
+        if let times = try times(of: nil) { result.append(("tags.automerge", nil, times)) }
+        for month in try store.months() {
+            if let times = try times(of: month) { result.append((month.documentPath, month, times)) }
+        }
+        return result
+    }
+
+    /// The effective times of a month's document (the tags document for nil), nil when it has none.
+    func times(of month: Month?) throws(StoreError) -> EffectiveTimes? {
+        let path = month?.documentPath ?? "tags.automerge"
+        let status = store.passThroughStatus(path)
+        if let status, let cached = cache.withLock({ $0.times[path] }),
+           cached.key.size == status.size, cached.key.seconds == status.modificationSeconds,
+           cached.key.nanoseconds == status.modificationNanoseconds {
+            return cached.times
+        }
+        guard let document = try document(of: month) else { return nil }
+        let times = EffectiveTimes(of: document)
+        if let status {
+            let key = FileKey(size: status.size, seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds, changeCount: document.changeCount)
+            cache.withLock { $0.times[path] = (key, times) }
+        }
+        return times
+    }
+
+    private func document(of month: Month?) throws(StoreError) -> Document? {
+        if let month { return try store.document(of: month) }
+        return try store.tagsDocument()
+    }
+
+    // MARK: Listing
+
+    /// `ls .minutafs/history`: one `YYYY-MM-DD` per day (store time zone) on which any document got a
+    /// change, oldest first. Changes without a time (effective time 0) name no day.
+    public func dayNames() throws(StoreError) -> [String] {
+        var days = Set<String>()
+        for document in try allTimes() {
+            var lastDay: (start: Int64, end: Int64)?
+            for time in document.times.milliseconds where time > 0 {
+                if let lastDay, time >= lastDay.start, time < lastDay.end { continue }
+                let name = HistoryInstant.dayName(ofMilliseconds: time, timeZone: store.timeZone)
+                days.insert(name)
+                // The day's bounds, so the changes of one day cost one time zone lookup.
+                if let end = HistoryInstant.milliseconds(ofName: name, timeZone: store.timeZone),
+                   let start = HistoryInstant.milliseconds(ofName: name + "T00:00:00", timeZone: store.timeZone) {
+                    lastDay = (start, end + 1)
+                }
+            }
+        }
+        return days.sorted()
+    }
+
+    /// Where a path under the history folder points.
+    enum Place: Equatable {
+        case root
+        case snapshot(Int64)
+        case tags(Int64)
+        case records(Int64)
+        case year(Int64, String)
+        case month(Int64, Month)
+        case file(Int64, Month, String)
+    }
+
+    func place(_ parts: [Substring], path: String) throws(StoreError) -> Place {
+        guard let first = parts.first else { return .root }
+        guard let instant = HistoryInstant.milliseconds(ofName: String(first), timeZone: store.timeZone) else { throw .notFound(path) }
+        switch parts.count {
+        case 1: return .snapshot(instant)
+        case 2:
+            if parts[1] == "tags.json" { return .tags(instant) }
+            if parts[1] == "records" { return .records(instant) }
+        case 3:
+            if parts[1] == "records", StoreTree.isYearName(parts[2]) { return .year(instant, String(parts[2])) }
+        case 4:
+            if parts[1] == "records", let month = Month(yearName: String(parts[2]), monthName: String(parts[3])) { return .month(instant, month) }
+        case 5:
+            if parts[1] == "records", let month = Month(yearName: String(parts[2]), monthName: String(parts[3])) {
+                return .file(instant, month, String(parts[4]))
+            }
+        default: break
+        }
+        throw .notFound(path)
+    }
+
+    /// The months whose document had a change at `instant`.
+    func months(at instant: Int64) throws(StoreError) -> [Month] {
+        try allTimes().compactMap { document in
+            guard let month = document.month, let earliest = document.times.earliest, earliest <= instant else { return nil }
+            return month
+        }
+    }
+
+    /// The entries of a folder under the history folder (`parts`: the path's components below it).
+    public func entries(_ parts: [Substring], path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+        switch try place(parts, path: path) {
+        case .root:
+            return try dayNames().map { ($0, true) }
+        case .snapshot(let instant):
+            return try months(at: instant).isEmpty ? [("tags.json", false)] : [("tags.json", false), ("records", true)]
+        case .records(let instant):
+            return Set(try months(at: instant).map(\.yearName)).sorted().map { ($0, true) }
+        case .year(let instant, let year):
+            let months = try months(at: instant).filter { $0.yearName == year }
+            guard !months.isEmpty else { throw .notFound(path) }
+            return months.map { ($0.monthName, true) }
+        case .month(let instant, let month):
+            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            return files.map { ($0.name, false) } + images.map { ($0, false) }
+        case .tags, .file:
+            throw .invalidName(path)
+        }
+    }
+
+    public func attributes(_ parts: [Substring], path: String) throws(StoreError) -> StoreTree.Attributes {
+        func folder(_ instant: Int64) -> StoreTree.Attributes {
+            StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: Int(max(0, instant) / 1000), modificationNanoseconds: 0, isWritable: false)
+        }
+        switch try place(parts, path: path) {
+        case .root:
+            return StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: Store.now(), modificationNanoseconds: 0, isWritable: false)
+        case .snapshot(let instant):
+            return folder(instant)
+        case .records(let instant):
+            guard try !months(at: instant).isEmpty else { throw .notFound(path) }
+            return folder(instant)
+        case .year(let instant, let year):
+            guard try months(at: instant).contains(where: { $0.yearName == year }) else { throw .notFound(path) }
+            return folder(instant)
+        case .month(let instant, let month):
+            guard try rendered(month, at: instant) != nil else { throw .notFound(path) }
+            return folder(instant)
+        case .tags(let instant):
+            let bytes = try tagsContents(at: instant)
+            let time = try times(of: nil)?.latest(atOrBefore: instant) ?? 0
+            return StoreTree.Attributes(isDirectory: false, size: bytes.count, modificationSeconds: Int(time / 1000), modificationNanoseconds: 0, isWritable: false)
+        case .file(let instant, let month, let name):
+            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            if let file = files.first(where: { $0.name == name }) {
+                return StoreTree.Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: false)
+            }
+            guard images.contains(name), let status = store.passThroughStatus(month.folderPath + "/" + name), !status.isDirectory else { throw .notFound(path) }
+            return StoreTree.Attributes(isDirectory: false, size: status.size, modificationSeconds: status.modificationSeconds,
+                                        modificationNanoseconds: status.modificationNanoseconds, isWritable: false)
+        }
+    }
+
+    public func contents(_ parts: [Substring], path: String) throws(StoreError) -> [UInt8] {
+        switch try place(parts, path: path) {
+        case .tags(let instant):
+            return try tagsContents(at: instant)
+        case .file(let instant, let month, let name):
+            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            if let file = files.first(where: { $0.name == name }) { return file.contents }
+            guard images.contains(name) else { throw .notFound(path) }
+            return try store.passThroughContents(month.folderPath + "/" + name)
+        default:
+            throw .invalidName(path)
+        }
+    }
+
+    // MARK: Rendering
+
+    func tagsContents(at instant: Int64) throws(StoreError) -> [UInt8] {
+        guard case .tags(let bytes)? = try rendered(nil, at: instant) else {
+            return TagView.fileContents(of: Document())
+        }
+        return bytes
+    }
+
+    /// The tags document (nil) or a month's document as it was at `instant`, rendered; nil when the
+    /// month had no document then.
+    func rendered(_ month: Month?, at instant: Int64) throws(StoreError) -> RenderedDocument? {
+        guard let times = try times(of: month), let earliest = times.earliest, earliest <= instant else { return nil }
+        let heads = times.heads(atOrBefore: instant)
+        let path = month?.documentPath ?? "tags.automerge"
+        let key = path + "|" + heads.map(\.hexString).joined(separator: ",")
+        if let hit = cache.withLock({ cache -> RenderedDocument? in
+            guard let hit = cache.rendered[key] else { return nil }
+            if let position = cache.renderedOrder.firstIndex(of: key) { cache.renderedOrder.remove(at: position) }
+            cache.renderedOrder.append(key)
+            return hit
+        }) {
+            return hit
+        }
+        guard let document = try document(of: month) else { return nil }
+        let past: Document
+        do {
+            past = try document.state(atHeads: heads)
+        } catch {
+            // The document changed since its times were taken: take them again next time.
+            cache.withLock { _ = $0.times.removeValue(forKey: path) }
+            throw .unreadableDocument(file: path, cause: "its history changed while it was read (\(error)); try again")
+        }
+        let modification = Int((times.latest(atOrBefore: instant) ?? 0) / 1000)
+        let result: RenderedDocument
+        if let month {
+            result = render(month: month, past, modificationTime: modification)
+        } else {
+            result = .tags(TagView.fileContents(of: past))
+        }
+        cache.withLock { cache in
+            cache.rendered[key] = result
+            cache.renderedOrder.append(key)
+            while cache.renderedOrder.count > Self.renderedLimit {
+                cache.rendered[cache.renderedOrder.removeFirst()] = nil
+            }
+        }
+        return result
+    }
+
+    /// A month's records as the live view renders them (`Store.monthView`), from a past state.
+    private func render(month: Month, _ document: Document, modificationTime: Int) -> RenderedDocument {
+        var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
+        for key in document.keys(of: .root) {
+            guard let object = RecordView.object(key, in: document) else { continue }
+            records.append((key, object, RecordView.startTime(of: object, in: document)))
+        }
+        let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: store.timeZone)
+        var files: [RecordFile] = []
+        var images: [String] = []
+        for (record, name) in zip(records, names) {
+            let contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
+            files.append(RecordFile(name: name, id: record.id, contents: contents, modificationTime: modificationTime))
+            for image in RecordView.images(of: record.object, in: document)
+            where !image.contains("/") && image != ".." && image != "." && !image.hasSuffix(".json") {
+                if let status = store.passThroughStatus(month.folderPath + "/" + image), !status.isDirectory { images.append(image) }
+            }
+        }
+        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return .month(files: files, images: Array(Set(images)).sorted())
+    }
+}
