@@ -106,9 +106,12 @@ struct HistoryTests {
             try tree.removeFile(atPath: live + deleted.name)
             #expect(try text(tree, live + edited.name).contains("changed"))
             #expect(try !tree.entries(inDirectory: live).contains { $0.name == deleted.name })
-            // Past snapshots are unchanged; one after the edits shows them.
+            // Past snapshots are unchanged (also rendered afresh, not from the cache); one after the edits shows them.
             #expect(try tree.contents(ofPath: snapshot + edited.name) == edited.contents)
             #expect(try tree.contents(ofPath: snapshot + deleted.name) == deleted.contents)
+            let fresh = StoreTree(store: store)
+            #expect(try fresh.contents(ofPath: snapshot + edited.name) == edited.contents)
+            #expect(try fresh.contents(ofPath: snapshot + deleted.name) == deleted.contents)
             let later = "/.minutafs/history/2100-01-01T00:00Z/records/2024/03/"
             #expect(try text(tree, later + edited.name).contains("changed"))
             #expect(try !tree.entries(inDirectory: later).contains { $0.name == deleted.name })
