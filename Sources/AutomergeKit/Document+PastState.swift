@@ -51,3 +51,22 @@ extension Document {
         return past
     }
 }
+
+extension Document {
+    /// Replays the history: applies the changes one by one, in this document's order, to a new
+    /// document, and calls `body` with each change and the state right after it. Costs one load of
+    /// the document, however many changes it has.
+    ///
+    /// - Throws: ``AutomergeError`` when a change does not apply (it applied when it was loaded, so
+    ///   only for a document changed in an unexpected way).
+    public func replay(_ body: (ChangeInfo, Document) -> Void) throws(AutomergeError) {
+        var past = Document(actor: actor)
+        for change in history {
+            try past.applyChange(change)
+            body(ChangeInfo(
+                hash: change.hash, actor: change.actor, sequence: change.sequence,
+                startOperation: change.startOperation, operationCount: change.operationCount,
+                dependencies: change.dependencies.sorted(), time: change.time, message: change.message), past)
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import AutomergeKit
 import Foundation
 import Testing
 import TestSupport
@@ -116,6 +117,61 @@ struct HistoryMountTests {
             let codes = run.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             #expect(codes == Array(repeating: Int(EROFS), count: 9), "\(run)")
             #expect(try String(contentsOfFile: mounted.mountPoint + "/.minutafs/status", encoding: .utf8).contains(".minutafs/history"))
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
+    @Test("minutafs log lists a record's changes oldest first and marks two devices' concurrent edits, for a store and a mounted file")
+    func logMarksConcurrentEdits() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/store"
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+            try Shell.run("chmod -R u+w '\(store)'")
+            // Two devices edit the same record without seeing each other's change, then sync.
+            let file = store + "/records/2024/03.automerge"
+            var document = try Document.load(Fixtures.contents(ofFileAtPath: file))
+            guard case .object(let record, .map)? = document.value(of: .root, key: Self.editedID) else {
+                Issue.record("no record \(Self.editedID)")
+                return
+            }
+            var laptop = document.fork(actor: ActorID(bytes: [UInt8](repeating: 0xAA, count: 16)))
+            var phone = document.fork(actor: ActorID(bytes: [UInt8](repeating: 0xBB, count: 16)))
+            try laptop.put(.string("from the laptop"), forKey: "comment", in: record)
+            _ = laptop.commit(time: 1_717_000_000)  // seconds
+            try phone.put(.timestamp(1_710_900_000_000), forKey: "endTime", in: record)
+            _ = phone.commit(time: 1_717_000_100_000)  // milliseconds
+            try document.merge(laptop)
+            try document.merge(phone)
+            try Data(document.save()).write(to: URL(fileURLWithPath: file))
+
+            let result = try MinutafsBinary.run(["log", store, Self.editedID])
+            #expect(result.status == 0, "\(result.errorText)")
+            let lines = result.outputText.split(separator: "\n").map(String.init)
+            #expect(lines.count == 5, "\(lines)")
+            let laptopLine = try #require(lines.first { $0.contains(" aaaaaaaa ") }, "\(lines)")
+            let phoneLine = try #require(lines.first { $0.contains(" bbbbbbbb ") }, "\(lines)")
+            #expect(laptopLine.hasPrefix("2024-05-29T16:26:40Z aaaaaaaa edited (concurrent with "), "\(laptopLine)")
+            #expect(laptopLine.hasSuffix("comment: (none) -> \"from the laptop\""), "\(laptopLine)")
+            #expect(phoneLine.hasPrefix("2024-05-29T16:28:20Z bbbbbbbb edited (concurrent with "), "\(phoneLine)")
+            #expect(phoneLine.hasSuffix("endTime: \"2024-03-19T22:39:51.958Z\" -> \"2024-03-20T02:00:00Z\""), "\(phoneLine)")
+            #expect(lines.filter { $0.contains("concurrent") }.count == 2, "\(lines)")
+            #expect(lines == lines.sorted(), "oldest first: \(lines)")
+
+            let json = try MinutafsBinary.run(["log", "--json", store, Self.editedID])
+            let objects = try json.outputText.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            #expect(objects.count == 5)
+            #expect(objects.compactMap { $0["concurrent"] as? Bool } == [false, false, false, true, true])
+            #expect(objects.compactMap { $0["device"] as? String }.suffix(2) == ["aaaaaaaa", "bbbbbbbb"])
+
+            // The same for the record's file in a mount.
+            let mounted = try MountedStore(in: folder, copyingSample: false)
+            let live = mounted.mountPoint + "/records/2024/03"
+            let name = try #require(try fileName(holding: Self.editedID, in: live))
+            let fromFile = try MinutafsBinary.run(["log", live + "/" + name])
+            #expect(fromFile.status == 0, "\(fromFile.errorText)")
+            #expect(fromFile.outputText == result.outputText)
             #expect(mounted.unmount() == 0)
         }
     }
