@@ -39,4 +39,19 @@ struct PastStateTests {
         #expect(throws: AutomergeError.self) { try document.state(including: [last.hash]) }
         #expect(throws: AutomergeError.self) { try document.state(atHeads: [#require(ChangeHash(hexString: String(repeating: "07", count: 32)))]) }
     }
+
+    @Test("the change timeline read from a saved file has the loaded document's change times and dependencies", arguments: try names())
+    func changeTimeline(name: String) throws {
+        let bytes = try Fixtures.bytes("\(name).automerge")
+        let document = try Document.load(bytes)
+        guard let timeline = try Document.changeTimeline(ofFile: bytes) else {
+            // Only files that are not one document chunk have none.
+            #expect(name.hasSuffix("-changes") || name.hasSuffix("-incremental"), "\(name)")
+            return
+        }
+        let changes = document.changes
+        #expect(timeline.times.count == changes.count)
+        #expect(timeline.times.sorted() == changes.map(\.time).sorted())
+        #expect(timeline.dependencies.map(\.count).sorted() == changes.map(\.dependencies.count).sorted())
+    }
 }

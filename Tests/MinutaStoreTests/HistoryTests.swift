@@ -29,6 +29,9 @@ struct HistoryTests {
         _ = document.commit(time: 1_600_000_000)  // a clock behind its dependency
         let times = EffectiveTimes(of: document)
         #expect(times.milliseconds == [1_700_000_000_000, 1_700_000_000_000, 1_700_000_100_000, 1_700_000_100_000])
+        // The same from the saved file's change metadata alone (what `ls .minutafs/history` reads).
+        let timeline = try #require(try Document.changeTimeline(ofFile: document.save()))
+        #expect(EffectiveTimes.milliseconds(of: timeline).sorted() == times.milliseconds.sorted())
         #expect(times.changes(atOrBefore: 1_700_000_099_999).count == 2)
         #expect(try document.state(including: times.changes(atOrBefore: 1_700_000_099_999)).typedJSON() == #"{"a":"a","b":"b"}"#)
     }

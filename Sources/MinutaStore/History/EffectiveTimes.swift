@@ -48,6 +48,22 @@ public struct EffectiveTimes: Sendable {
         dependencyIndexes = dependencies
     }
 
+    /// The effective times of a timeline read from a file (``Document/changeTimeline(ofFile:)``),
+    /// in milliseconds, in its order: the same values as ``milliseconds`` of the loaded document, in
+    /// the file's order.
+    public static func milliseconds(of timeline: ChangeTimeline) -> [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(timeline.times.count)
+        for (index, time) in timeline.times.enumerated() {
+            var effective = milliseconds(ofChangeTime: time)
+            for dependency in timeline.dependencies[index] where dependency < result.count {
+                effective = max(effective, result[dependency])
+            }
+            result.append(effective)
+        }
+        return result
+    }
+
     /// The changes that had taken effect at `instant` (milliseconds): those whose effective time is
     /// at most it. Causally complete.
     public func changes(atOrBefore instant: Int64) -> Set<ChangeHash> {

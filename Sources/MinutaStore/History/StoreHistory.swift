@@ -24,6 +24,9 @@ public final class StoreHistory: Sendable {
     struct Cache: Sendable {
         /// Document path to the file's identity when computed and the effective times of its changes.
         var times: [String: (key: FileKey, times: EffectiveTimes)] = [:]
+        /// Document path to the file's identity and its changes' effective times (file order), read from
+        /// the change metadata alone when the file allows (`Document.changeTimeline(ofFile:)`).
+        var quickTimes: [String: (key: FileKey, milliseconds: [Int64])] = [:]
         /// `path|heads` to rendered snapshot, least recently used first.
         var rendered: [String: RenderedDocument] = [:]
         var renderedOrder: [String] = []
@@ -45,14 +48,30 @@ public final class StoreHistory: Sendable {
 
     // MARK: Effective times
 
-    /// The month documents and the tags document, with their effective times.
-    func allTimes() throws(StoreError) -> [(path: String, month: Month?, times: EffectiveTimes)] {
-        var result: [(path: String, month: Month?, times: EffectiveTimes)] = []
-        if let times = try times(of: nil) { result.append(("tags.automerge", nil, times)) }
-        for month in try store.months() {
-            if let times = try times(of: month) { result.append((month.documentPath, month, times)) }
+    /// The effective times of a month's document (the tags document for nil), in no particular order;
+    /// nil when it has no document. Read from the file's change metadata when it is one document
+    /// chunk (what the app and a full save write), which costs far less than loading it; else from
+    /// the document (``times(of:)``).
+    func effectiveMilliseconds(of month: Month?) throws(StoreError) -> [Int64]? {
+        let path = month?.documentPath ?? "tags.automerge"
+        guard let status = store.passThroughStatus(path), !status.isDirectory else { return try times(of: month)?.milliseconds }
+        let key = FileKey(size: status.size, seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds, changeCount: 0)
+        let cached = cache.withLock { cache -> [Int64]? in
+            if let quick = cache.quickTimes[path], Self.same(quick.key, key) { return quick.milliseconds }
+            if let full = cache.times[path], Self.same(full.key, key) { return full.times.milliseconds }
+            return nil
         }
-        return result
+        if let cached { return cached }
+        guard let bytes = try? store.passThroughContents(path), let timeline = try? Document.changeTimeline(ofFile: bytes) else {
+            return try times(of: month)?.milliseconds
+        }
+        let milliseconds = EffectiveTimes.milliseconds(of: timeline)
+        cache.withLock { $0.quickTimes[path] = (key, milliseconds) }
+        return milliseconds
+    }
+
+    private static func same(_ left: FileKey, _ right: FileKey) -> Bool {
+        left.size == right.size && left.seconds == right.seconds && left.nanoseconds == right.nanoseconds
     }
 
     /// The effective times of a month's document (the tags document for nil), nil when it has none.
@@ -84,9 +103,14 @@ public final class StoreHistory: Sendable {
     /// change, oldest first. Changes without a time (effective time 0) name no day.
     public func dayNames() throws(StoreError) -> [String] {
         var days = Set<String>()
-        for document in try allTimes() {
+        var documents: [[Int64]] = []
+        if let times = try effectiveMilliseconds(of: nil) { documents.append(times) }
+        for month in try store.months() {
+            if let times = try effectiveMilliseconds(of: month) { documents.append(times) }
+        }
+        for times in documents {
             var lastDay: (start: Int64, end: Int64)?
-            for time in document.times.milliseconds where time > 0 {
+            for time in times where time > 0 {
                 if let lastDay, time >= lastDay.start, time < lastDay.end { continue }
                 let name = HistoryInstant.dayName(ofMilliseconds: time, timeZone: store.timeZone)
                 days.insert(name)
@@ -132,12 +156,30 @@ public final class StoreHistory: Sendable {
         throw .notFound(path)
     }
 
-    /// The months whose document had a change at `instant`.
-    func months(at instant: Int64) throws(StoreError) -> [Month] {
-        try allTimes().compactMap { document in
-            guard let month = document.month, let earliest = document.times.earliest, earliest <= instant else { return nil }
-            return month
-        }
+    /// The months (of one year, when given) whose document had a change at `instant`.
+    func months(at instant: Int64, inYear year: String? = nil) throws(StoreError) -> [Month] {
+        let candidates = try candidates(inYear: year)
+        var result: [Month] = []
+        for month in candidates where try existed(month, at: instant) { result.append(month) }
+        return result
+    }
+
+    /// Whether any month (of one year, when given) had a document at `instant`. Stops at the first
+    /// that had: looking up `records/2024/03` in a snapshot loads no more documents than it needs.
+    func hasMonth(at instant: Int64, inYear year: String? = nil) throws(StoreError) -> Bool {
+        let candidates = try candidates(inYear: year)
+        for month in candidates where try existed(month, at: instant) { return true }
+        return false
+    }
+
+    private func candidates(inYear year: String?) throws(StoreError) -> [Month] {
+        if let year { return try store.months(inYear: year) }
+        return try store.months()
+    }
+
+    private func existed(_ month: Month, at instant: Int64) throws(StoreError) -> Bool {
+        guard let earliest = try effectiveMilliseconds(of: month)?.min() else { return false }
+        return earliest <= instant
     }
 
     /// The entries of a folder under the history folder (`parts`: the path's components below it).
@@ -146,11 +188,11 @@ public final class StoreHistory: Sendable {
         case .root:
             return try dayNames().map { ($0, true) }
         case .snapshot(let instant):
-            return try months(at: instant).isEmpty ? [("tags.json", false)] : [("tags.json", false), ("records", true)]
+            return try hasMonth(at: instant) ? [("tags.json", false), ("records", true)] : [("tags.json", false)]
         case .records(let instant):
             return Set(try months(at: instant).map(\.yearName)).sorted().map { ($0, true) }
         case .year(let instant, let year):
-            let months = try months(at: instant).filter { $0.yearName == year }
+            let months = try months(at: instant, inYear: year)
             guard !months.isEmpty else { throw .notFound(path) }
             return months.map { ($0.monthName, true) }
         case .month(let instant, let month):
@@ -167,14 +209,16 @@ public final class StoreHistory: Sendable {
         }
         switch try place(parts, path: path) {
         case .root:
-            return StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: Store.now(), modificationNanoseconds: 0, isWritable: false)
+            // The backing folder's time: cheap, and not a time that moves at every look (see `StoreTree.folderTime`).
+            let time = store.passThroughStatus("")?.modificationSeconds ?? 0
+            return StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
         case .snapshot(let instant):
             return folder(instant)
         case .records(let instant):
-            guard try !months(at: instant).isEmpty else { throw .notFound(path) }
+            guard try hasMonth(at: instant) else { throw .notFound(path) }
             return folder(instant)
         case .year(let instant, let year):
-            guard try months(at: instant).contains(where: { $0.yearName == year }) else { throw .notFound(path) }
+            guard try hasMonth(at: instant, inYear: year) else { throw .notFound(path) }
             return folder(instant)
         case .month(let instant, let month):
             guard try rendered(month, at: instant) != nil else { throw .notFound(path) }
