@@ -59,15 +59,16 @@ for round in $(seq "$rounds"); do
     cold=$(timed ls "$mnt/.minutafs/history")
     warm=$(timed ls "$mnt/.minutafs/history")
     days=$(ls "$mnt/.minutafs/history" | wc -l)
-    echo "round $round: ls .minutafs/history: first $cold ms (every document loaded), again $warm ms ($days days)"
+    echo "round $round: ls .minutafs/history: first $cold ms (every document's change times read), again $warm ms ($days days)"
 
     mount_fresh
     live=$(timed sh -c "cat '$mnt/records/$month'/*.json")
     mount_fresh
-    past=$(timed sh -c "cat '$mnt/.minutafs/history/${month%/*}-${month#*/}-15/records/$month'/*.json")
+    past=$(timed sh -c "cat '$mnt/.minutafs/history/${month%/*}-${month#*/}-01T08:00Z/records/$month'/*.json")
     mount_fresh
     whole=$(timed sh -c "cat '$mnt/.minutafs/history/2999-01-01/records/$month'/*.json")
-    echo "round $round: first read of $month: live $live ms; snapshot in mid-month (${month%/*}-${month#*/}-15) $past ms; snapshot after every change $whole ms"
+    partial=$(ls "$mnt/.minutafs/history/${month%/*}-${month#*/}-01T08:00Z/records/$month" | wc -l)
+    echo "round $round: first read of $month: live $live ms; snapshot part-way (${month%/*}-${month#*/}-01T08:00Z, $partial files) $past ms; snapshot after every change $whole ms"
 done
 
 # Memory: the live figure (every record read), then 100 different snapshots opened (each day's month).

@@ -27,9 +27,20 @@ public final class StoreHistory: Sendable {
         /// Document path to the file's identity and its changes' effective times (file order), read from
         /// the change metadata alone when the file allows (`Document.changeTimeline(ofFile:)`).
         var quickTimes: [String: (key: FileKey, milliseconds: [Int64])] = [:]
-        /// `path|heads` to rendered snapshot, least recently used first.
+        /// `path|heads` to rendered snapshot, and when each was last used (a counter).
         var rendered: [String: RenderedDocument] = [:]
-        var renderedOrder: [String] = []
+        var renderedUse: [String: UInt64] = [:]
+        var clock: UInt64 = 0
+        /// `path@instant` to the file it was resolved for and its `rendered` key: the next look at the
+        /// same snapshot (every file of a month is looked up, opened and read) skips finding the heads.
+        var resolved: [String: (file: FileKey, key: String)] = [:]
+
+        mutating func use(_ key: String) -> RenderedDocument? {
+            guard let hit = rendered[key] else { return nil }
+            clock += 1
+            renderedUse[key] = clock
+            return hit
+        }
     }
 
     /// What identifies a version of a document file, without reading it.
@@ -43,7 +54,22 @@ public final class StoreHistory: Sendable {
     /// A document as a snapshot shows it.
     enum RenderedDocument: Sendable {
         case tags([UInt8])
-        case month(files: [RecordFile], images: [String])
+        case month(MonthSnapshot)
+    }
+
+    /// A month's record files at an instant, and the images of its records that exist now.
+    struct MonthSnapshot: Sendable {
+        var files: [RecordFile]
+        var images: [String]
+        var indexByName: [String: Int]
+
+        init(files: [RecordFile], images: [String]) {
+            self.files = files
+            self.images = images
+            indexByName = Dictionary(files.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        func file(named name: String) -> RecordFile? { indexByName[name].map { files[$0] } }
     }
 
     // MARK: Effective times
@@ -196,8 +222,8 @@ public final class StoreHistory: Sendable {
             guard !months.isEmpty else { throw .notFound(path) }
             return months.map { ($0.monthName, true) }
         case .month(let instant, let month):
-            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
-            return files.map { ($0.name, false) } + images.map { ($0, false) }
+            guard case .month(let snapshot)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            return snapshot.files.map { ($0.name, false) } + snapshot.images.map { ($0, false) }
         case .tags, .file:
             throw .invalidName(path)
         }
@@ -228,11 +254,11 @@ public final class StoreHistory: Sendable {
             let time = try times(of: nil)?.latest(atOrBefore: instant) ?? 0
             return StoreTree.Attributes(isDirectory: false, size: bytes.count, modificationSeconds: Int(time / 1000), modificationNanoseconds: 0, isWritable: false)
         case .file(let instant, let month, let name):
-            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
-            if let file = files.first(where: { $0.name == name }) {
+            guard case .month(let snapshot)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            if let file = snapshot.file(named: name) {
                 return StoreTree.Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: false)
             }
-            guard images.contains(name), let status = store.passThroughStatus(month.folderPath + "/" + name), !status.isDirectory else { throw .notFound(path) }
+            guard snapshot.images.contains(name), let status = store.passThroughStatus(month.folderPath + "/" + name), !status.isDirectory else { throw .notFound(path) }
             return StoreTree.Attributes(isDirectory: false, size: status.size, modificationSeconds: status.modificationSeconds,
                                         modificationNanoseconds: status.modificationNanoseconds, isWritable: false)
         }
@@ -243,9 +269,9 @@ public final class StoreHistory: Sendable {
         case .tags(let instant):
             return try tagsContents(at: instant)
         case .file(let instant, let month, let name):
-            guard case .month(let files, let images)? = try rendered(month, at: instant) else { throw .notFound(path) }
-            if let file = files.first(where: { $0.name == name }) { return file.contents }
-            guard images.contains(name) else { throw .notFound(path) }
+            guard case .month(let snapshot)? = try rendered(month, at: instant) else { throw .notFound(path) }
+            if let file = snapshot.file(named: name) { return file.contents }
+            guard snapshot.images.contains(name) else { throw .notFound(path) }
             return try store.passThroughContents(month.folderPath + "/" + name)
         default:
             throw .invalidName(path)
@@ -264,15 +290,25 @@ public final class StoreHistory: Sendable {
     /// The tags document (nil) or a month's document as it was at `instant`, rendered; nil when the
     /// month had no document then.
     func rendered(_ month: Month?, at instant: Int64) throws(StoreError) -> RenderedDocument? {
+        let path = month?.documentPath ?? "tags.automerge"
+        let memo = path + "@" + String(instant)
+        let status = store.passThroughStatus(path)
+        let fileKey = status.map { FileKey(size: $0.size, seconds: $0.modificationSeconds, nanoseconds: $0.modificationNanoseconds, changeCount: 0) }
+        if let fileKey, let hit = cache.withLock({ cache -> RenderedDocument? in
+            guard let resolved = cache.resolved[memo], Self.same(resolved.file, fileKey) else { return nil }
+            return cache.use(resolved.key)
+        }) {
+            return hit
+        }
         guard let times = try times(of: month), let earliest = times.earliest, earliest <= instant else { return nil }
         let heads = times.heads(atOrBefore: instant)
-        let path = month?.documentPath ?? "tags.automerge"
         let key = path + "|" + heads.map(\.hexString).joined(separator: ",")
         if let hit = cache.withLock({ cache -> RenderedDocument? in
-            guard let hit = cache.rendered[key] else { return nil }
-            if let position = cache.renderedOrder.firstIndex(of: key) { cache.renderedOrder.remove(at: position) }
-            cache.renderedOrder.append(key)
-            return hit
+            if let fileKey {
+                if cache.resolved.count >= 4096 { cache.resolved.removeAll(keepingCapacity: true) }
+                cache.resolved[memo] = (fileKey, key)
+            }
+            return cache.use(key)
         }) {
             return hit
         }
@@ -294,9 +330,10 @@ public final class StoreHistory: Sendable {
         }
         cache.withLock { cache in
             cache.rendered[key] = result
-            cache.renderedOrder.append(key)
-            while cache.renderedOrder.count > Self.renderedLimit {
-                cache.rendered[cache.renderedOrder.removeFirst()] = nil
+            _ = cache.use(key)
+            while cache.rendered.count > Self.renderedLimit, let oldest = cache.renderedUse.min(by: { $0.value < $1.value })?.key {
+                cache.rendered[oldest] = nil
+                cache.renderedUse[oldest] = nil
             }
         }
         return result
@@ -321,6 +358,6 @@ public final class StoreHistory: Sendable {
             }
         }
         files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        return .month(files: files, images: Array(Set(images)).sorted())
+        return .month(MonthSnapshot(files: files, images: Array(Set(images)).sorted()))
     }
 }
