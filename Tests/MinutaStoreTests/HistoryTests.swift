@@ -155,4 +155,25 @@ struct HistoryTests {
             #expect(try text(tree, "/.minutafs/status").contains("history: .minutafs/history"))
         }
     }
+
+    @Test("writing a snapshot's tags.json back brings back a deleted tag with its id and undoes a rename")
+    func restoreTags() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let tree = StoreTree(store: try Store(path: path, timeZone: .utc))
+            let original = try tree.contents(ofPath: "/tags.json")
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(original)) as? [String: [[String: Any]]])
+            var tags = try #require(parsed["tags"])
+            #expect(tags.count >= 2)
+            let removed = try #require(tags.removeFirst()["id"] as? String)
+            tags[0]["name"] = "Renamed"
+            try tree.write(Array(try JSONSerialization.data(withJSONObject: ["tags": tags])), toPath: "/tags.json")
+            #expect(try !text(tree, "/tags.json").contains(removed))
+            let snapshot = try tree.contents(ofPath: "/.minutafs/history/2025-01-01/tags.json")
+            #expect(snapshot == original)
+            try tree.write(snapshot, toPath: "/tags.json")
+            #expect(try tree.contents(ofPath: "/tags.json") == original)
+            #expect(try StoreTree(store: try Store(path: path, timeZone: .utc)).contents(ofPath: "/tags.json") == original)
+        }
+    }
 }

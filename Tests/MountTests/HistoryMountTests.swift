@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `MOUNT/.minutafs/history/` through a real mount (SPEC section 8): hidden from `ls`, `grep -r` and
-/// `find`; an edited and a deleted record restored with `cp` from a snapshot, on this mount and on a
+/// `MOUNT/.minutafs/history/` through a real mount (SPEC section 8): hidden from `ls`, `grep -r`,
+/// `find`, `du` and `rsync`; an edited and a deleted record restored with `cp` from a snapshot, on this mount and on a
 /// second mount over a copy of the backing folder; every write under it fails with `EROFS`.
 @Suite(.serialized)
 struct HistoryMountTests {
@@ -74,7 +74,7 @@ struct HistoryMountTests {
         }
     }
 
-    @Test("grep -r and find over the mount never enter history; every write there fails with EROFS")
+    @Test("grep -r, find, du and rsync over the mount never enter history; every write there fails with EROFS")
     func hiddenAndReadOnly() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
@@ -87,6 +87,10 @@ struct HistoryMountTests {
             let find = try Shell.run("find '\(mounted.mountPoint)'")
             #expect(find.status == 0 && find.output.contains("/records/2024/03/"), "\(find.output.suffix(500))")
             #expect(!find.output.contains("history"))
+            let du = try Shell.run("du -a '\(mounted.mountPoint)'")
+            #expect(du.output.contains("/records/2024/03/") && !du.output.contains("history"), "\(du.output.suffix(500))")
+            let rsync = try Shell.run("rsync -a --dry-run -v '\(mounted.mountPoint)/' '\(folder)/rsync-copy/'")
+            #expect(rsync.output.contains("records/2024/03/") && !rsync.output.contains("history"), "\(rsync.output.suffix(500))")
 
             let snapshot = history + "/2025-01-01"
             let script = #"""
