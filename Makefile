@@ -96,12 +96,13 @@ deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
 
-## bench: engine tables (fixtures, generated months) and the mount benchmarks on a generated ten-year store
+## bench: engine tables (fixtures, generated months), the mount and history benchmarks on a generated ten-year store
 bench: deps
 	$(SWIFT) build -c release
 	.build/release/minutafs-bench Tests/Fixtures/automerge
 	.build/release/minutafs-bench scaling
 	bash bench/mount-bench.sh
+	bash bench/history-bench.sh
 
 ## demo: install what is missing, build, write ./demo-store (once) and mount it at ./mnt in the foreground
 demo: deps

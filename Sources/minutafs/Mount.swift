@@ -15,6 +15,11 @@ extension Minutafs {
                 save becomes Automerge operations in the store's documents, and conflict copies the sync \
                 tool drops beside a document are merged within a second.
 
+                .minutafs/history/ (not listed, so grep -r and find skip it; open it by name) holds every \
+                past state, read-only: `ls` it for one folder per day with changes, or open any instant \
+                (2024-03-12T09:30, ...Z, ...+02:00). Copy a record file from it back into records/ to undo \
+                an edit or bring back a deleted record (same id). `minutafs log FILE` lists a record's changes.
+
                 Runs in the background unless -f is given. Unmount with `fusermount3 -u MOUNTPOINT` (or \
                 SIGTERM/SIGINT to the process): pending writes are flushed first.
                 Exit status: 0 after a clean unmount; 1 when the store or mount point is unusable.
@@ -22,6 +27,8 @@ extension Minutafs {
                 Examples:
                   minutafs mount ~/Dropbox/Minuta ~/minuta
                   minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
+                  ls ~/minuta/.minutafs/history/
+                  cp ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json ~/minuta/records/2024/03/
                 """)
 
         @Argument(help: "The store folder (the sync tool's Minuta folder).")

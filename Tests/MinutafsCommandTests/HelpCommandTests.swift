@@ -9,6 +9,9 @@ struct HelpCommandTests {
         (["doc", "--help"], "compact"),
         (["doc", "compact", "--help"], "minutafs doc compact"),
         (["doc", "merge", "--help"], "minutafs doc merge -o"),
+        (["--help"], "log"),
+        (["log", "--help"], "minutafs log ~/Dropbox/Minuta"),
+        (["mount", "--help"], ".minutafs/history"),
     ] as [([String], String)])
     func help(arguments: [String], mention: String) throws {
         let result = try MinutafsBinary.run(arguments)

@@ -9,6 +9,8 @@ public final class StoreTree: Sendable {
     public let mountDescription: String
     /// `reports/`: timesheets and pictures computed from the records (SPEC section 9).
     public let reports: StoreReports
+    /// `.minutafs/history/`: every past state, read-only, not listed (SPEC section 8).
+    public let history: StoreHistory
 
     /// The time of a folder with nothing in the backing folder to take a time from (see `folderTime`).
     private let openedAt: Int
@@ -17,6 +19,7 @@ public final class StoreTree: Sendable {
         self.store = store
         self.mountDescription = mountDescription
         self.reports = reports ?? StoreReports(store: store)
+        history = StoreHistory(store: store)
         openedAt = Store.now()
     }
 
@@ -38,6 +41,8 @@ public final class StoreTree: Sendable {
         case passThrough(String, Month?)
         /// `reports/`, `reports/YYYY/` and the report files in them: read-only.
         case reports, reportYear(String), report(ReportFile)
+        /// `.minutafs/history` and everything under it (the components below it): read-only.
+        case history([Substring])
     }
 
     /// EROFS: what every change under `reports/` fails with.
@@ -67,6 +72,7 @@ public final class StoreTree: Sendable {
             }
         default:
             if parts[0] == ".minutafs" {
+                if parts[1] == "history" { return .history(Array(parts.dropFirst(2))) }
                 if parts[1] == "rejected" {
                     if parts.count == 2 { return .rejectedFolder }
                     if parts.count == 3 { return .rejectedFile(String(parts[2])) }
@@ -137,6 +143,8 @@ public final class StoreTree: Sendable {
             return ReportFile.names(for: months).map { ($0, false) }
         case .rejectedFolder:
             return store.rejectedFiles.map { ($0.name, false) }
+        case .history(let parts):
+            return try history.entries(parts, path: path)
         case .passThrough(let relative, _):
             guard store.passThroughStatus(relative)?.isDirectory == true else { throw .notFound(path) }
             return try store.passThroughEntries(relative)
@@ -170,6 +178,8 @@ public final class StoreTree: Sendable {
         case .rejectedFile(let name):
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
             return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+        case .history(let parts):
+            return try history.attributes(parts, path: path)
         case .year(let year):
             // (A year folder is a directory whenever it has months: listing them is rarely needed.)
             var exists = store.passThroughStatus("records/" + year)?.isDirectory == true
@@ -224,6 +234,7 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .tags: return try store.tagsFile()
         case .report(let file): return try reports.contents(of: file)
+        case .history(let parts): return try history.contents(parts, path: path)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
             return file.contents
@@ -250,6 +261,7 @@ public final class StoreTree: Sendable {
         store: \(store.path)
         mount: \(mountDescription)
         time zone: \(store.timeZone.identifier)
+        history: .minutafs/history (not listed; ls it for the days, cp from it to restore)
         deleted documents: \(deletedDocumentsText())
         records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
@@ -341,7 +353,7 @@ public final class StoreTree: Sendable {
         case .passThrough(let relative, let month):
             try store.writePassThrough(contents, to: relative, month: month)
             return [path]
-        case .controlFile, .control, .rejectedFolder, .rejectedFile, .reports, .reportYear, .report:
+        case .controlFile, .control, .rejectedFolder, .rejectedFile, .reports, .reportYear, .report, .history:
             throw .system(file: path, operation: "write", errno: 30) // EROFS: the views are read-only
         default:
             throw .invalidName(path)
@@ -352,7 +364,7 @@ public final class StoreTree: Sendable {
         switch try place(of: path) {
         case .record(let month, let name): try store.deleteRecordFile(named: name, in: month)
         case .passThrough(let relative, let month): try store.removePassThrough(relative, month: month)
-        case .reports, .reportYear, .report: throw Self.readOnly(path, "unlink")
+        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "unlink")
         default: throw .system(file: path, operation: "unlink", errno: 1) // EPERM
         }
     }
@@ -374,12 +386,12 @@ public final class StoreTree: Sendable {
 
     public func makeDirectory(atPath path: String) throws(StoreError) {
         // A new name under reports/ names no place at all, but the answer is still "read-only".
-        if path == "/reports" || path.hasPrefix("/reports/") { throw Self.readOnly(path, "mkdir") }
+        if path == "/reports" || path.hasPrefix("/reports/") || path.hasPrefix("/.minutafs/history/") { throw Self.readOnly(path, "mkdir") }
         switch try place(of: path) {
         case .year(let year): try store.makeFolder("records/" + year)
         case .month(let month): try store.makeFolder(month.folderPath)
         case .passThrough(let relative, _): try store.makeFolder(relative)
-        case .reports, .reportYear, .report: throw Self.readOnly(path, "mkdir")
+        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "mkdir")
         default: throw .alreadyExists(path)
         }
     }
@@ -389,7 +401,7 @@ public final class StoreTree: Sendable {
         case .year(let year): try store.removeFolder("records/" + year, month: nil)
         case .month(let month): try store.removeFolder(month.folderPath, month: month)
         case .passThrough(let relative, _): try store.removeFolder(relative, month: nil)
-        case .reports, .reportYear, .report: throw Self.readOnly(path, "rmdir")
+        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "rmdir")
         default: throw .system(file: path, operation: "rmdir", errno: 1)
         }
     }
@@ -407,7 +419,7 @@ public final class StoreTree: Sendable {
 
     static func isReport(_ place: Place) -> Bool {
         switch place {
-        case .reports, .reportYear, .report: true
+        case .reports, .reportYear, .report, .history: true
         default: false
         }
     }

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import MinutaStore
+
+extension Minutafs {
+    /// `minutafs log FILE` and `minutafs log STORE RECORD_ID`: every change that touched a record.
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every change that touched a record, oldest first.",
+            discussion: """
+                One line per change: its effective time (UTC; a change's own time, or the latest of the \
+                changes it builds on when that is later: the app's commits may carry no time), the device \
+                (the first 8 hex digits of the writer's actor id), what it did (created, edited, deleted) \
+                and each field it set or removed, with the value before and after as the record file shows \
+                them ((none) when absent; a comment is shown as its text). A change made on another device \
+                at the same time as another change to the record, without seeing it, is marked \
+                "(concurrent with ...)". --json prints one JSON object per line instead.
+
+                To see a record as it was, or bring it back, use MOUNT/.minutafs/history/ (see `man minutafs`).
+
+                Exit status: 0 printed (nothing when no document ever held the record); 1 the file is not \
+                a record of a mount or the store could not be read; 64 usage error.
+
+                Examples:
+                  minutafs log ~/minuta/records/2024/03/2024-03-12_093000.json
+                  minutafs log ~/Dropbox/Minuta 5F1C0D2E-8C0B-4F57-9A57-2B1D3C4E5F60
+                  minutafs log --json ~/minuta/records/2024/03/2024-03-12_093000.json | jq .
+                """)
+
+        @Argument(help: ArgumentHelp("A record file in a mount, or a store folder followed by a record id.", valueName: "file-or-store"))
+        var target: String
+
+        @Argument(help: ArgumentHelp("The record's id, when the first argument is a store folder.", valueName: "record-id"))
+        var recordID: String?
+
+        @Flag(help: "One JSON object per line.")
+        var json = false
+
+        func run() throws {
+            try reportingFailures {
+                let storePath: String
+                let id: String
+                if let recordID {
+                    storePath = target
+                    id = recordID
+                } else {
+                    (storePath, id) = try Self.recordOfMountedFile(target)
+                }
+                let store = try StoreCommandSupport.openExistingStore(storePath)
+                let log: RecordLog
+                do { log = try RecordLog(recordID: id, in: store) } catch let error as StoreError { throw CommandFailure(path: storePath, cause: error.description) }
+                for line in json ? log.jsonLines() : log.lines() { print(line) }
+            }
+        }
+
+        /// The store a mounted record file belongs to (from its mount's `.minutafs/status`) and its id.
+        static func recordOfMountedFile(_ file: String) throws(CommandFailure) -> (store: String, id: String) {
+            guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure(path: file, cause: "cannot be read") }
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = object["id"] as? String else {
+                throw CommandFailure(path: file, cause: "not a record file (no \"id\" in it); to name a record by id, give the store folder and the id")
+            }
+            var folder = URL(fileURLWithPath: file).standardizedFileURL.deletingLastPathComponent()
+            while true {
+                if let status = try? String(contentsOfFile: folder.path + "/.minutafs/status", encoding: .utf8),
+                   let line = status.split(separator: "\n").first(where: { $0.hasPrefix("store: ") }) {
+                    return (String(line.dropFirst("store: ".count)), id)
+                }
+                if folder.path == "/" { break }
+                folder.deleteLastPathComponent()
+            }
+            throw CommandFailure(path: file, cause: "not in a minutafs mount (no .minutafs/status above it); give the store folder and the record id instead")
+        }
+    }
+}
