@@ -140,6 +140,27 @@ struct ReportTests {
         #expect(abs(yearHours - Double(yearTotal) / 3_600_000) <= 0.005)
     }
 
+    /// Reports read the records' values from the documents instead of parsing the files back (faster
+    /// first read); they must still be exactly what the files show. The demo store has every kind of
+    /// field, awkward comments and records filed in other months.
+    @Test("the values reports read equal the record files' bytes parsed, month by month, loaded or parked")
+    func valuesAgreeWithFiles() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            for store in [try Store(path: try Fixtures.directory("stores") + "/app-2024", timeZone: .utc),
+                          try Store(path: path, timeZone: try #require(StoreTimeZone(identifier: "Pacific/Auckland")))] {
+                var compared = 0
+                for month in try store.months(inYear: "2024") {
+                    let files = try store.recordFiles(in: month)
+                    let parsed = try files.map { try JSONParser.parse($0.contents) }
+                    #expect(try store.recordValues(in: month) == parsed, "\(month.folderPath)")
+                    compared += files.count
+                }
+                #expect(compared > 50, "the store had \(compared) records")
+            }
+        }
+    }
+
     @Test("a report is computed once and kept until its month changes; a running timer follows the clock")
     func caching() throws {
         try withTemporaryDirectory { folder in

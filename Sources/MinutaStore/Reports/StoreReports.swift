@@ -48,8 +48,10 @@ public final class StoreReports: Sendable {
         }
         let now = clock()
         let reportTags = Self.tags(tags)
-        let reports = zip(months, records).map { month, files in
-            MonthReport(month: month, records: Self.records(files), tags: reportTags, timeZone: store.timeZone, now: now)
+        var reports: [MonthReport] = []
+        for month in months {
+            reports.append(MonthReport(month: month, records: try reportRecords(in: month), tags: reportTags,
+                                       timeZone: store.timeZone, now: now))
         }
         let bytes: [UInt8]
         switch file {
@@ -65,7 +67,7 @@ public final class StoreReports: Sendable {
 
     /// A month's report numbers, for the `report` command.
     public func monthReport(_ month: Month) throws(StoreError) -> MonthReport {
-        MonthReport(month: month, records: Self.records(try store.recordFiles(in: month)), tags: Self.tags(try store.tagsFile()),
+        MonthReport(month: month, records: try reportRecords(in: month), tags: Self.tags(try store.tagsFile()),
                     timeZone: store.timeZone, now: clock())
     }
 
@@ -77,7 +79,9 @@ public final class StoreReports: Sendable {
         return ReportTag.tags(inTagsFile: json)
     }
 
-    static func records(_ files: [RecordFile]) -> [ReportRecord] {
-        files.compactMap { file in (try? JSONParser.parse(file.contents)).flatMap(ReportRecord.init(json:)) }
+    /// The records of `month` as reports see them: the values its record files show, taken from the
+    /// document (no serializing and parsing back).
+    func reportRecords(in month: Month) throws(StoreError) -> [ReportRecord] {
+        try store.recordValues(in: month).compactMap(ReportRecord.init(json:))
     }
 }
