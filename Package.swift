@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "minutafs",
             dependencies: [
-                "AutomergeKit", "MinutaStore", "MinutaFS",
+                "AutomergeKit", "MinutaStore", "MinutaFS", "CLinuxCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

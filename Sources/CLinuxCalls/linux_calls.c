@@ -6,3 +6,16 @@
 int minutafs_renameat2(int old_directory, const char *old_path, int new_directory, const char *new_path, unsigned int flags) {
     return (int)syscall(SYS_renameat2, old_directory, old_path, new_directory, new_path, flags);
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int minutafs_malloc_trim(unsigned long pad) {
+#if defined(__GLIBC__)
+    return malloc_trim(pad);
+#else
+    (void)pad;
+    return 0;
+#endif
+}

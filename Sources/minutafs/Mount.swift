@@ -90,10 +90,13 @@ extension Minutafs {
             tree.synchronize()
             let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
             // A periodic check catches what inotify cannot see (network file systems, overflows).
+            // It also hands the heap memory saves freed back to the system.
             let poller = Thread {
+                var trimmer = HeapTrimmer()
                 while !Thread.current.isCancelled {
                     Thread.sleep(forTimeInterval: 5)
                     tree.synchronize()
+                    trimmer.trim(ifSavedSince: store.status().documentsSaved)
                 }
             }
             poller.start()

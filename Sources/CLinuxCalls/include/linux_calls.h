@@ -11,4 +11,8 @@ static const unsigned int minutafs_rename_exchange = 1u << 1;
 /// does not support the flags).
 int minutafs_renameat2(int old_directory, const char *old_path, int new_directory, const char *new_path, unsigned int flags);
 
+/// glibc's `malloc_trim(3)` (declared in <malloc.h>, which Swift's Glibc module leaves out): returns
+/// free heap pages to the system; 1 if memory was released. 0 where the C library has no such call.
+int minutafs_malloc_trim(unsigned long pad);
+
 #endif
