@@ -221,7 +221,7 @@ extension MountedFileSystem {
         }
         if attributes.isDirectory { throw .isDirectory }
         let contents = try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
-        if !attributes.isWritable {
+        if attributes.changesWithoutNotice {
             invalidator.invalidateSoon([.inode(inode)])
         }
         return contents.bytes(from: offset, length: length)
@@ -441,10 +441,11 @@ extension MountedFileSystem.MountState {
             file.awaitsFirstWrite = true
         }
         let stamp = ContentStamp(size: attributes.size, modificationTime: attributes.modificationTime)
-        let keepsCache = attributes.isWritable && inodes.cachedContent(ofInode: inode) == stamp
-        inodes.setCachedContent(attributes.isWritable ? stamp : nil, ofInode: inode)
+        let cacheable = !attributes.changesWithoutNotice
+        let keepsCache = cacheable && inodes.cachedContent(ofInode: inode) == stamp
+        inodes.setCachedContent(cacheable ? stamp : nil, ofInode: inode)
         return OpenedFile(
-            handle: handles.open(file), keepsCache: keepsCache, bypassesCache: !attributes.isWritable,
+            handle: handles.open(file), keepsCache: keepsCache, bypassesCache: !cacheable,
             needsFlush: flags.isWritable)
     }
 }

@@ -60,7 +60,8 @@ final class StoreFileTree: FileTree {
     private static func treeAttributes(_ attributes: StoreTree.Attributes) -> TreeAttributes {
         TreeAttributes(isDirectory: attributes.isDirectory, size: attributes.size,
                        modificationTime: TreeTime(seconds: Int64(attributes.modificationSeconds), nanoseconds: Int32(attributes.modificationNanoseconds)),
-                       isWritable: attributes.isWritable)
+                       isWritable: attributes.isWritable,
+                       changesWithoutNotice: !attributes.isWritable && !attributes.changesOnlyWithNotice)
     }
 
     func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {

@@ -65,6 +65,12 @@ public final class StoreReports: Sendable {
         return bytes
     }
 
+    /// Whether `file`'s contents follow the clock (a running timer in what it shows), so that they change
+    /// without any change to the store; true until it was computed.
+    public func followsClock(_ file: ReportFile) -> Bool {
+        cache.withLock { $0[file]?.dependsOnClock ?? true }
+    }
+
     /// A month's report numbers, for the `report` command.
     public func monthReport(_ month: Month) throws(StoreError) -> MonthReport {
         MonthReport(month: month, records: try reportRecords(in: month), tags: Self.tags(try store.tagsFile()),

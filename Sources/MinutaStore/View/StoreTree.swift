@@ -29,6 +29,9 @@ public final class StoreTree: Sendable {
         public var modificationSeconds: Int
         public var modificationNanoseconds: Int
         public var isWritable: Bool
+        /// A read-only file whose contents change only with a change the tree reports (a report
+        /// without a running timer): the kernel may keep its pages like a record file's.
+        public var changesOnlyWithNotice = false
     }
 
     /// What a path names.
@@ -167,14 +170,16 @@ public final class StoreTree: Sendable {
             guard try !store.months(inYear: year).isEmpty else { throw .notFound(path) }
             return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
         case .report(let file):
-            // Read-only, so the mount opens it direct_io: every open reads what `reports` holds now.
+            // The kernel keeps its pages until its month or the tags change (`reportPaths`), unless a
+            // running timer makes it follow the clock: then every open reads it afresh (direct_io).
             let size = try reports.contents(of: file).count
             var time = now
             switch file {
             case .timesheet(let month), .byTag(let month), .picture(let month): time = folderTime(month.documentPath)
             case .summary: break
             }
-            return Attributes(isDirectory: false, size: size, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
+            return Attributes(isDirectory: false, size: size, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false,
+                              changesOnlyWithNotice: !reports.followsClock(file))
         case .rejectedFile(let name):
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
             return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
