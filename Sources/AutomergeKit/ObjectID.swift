@@ -56,3 +56,17 @@ public struct ChangeInfo: Sendable {
     public let time: Int64
     public let message: String?
 }
+
+extension ObjectID {
+    /// The object `description` names: `_root`, or `COUNTER@ACTORHEX`; nil for anything else.
+    public init?(parsing text: String) {
+        if text == "_root" {
+            self = .root
+            return
+        }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let counter = UInt64(parts[0]), counter > 0,
+              let actor = ActorID(hexString: String(parts[1])) else { return nil }
+        self.init(counter: counter, actor: actor)
+    }
+}

@@ -6,7 +6,8 @@ import AutomergeKit
 /// an object that changed since the move are carried to the record's new place; a field this store
 /// changed too keeps this store's value, and the other device's is listed in `.minutafs/conflicts`.
 ///
-/// Moves are remembered for the life of the store object (a mount), not across restarts.
+/// With a state folder (a mount has one) moves are remembered across mounts (`MovedRecordMemory`), so an
+/// edit that arrives after a remount is carried too; without one, for the life of the store object.
 extension Store {
     /// A record this store moved: where its old object is, and its fields as they were there.
     struct MovedAway: Sendable {
@@ -17,6 +18,8 @@ extension Store {
         var fieldsAtMove: [(key: String, value: JSONValue)]
         /// Fields as this store wrote them in the new place at the move.
         var fieldsWritten: [(key: String, value: JSONValue)]
+        /// When the move was made (seconds since the epoch): the oldest are forgotten first.
+        var movedAt: Int
     }
 
     /// Remembers a move (called by `move`, under the lock).
@@ -25,7 +28,19 @@ extension Store {
         state.movedAway[id.uppercased()] = MovedAway(
             source: source, object: object, destination: destination,
             fieldsAtMove: Self.fields(of: id, object: object, in: document),
-            fieldsWritten: Self.fields(of: id, object: object, in: written))
+            fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: Self.now())
+        rememberMovesOnDisk(state: &state)
+    }
+
+    /// Writes the moves to `MovedRecordMemory` (keeping its newest ones). A failure is logged: the edits
+    /// it would carry stay in the old month's document, and this mount still carries them.
+    func rememberMovesOnDisk(state: inout State) {
+        guard let movedRecordMemory else { return }
+        do throws(StoreError) {
+            state.movedAway = try movedRecordMemory.save(state.movedAway)
+        } catch {
+            log("cannot remember moved records in \(movedRecordMemory.path): \(error)")
+        }
     }
 
     static func fields(of id: String, object: ObjectID, in document: Document) -> [(key: String, value: JSONValue)] {
@@ -77,6 +92,7 @@ extension Store {
                 state.recordChangeTimes[key] = Self.now()
                 changed.append(moved.destination.folderPath)
             }
+            if !changed.isEmpty { rememberMovesOnDisk(state: &state) }
             return changed
         }
     }

@@ -22,6 +22,8 @@ public final class Store: Sendable {
     let deletedMonths = Mutex<Set<Month>>([])
     /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
     let moveJournal: MoveJournal?
+    /// Where the records this store moved are remembered across mounts (nil without a state folder).
+    let movedRecordMemory: MovedRecordMemory?
     /// Where the store reports what happened to its document files (the mount's log).
     let log: @Sendable (String) -> Void
 
@@ -124,6 +126,10 @@ public final class Store: Sendable {
         self.log = log
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
+        self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
+        if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
+            state.withLock { $0.movedAway = remembered }
+        }
     }
 
     func absolute(_ relative: String) -> String { path + "/" + relative }

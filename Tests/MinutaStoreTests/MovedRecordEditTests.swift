@@ -19,10 +19,14 @@ struct MovedRecordEditTests {
 
     /// Moves the record to June in `desktop` (also setting the comment when `desktopComment` is given),
     /// while `phone` sets the comment in May; delivers the phone's May document as a Dropbox conflict copy.
-    func moveWhilePhoneEdits(in folder: String, desktopComment: String?) throws -> (desktop: Store, id: String) {
+    /// With `remounting`, the desktop's store is opened afresh (with the same state folder, if any) after
+    /// the move and before the delivery, as a mount that ended and started again.
+    func moveWhilePhoneEdits(
+        in folder: String, desktopComment: String?, stateDirectory: String? = nil, remounting: Bool = false
+    ) throws -> (desktop: Store, id: String) {
         let path = try StoreFixture.copyOfAppStore(into: folder)
         let phonePath = try StoreFixture.copyOfAppStore(into: folder, name: "phone")
-        let desktop = try Store(path: path, timeZone: .utc)
+        var desktop = try Store(path: path, timeZone: .utc, stateDirectory: stateDirectory)
         let phone = try Store(path: phonePath, timeZone: .utc)
 
         let file = try #require(try desktop.recordFile(named: Self.name, in: Self.may))
@@ -32,6 +36,7 @@ struct MovedRecordEditTests {
         let original = try #require(try comment(desktop, Self.name, in: Self.may))
         if let desktopComment { moved = moved.replacingOccurrences(of: original, with: desktopComment) }
         #expect(try desktop.writeRecordFile(Array(moved.utf8), named: Self.name, in: Self.may).month == Self.june)
+        if remounting { desktop = try Store(path: path, timeZone: .utc, stateDirectory: stateDirectory) }
 
         let phoneFile = try #require(try phone.recordFile(named: Self.name, in: Self.may))
         let edited = String(decoding: phoneFile.contents, as: UTF8.self).replacingOccurrences(of: original, with: "edited on the phone")
@@ -53,6 +58,31 @@ struct MovedRecordEditTests {
             // On disk too: a store opened afresh sees it.
             let reopened = try Store(path: desktop.path, timeZone: .utc)
             #expect(try comment(reopened, "2024-06-02_080000.json", in: Self.june) == "edited on the phone")
+        }
+    }
+
+    @Test("after a remount the phone's comment still reaches the new month: moves are remembered in the state folder")
+    func carriedAfterRemount() throws {
+        try withTemporaryDirectory { folder in
+            let state = folder + "/state"
+            let (desktop, id) = try moveWhilePhoneEdits(in: folder, desktopComment: nil, stateDirectory: state, remounting: true)
+            #expect(try desktop.carryEditsToMovedRecords() == ["records/2024/06"])
+            #expect(try comment(desktop, "2024-06-02_080000.json", in: Self.june) == "edited on the phone")
+            #expect(try desktop.recordFiles(in: Self.may).allSatisfy { $0.id != id })
+            #expect(try desktop.carryEditsToMovedRecords().isEmpty, "carried once")
+            // Once carried, a later remount does not carry it again.
+            let again = try Store(path: desktop.path, timeZone: .utc, stateDirectory: state)
+            _ = try again.mergeConflictCopies()
+            #expect(try again.carryEditsToMovedRecords().isEmpty)
+        }
+    }
+
+    @Test("without a state folder a remount forgets the move, and the phone's comment stays in the old month's history")
+    func forgottenWithoutStateFolder() throws {
+        try withTemporaryDirectory { folder in
+            let (desktop, _) = try moveWhilePhoneEdits(in: folder, desktopComment: nil, remounting: true)
+            #expect(try desktop.carryEditsToMovedRecords().isEmpty)
+            #expect(try comment(desktop, "2024-06-02_080000.json", in: Self.june) != "edited on the phone")
         }
     }
 

@@ -1,0 +1,74 @@
+import AutomergeKit
+import Crypto
+
+/// The records this store moved between month documents, kept on disk beside the move journal
+/// (`$XDG_STATE_HOME/minutafs/moved-HASH.json`, never in the synced folder) so that another device's
+/// edit to a record's old place still reaches its new place when it arrives after a remount
+/// (`Store+MovedRecordEdits.swift`, issue 17).
+///
+/// The newest `limit` moves are kept: another device's edit made before it saw a move arrives within
+/// days or weeks of it, not after a thousand later moves. A file that does not parse is ignored (the
+/// edits it would have carried are still in the old month's document, in its history).
+struct MovedRecordMemory: Sendable {
+    let path: String
+    static let limit = 1000
+
+    /// The memory of the store at `storePath`, in `stateDirectory` (created if missing).
+    init(stateDirectory: String, storePath: String) throws(StoreError) {
+        try FileSystem.makeDirectories(stateDirectory)
+        let digest = SHA256.hash(data: Array(storePath.utf8))
+        let name = digest.prefix(12).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+        path = stateDirectory + "/moved-" + name + ".json"
+    }
+
+    /// The moves remembered, by upper-case record id.
+    func load() -> [String: Store.MovedAway] {
+        guard let bytes = try? FileSystem.read(path, limit: 64 << 20), let json = try? JSONParser.parse(bytes),
+              case .array(let entries)? = json["moves"] else { return [:] }
+        var moves: [String: Store.MovedAway] = [:]
+        for entry in entries {
+            guard case .string(let id)? = entry["id"], let moved = Self.move(from: entry) else { continue }
+            moves[id] = moved
+        }
+        return moves
+    }
+
+    /// Writes `moves` (the newest `limit` of them) atomically; returns what was kept.
+    func save(_ moves: [String: Store.MovedAway]) throws(StoreError) -> [String: Store.MovedAway] {
+        let kept = moves.sorted { ($0.value.movedAt, $0.key) > ($1.value.movedAt, $1.key) }.prefix(Self.limit)
+        let entries: [JSONValue] = kept.sorted { $0.key < $1.key }.map { id, moved in
+            .object([
+                (key: "id", value: .string(id)),
+                (key: "source", value: .string(moved.source.yearName + "/" + moved.source.monthName)),
+                (key: "object", value: .string(moved.object.description)),
+                (key: "destination", value: .string(moved.destination.yearName + "/" + moved.destination.monthName)),
+                (key: "movedAt", value: .integer(Int64(moved.movedAt))),
+                (key: "fieldsAtMove", value: .object(moved.fieldsAtMove)),
+                (key: "fieldsWritten", value: .object(moved.fieldsWritten)),
+            ])
+        }
+        try FileSystem.writeAtomically(JSONWriter.pretty(.object([(key: "version", value: .integer(1)), (key: "moves", value: .array(entries))])),
+                                       to: path, permissions: 0o600)
+        return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+    }
+
+    private static func move(from entry: JSONValue) -> Store.MovedAway? {
+        guard case .string(let source)? = entry["source"], let sourceMonth = month(source),
+              case .string(let destination)? = entry["destination"], let destinationMonth = month(destination),
+              case .string(let objectText)? = entry["object"], let object = ObjectID(parsing: objectText),
+              case .integer(let movedAt)? = entry["movedAt"],
+              case .object(let atMove)? = entry["fieldsAtMove"], case .object(let written)? = entry["fieldsWritten"]
+        else { return nil }
+        return Store.MovedAway(source: sourceMonth, object: object, destination: destinationMonth,
+                               fieldsAtMove: atMove, fieldsWritten: written, movedAt: Int(movedAt))
+    }
+
+    private static func month(_ text: String) -> Month? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return Month(yearName: String(parts[0]), monthName: String(parts[1]))
+    }
+}
