@@ -10,7 +10,7 @@ extension Document {
         guard let state = state(of: object) else { return [] }
         let set = operationSet
         return state.keys.compactMap { property, indices in
-            indices.contains { set.isVisible(set.operations[$0]) } ? property : nil
+            indices.contains { set.isVisible(at: $0) } ? property : nil
         }
         .map { set.properties[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -33,7 +33,7 @@ extension Document {
     public func length(of object: ObjectID) -> Int {
         guard let state = state(of: object) else { return 0 }
         var count = 0
-        for store in state.order where state.elementStore[store].operations.contains(where: { operationSet.isVisible(operationSet.operations[$0]) }) {
+        for store in state.order where state.elementStore[store].operations.contains(where: { operationSet.isVisible(at: $0) }) {
             count += 1
         }
         return count

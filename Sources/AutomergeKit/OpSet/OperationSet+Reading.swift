@@ -2,21 +2,25 @@
 extension OperationSet {
     /// An operation is visible when nothing has overwritten or deleted it. A counter stays visible
     /// while its only successors are increments. Increments, marks and deletions never are.
-    func isVisible(_ operation: Operation) -> Bool {
-        switch operation.action {
+    ///
+    /// Takes an index rather than an operation: a map key overwritten 10,000 times is checked 10,000
+    /// times at each read of it, and copying each operation out of the array (retaining its value and
+    /// successors) cost about 12% of a save's CPU time on such a record (issue 19).
+    func isVisible(at index: Int) -> Bool {
+        switch operations[index].action {
         case .increment, .mark, .delete: return false
         default: break
         }
-        if operation.successors.isEmpty { return true }
-        guard operation.isCounter else { return false }
-        for successor in operation.successors {
-            guard let index = operationByID[successor], operations[index].isIncrement else { return false }
+        if operations[index].successors.isEmpty { return true }
+        guard operations[index].isCounter else { return false }
+        for successor in operations[index].successors {
+            guard let successorIndex = operationByID[successor], operations[successorIndex].isIncrement else { return false }
         }
         return true
     }
 
     func visibleOperations(_ indices: [Int]) -> [Int] {
-        indices.filter { isVisible(operations[$0]) }
+        indices.filter { isVisible(at: $0) }
     }
 
     /// The value an operation shows: the object it made, or its scalar (a counter with its total).
