@@ -39,7 +39,7 @@ struct MoveJournal: Sendable {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, !fields[0].isEmpty,
-                  let source = Self.month(fields[1]), let destination = Self.month(fields[2]) else { return nil }
+                  let source = Month(yearSlashMonth: fields[1]), let destination = Month(yearSlashMonth: fields[2]) else { return nil }
             return Move(id: String(fields[0]), source: source, destination: destination)
         }
     }
@@ -59,14 +59,8 @@ struct MoveJournal: Sendable {
         }
     }
 
-    private static func month(_ field: Substring) -> Month? {
-        let parts = field.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return Month(yearName: String(parts[0]), monthName: String(parts[1]))
-    }
-
     private func write(_ moves: [Move]) throws(StoreError) {
-        let text = moves.map { "\($0.id)\t\($0.source.yearName)/\($0.source.monthName)\t\($0.destination.yearName)/\($0.destination.monthName)\n" }.joined()
+        let text = moves.map { "\($0.id)\t\($0.source.yearSlashMonth)\t\($0.destination.yearSlashMonth)\n" }.joined()
         try FileSystem.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
     }
 }

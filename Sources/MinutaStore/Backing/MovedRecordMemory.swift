@@ -1,5 +1,4 @@
 import AutomergeKit
-import Crypto
 
 /// The records this store moved between month documents, kept on disk beside the move journal
 /// (`$XDG_STATE_HOME/minutafs/moved-HASH.json`, never in the synced folder) so that another device's
@@ -16,12 +15,7 @@ struct MovedRecordMemory: Sendable {
     /// The memory of the store at `storePath`, in `stateDirectory` (created if missing).
     init(stateDirectory: String, storePath: String) throws(StoreError) {
         try FileSystem.makeDirectories(stateDirectory)
-        let digest = SHA256.hash(data: Array(storePath.utf8))
-        let name = digest.prefix(12).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-        path = stateDirectory + "/moved-" + name + ".json"
+        path = stateDirectory + "/moved-" + StoreLock.key(for: storePath) + ".json"
     }
 
     /// The moves remembered, by upper-case record id.
@@ -42,9 +36,9 @@ struct MovedRecordMemory: Sendable {
         let entries: [JSONValue] = kept.sorted { $0.key < $1.key }.map { id, moved in
             .object([
                 (key: "id", value: .string(id)),
-                (key: "source", value: .string(moved.source.yearName + "/" + moved.source.monthName)),
+                (key: "source", value: .string(moved.source.yearSlashMonth)),
                 (key: "object", value: .string(moved.object.description)),
-                (key: "destination", value: .string(moved.destination.yearName + "/" + moved.destination.monthName)),
+                (key: "destination", value: .string(moved.destination.yearSlashMonth)),
                 (key: "movedAt", value: .integer(Int64(moved.movedAt))),
                 (key: "fieldsAtMove", value: .object(moved.fieldsAtMove)),
                 (key: "fieldsWritten", value: .object(moved.fieldsWritten)),
@@ -56,19 +50,13 @@ struct MovedRecordMemory: Sendable {
     }
 
     private static func move(from entry: JSONValue) -> Store.MovedAway? {
-        guard case .string(let source)? = entry["source"], let sourceMonth = month(source),
-              case .string(let destination)? = entry["destination"], let destinationMonth = month(destination),
+        guard case .string(let source)? = entry["source"], let sourceMonth = Month(yearSlashMonth: source),
+              case .string(let destination)? = entry["destination"], let destinationMonth = Month(yearSlashMonth: destination),
               case .string(let objectText)? = entry["object"], let object = ObjectID(parsing: objectText),
               case .integer(let movedAt)? = entry["movedAt"],
               case .object(let atMove)? = entry["fieldsAtMove"], case .object(let written)? = entry["fieldsWritten"]
         else { return nil }
         return Store.MovedAway(source: sourceMonth, object: object, destination: destinationMonth,
                                fieldsAtMove: atMove, fieldsWritten: written, movedAt: Int(movedAt))
-    }
-
-    private static func month(_ text: String) -> Month? {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return Month(yearName: String(parts[0]), monthName: String(parts[1]))
     }
 }

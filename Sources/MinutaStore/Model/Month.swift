@@ -17,6 +17,16 @@ public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(year: year, month: month)
     }
 
+    /// Parses `YYYY/MM`, as the state files (`MoveJournal`, `MovedRecordMemory`) write a month.
+    public init?(yearSlashMonth text: some StringProtocol) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        self.init(yearName: String(parts[0]), monthName: String(parts[1]))
+    }
+
+    /// `2024/01`.
+    public var yearSlashMonth: String { yearName + "/" + monthName }
+
     public var yearName: String { ISO8601.pad(year, 4) }
     public var monthName: String { ISO8601.pad(month, 2) }
     /// `records/2024/01.automerge`, relative to the store.
