@@ -9,8 +9,8 @@ extension Document {
     public func keys(of object: ObjectID) -> [String] {
         guard let state = state(of: object) else { return [] }
         let set = operationSet
-        return state.keys.compactMap { property, indices in
-            indices.contains { set.isVisible(at: $0) } ? property : nil
+        return state.visibleKeys.compactMap { property, indices in
+            indices.isEmpty ? nil : property
         }
         .map { set.properties[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -21,7 +21,7 @@ extension Document {
     /// the document shows. Empty when the key has no value.
     public func values(of object: ObjectID, key: String) -> [(id: OperationID, value: Value)] {
         guard let state = state(of: object), let property = operationSet.existingProperty(ColumnString(key)) else { return [] }
-        return export(operationSet.visibleOperations(state.keys[property] ?? []))
+        return export(state.visibleKeys[property] ?? [])
     }
 
     /// The value a key shows, if any.

@@ -10,6 +10,11 @@ struct ObjectState: Sendable {
     var type: ObjectType?
     /// Map and table keys: operation indices in Lamport order.
     var keys: [Int: [Int]] = [:]
+    /// Map and table keys: the operations of ``keys`` that nothing has overwritten or deleted yet
+    /// (``OperationSet/isVisible(at:)``), in the same order. Kept up to date as operations apply, so
+    /// reading a key costs the same after 10,000 overwrites as after one (issue 19). While no operation
+    /// of a key has been overwritten it shares its array with ``keys``.
+    var visibleKeys: [Int: [Int]] = [:]
     /// Sequence elements, indices into ``elementStore``, in document order.
     var order: [Int] = []
     var elementStore: [Element] = []

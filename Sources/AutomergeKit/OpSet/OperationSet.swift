@@ -93,6 +93,31 @@ struct OperationSet: Sendable {
             try indexLoaded(start..<runEnd, in: &object)
             start = runEnd
         }
+        // Which operations of each key are still visible; only now, with every id indexed, can a
+        // counter's successors be told apart as increments.
+        start = base
+        while start < end {
+            let objectID = operations[start].object
+            var runEnd = start + 1
+            while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
+            if var object = objects.removeValue(forKey: objectID) {
+                indexVisibleKeys(of: &object)
+                objects[objectID] = object
+            }
+            start = runEnd
+        }
+    }
+
+    /// Fills ``ObjectState/visibleKeys`` from ``ObjectState/keys``. A key none of whose operations has
+    /// a successor (most keys of most documents) shares its array.
+    private func indexVisibleKeys(of object: inout ObjectState) {
+        guard !object.keys.isEmpty else { return }
+        object.visibleKeys.reserveCapacity(object.keys.count)
+        for (property, indices) in object.keys {
+            var allVisible = true
+            for index in indices where !isVisible(at: index) { allVisible = false; break }
+            object.visibleKeys[property] = allVisible ? indices : indices.filter { isVisible(at: $0) }
+        }
     }
 
     /// Indexes loaded operations of one object: their ids, the objects they create, and their
@@ -185,7 +210,12 @@ struct OperationSet: Sendable {
         let candidates: [Int]
         switch operation.key {
         case .property(let property):
-            candidates = objects[operation.object]?.keys[property] ?? []
+            // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
+            if let found = operationsAtKey(predecessors, of: operation) {
+                candidates = found
+            } else {
+                candidates = objects[operation.object]?.keys[property] ?? []
+            }
         case .element(let element):
             if operation.insert {
                 candidates = []
@@ -211,6 +241,13 @@ struct OperationSet: Sendable {
                 if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
             }
         }
+        defer {
+            // An overwritten operation leaves the key's visible list (a counter stays while only
+            // increments follow it, which needs this operation indexed first: hence deferred).
+            if case .property(let property) = operation.key, !predecessors.isEmpty {
+                dropInvisible(at: property, of: operation.object, among: predecessors)
+            }
+        }
         guard keep else { return }
         operations.append(operation)
         operationByID.insert(operation.id, index: index, replacing: true)
@@ -220,14 +257,21 @@ struct OperationSet: Sendable {
         let isInsert = operation.insert
         let ops = operations
         let precedes = lamportOrder.precedes
+        let visible = isVisible(at: index)
         try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
             switch operation.key {
             case .property(let property):
-                var list = object.keys[property] ?? []
-                var position = list.count
-                while position > 0 && precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                list.insert(index, at: position)
-                object.keys[property] = list
+                // In place: a copy of the list would cost as much as the key's whole history.
+                var position = object.keys[property]?.count ?? 0
+                while position > 0, let list = object.keys[property],
+                      precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
+                object.keys[property, default: []].insert(index, at: position)
+                if visible {
+                    var position = object.visibleKeys[property]?.count ?? 0
+                    while position > 0, let list = object.visibleKeys[property],
+                          precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
+                    object.visibleKeys[property, default: []].insert(index, at: position)
+                }
             case .element(let element):
                 if isInsert {
                     var position: Int
@@ -268,6 +312,28 @@ struct OperationSet: Sendable {
                 }
             }
         }
+    }
+
+    /// The indices of `predecessors` when each is an operation at `operation`'s object and map key
+    /// (sorted ids, none twice); nil otherwise, and the caller's scan of the key decides.
+    private func operationsAtKey(_ predecessors: [OpID], of operation: Operation) -> [Int]? {
+        var found: [Int] = []
+        found.reserveCapacity(predecessors.count)
+        for (position, id) in predecessors.enumerated() {
+            if position > 0 && predecessors[position - 1] == id { return nil }
+            guard let index = operationByID[id], operations[index].object == operation.object, operations[index].key == operation.key,
+                  !operations[index].insert else { return nil }
+            found.append(index)
+        }
+        return found
+    }
+
+    /// Removes from a map key's visible list the operations among `ids` that are no longer visible.
+    private mutating func dropInvisible(at property: Int, of object: OpID, among ids: [OpID]) {
+        guard let list = objects[object]?.visibleKeys[property] else { return }
+        let dropped = list.filter { ids.contains(operations[$0].id) && !isVisible(at: $0) }
+        guard !dropped.isEmpty else { return }
+        objects[object]?.visibleKeys[property] = list.filter { !dropped.contains($0) }
     }
 
     private mutating func insertSuccessor(_ id: OpID, into index: Int) {
