@@ -18,24 +18,79 @@ extension Store {
         state.withLock { state in state.hiddenCopies.values.sorted { ($0.document, $0.id) < ($1.document, $1.id) } }
     }
 
-    /// `records` of `month`'s document without those whose start falls in another month whose document
-    /// holds the same record (upper-case id compared): those are shown there.
+    /// `records` of `month`'s document without the copies shown elsewhere:
+    /// - a copy whose start falls in another month whose document holds the record too (a move
+    ///   synced in one document and not yet in the other): shown there;
+    /// - a copy whose start falls in this month while another month's document holds a copy whose
+    ///   start falls in that month (another device's move, half delivered): the copy with the later
+    ///   last change is shown (`Document.lastChangeTime(of:comparable:)`, seconds and milliseconds
+    ///   told apart as the history does), on a tie the one in the later month.
+    ///   Every device and every order of listing picks the same copy.
     func hidingCopiesFiledElsewhere(
-        _ records: [(id: String, object: ObjectID, startTime: Int64?)], in month: Month, state: inout State
+        _ records: [(id: String, object: ObjectID, startTime: Int64?)], in month: Month, document: Document,
+        state: inout State
     ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
         for key in state.hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { state.hiddenCopies[key] = nil }
+        refreshRecordHolders(in: &state)
         var kept: [(id: String, object: ObjectID, startTime: Int64?)] = []
         kept.reserveCapacity(records.count)
         for record in records {
-            guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start), home != month,
-                  let other = try loadMonth(home, in: &state, parkingOthers: false),
-                  other.document.keys(of: .root).contains(where: { $0.uppercased() == record.id.uppercased() }) else {
+            if let shownIn = try monthShowingOtherCopy(of: record, in: month, document: document, state: &state) {
+                state.hiddenCopies[month.documentPath + " " + record.id.uppercased()] =
+                    HiddenCopy(id: record.id, document: month.documentPath, shownIn: shownIn.folderPath)
+            } else {
                 kept.append(record)
-                continue
             }
-            state.hiddenCopies[month.documentPath + " " + record.id.uppercased()] =
-                HiddenCopy(id: record.id, document: month.documentPath, shownIn: home.folderPath)
         }
         return kept
+    }
+
+    /// The month that shows another copy of `record` instead of this one, or nil when this one is shown.
+    private func monthShowingOtherCopy(
+        of record: (id: String, object: ObjectID, startTime: Int64?), in month: Month, document: Document,
+        state: inout State
+    ) throws(StoreError) -> Month? {
+        guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start) else { return nil }
+        let id = record.id.uppercased()
+        if home != month {
+            guard let other = try loadMonth(home, in: &state, parkingOthers: false),
+                  other.document.keys(of: .root).contains(where: { $0.uppercased() == id }) else { return nil }
+            return home
+        }
+        for otherMonth in state.recordHolders.otherHolders(of: id, besides: month) {
+            guard let other = try loadMonth(otherMonth, in: &state, parkingOthers: false),
+                  let key = other.document.keys(of: .root).first(where: { $0.uppercased() == id }),
+                  let object = RecordView.object(key, in: other.document),
+                  let otherStart = RecordView.startTime(of: object, in: other.document),
+                  timeZone.month(ofMilliseconds: otherStart) == otherMonth else { continue }
+            let ours = document.lastChangeTime(of: record.object, comparable: EffectiveTimes.milliseconds(ofChangeTime:)) ?? .min
+            let theirs = other.document.lastChangeTime(of: object, comparable: EffectiveTimes.milliseconds(ofChangeTime:)) ?? .min
+            if theirs > ours || (theirs == ours && otherMonth > month) { return otherMonth }
+        }
+        return nil
+    }
+
+    /// Reads again the record ids of month documents whose files changed since the last call, and
+    /// drops the views of months whose shown records may change with them. Returns those months.
+    @discardableResult
+    func refreshRecordHolders(in state: inout State) -> Set<Month> {
+        let months = (try? self.months()) ?? []
+        let files = months.map { month -> (month: Month, identity: FileSystem.Identity?) in
+            let status = FileSystem.status(absolute(month.documentPath))
+            return (month, status?.isRegularFile == true ? status?.identity : nil)
+        }
+        let affected = state.recordHolders.update(files: files) { month in
+            guard let bytes = try? FileSystem.read(absolute(month.documentPath)),
+                  let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
+            return Set(keys.map { $0.uppercased() })
+        }
+        for month in affected {
+            state.months.dropParkedView(of: month)
+            if var loaded = state.months[month] {
+                loaded.view = nil
+                state.months[month] = loaded
+            }
+        }
+        return affected
     }
 }

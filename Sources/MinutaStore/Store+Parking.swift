@@ -45,6 +45,11 @@ extension Store {
             }
         }
 
+        /// Forgets a parked month's record files, to be computed again from its bytes when next listed.
+        mutating func dropParkedView(of month: Month) {
+            parked[month]?.view = nil
+        }
+
         mutating func park(_ month: Month, as parkedMonth: ParkedMonth) {
             loaded[month] = nil
             parked[month] = parkedMonth

@@ -143,6 +143,10 @@ extension Store {
                 }
                 state.months[month] = loaded
             }
+            // A record another document now holds too (or no longer does) is shown in one month only.
+            for month in refreshRecordHolders(in: &state) where !changed.contains(month.documentPath) {
+                changed.append(month.documentPath)
+            }
             if var tags = state.tags {
                 if try refresh(&tags, file: "tags.automerge", state: &state) {
                     changed.append("tags.automerge")

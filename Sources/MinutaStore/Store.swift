@@ -71,6 +71,8 @@ public final class Store: Sendable {
         /// Copies of records not shown because the month of their start holds them too, by
         /// "document id" (`Store+DuplicateRecords.swift`).
         var hiddenCopies: [String: HiddenCopy] = [:]
+        /// Which month documents may hold which records (`RecordHolderIndex.swift`).
+        var recordHolders = RecordHolderIndex()
         /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
         var movedAway: [String: MovedAway] = [:]
         /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
@@ -256,7 +258,7 @@ public final class Store: Sendable {
             guard let object = RecordView.object(key, in: document) else { continue }
             records.append((key, object, RecordView.startTime(of: object, in: document)))
         }
-        records = try hidingCopiesFiledElsewhere(records, in: month, state: &state)
+        records = try hidingCopiesFiledElsewhere(records, in: month, document: document, state: &state)
         let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
         var files: [(file: RecordFile, startTime: Int64?)] = []
         files.reserveCapacity(records.count)

@@ -1,6 +1,7 @@
 // minutafs-bench: prints timings, never asserts them (see BENCHMARKS.md).
 //
 //   minutafs-bench load FILE N       load FILE N times in-process
+//   minutafs-bench rootkeys FILE N   read the root map's keys of FILE N times without loading it
 //   minutafs-bench save FILE N       load once, then save N times
 //   minutafs-bench merge A B N       load A and B, then merge B into a copy of A N times
 //   minutafs-bench edit FILE N       load once, then N times: change one record field, save
@@ -72,6 +73,14 @@ case "creates" where arguments.count == 3:
 case "load" where arguments.count == 3:
     let bytes = readFile(arguments[1])
     printSamples(measure(Int(arguments[2]) ?? 10) { _ = load(bytes, arguments[1]) })
+case "rootkeys" where arguments.count == 3:
+    let bytes = readFile(arguments[1])
+    printSamples(measure(Int(arguments[2]) ?? 10) {
+        do { _ = try Document.rootKeysWritten(inFile: bytes) } catch {
+            FileHandle.standardError.write(Data("minutafs-bench: \(arguments[1]): \(error)\n".utf8))
+            exit(1)
+        }
+    })
 case "save" where arguments.count == 3:
     var document = load(readFile(arguments[1]), arguments[1])
     printSamples(measure(Int(arguments[2]) ?? 10) { _ = document.save() })

@@ -1,3 +1,4 @@
+import AutomergeKit
 import Foundation
 import MinutaStore
 import Testing
@@ -47,4 +48,83 @@ struct DuplicateRecordTests {
             #expect(berlin.hiddenCopies.map(\.document) == ["records/2024/01.automerge"])
         }
     }
+
+    static let march = Month(year: 2024, month: 3)!
+
+    /// Waits until the clock's second changes, so that the next change is stored with a later time.
+    static func nextSecond() {
+        let start = time(nil)
+        while time(nil) == start { usleep(20_000) }
+    }
+
+    /// Another device moved a record from `from` to `to` by changing its start by a month; the new
+    /// document arrived, the old one not yet. Both copies start in their own document's month.
+    /// Returns the store's path and the record's id.
+    func storeWithHalfDeliveredMove(in folder: String, from: Month, to: Month, start: String, movedStart: String) throws -> (path: String, id: String) {
+        let path = try StoreFixture.copyOfAppStore(into: folder)
+        let phone = try Store(path: path, timeZone: .utc)
+        let record = #"{"startTime": "\#(start)", "endTime": null, "comment": "moved by the phone", "images": []}"#
+        let id = try phone.writeRecordFile(Array(record.utf8), named: "new.json", in: from).id
+        let fromFile = path + "/" + from.documentPath
+        let fromBefore = try Fixtures.contents(ofFileAtPath: fromFile)
+        Self.nextSecond()
+        let file = try #require(try phone.recordFiles(in: from).first { $0.id == id })
+        let moved = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: start, with: movedStart)
+        #expect(moved != String(decoding: file.contents, as: UTF8.self))
+        #expect(try phone.writeRecordFile(Array(moved.utf8), named: file.name, in: from).month == to)
+        // The old month's deletion has not arrived: its file is the version that still holds the record.
+        try Data(fromBefore).write(to: URL(fileURLWithPath: fromFile))
+        return (path, id)
+    }
+
+    func months(holding id: String, in store: Store, listing order: [Month]) throws -> [Month] {
+        try order.filter { month in try store.recordFiles(in: month).contains { $0.id == id } }.sorted()
+    }
+
+    @Test("a record half moved to a later month by another device is shown once, at its new place, whichever month is listed first")
+    func halfDeliveredMoveForward() throws {
+        try withTemporaryDirectory { folder in
+            let (path, id) = try storeWithHalfDeliveredMove(
+                in: folder, from: Self.february, to: Self.march, start: "2024-02-10T09:00:00Z", movedStart: "2024-03-10T09:00:00Z")
+            for order in [[Self.february, Self.march], [Self.march, Self.february]] {
+                let store = try Store(path: path, timeZone: .utc)
+                #expect(try months(holding: id, in: store, listing: order) == [Self.march], "listing \(order)")
+                #expect(store.hiddenCopies.map { [$0.id, $0.document, $0.shownIn] } == [[id, Self.february.documentPath, Self.march.folderPath]])
+            }
+        }
+    }
+
+    @Test("a record half moved to an earlier month is shown at its new place too: the copy changed last wins, not the later month")
+    func halfDeliveredMoveBackward() throws {
+        try withTemporaryDirectory { folder in
+            let (path, id) = try storeWithHalfDeliveredMove(
+                in: folder, from: Self.march, to: Self.february, start: "2024-03-10T09:00:00Z", movedStart: "2024-02-10T09:00:00Z")
+            for order in [[Self.february, Self.march], [Self.march, Self.february]] {
+                let store = try Store(path: path, timeZone: .utc)
+                #expect(try months(holding: id, in: store, listing: order) == [Self.february], "listing \(order)")
+                let status = String(decoding: try StoreTree(store: store).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
+                #expect(status.contains("records in two documents: \(id) shown in records/2024/02, also in records/2024/03.automerge (not shown)"), "\(status)")
+            }
+        }
+    }
+
+    @Test("when the old month's deletion arrives, the record is still shown once and nothing is listed as held twice")
+    func deletionArrives() throws {
+        try withTemporaryDirectory { folder in
+            let (path, id) = try storeWithHalfDeliveredMove(
+                in: folder, from: Self.february, to: Self.march, start: "2024-02-10T09:00:00Z", movedStart: "2024-03-10T09:00:00Z")
+            let store = try Store(path: path, timeZone: .utc)
+            #expect(try months(holding: id, in: store, listing: [Self.february, Self.march]) == [Self.march])
+            // The phone's version of February, without the record, replaces the file.
+            var february = try Document.load(try Fixtures.contents(ofFileAtPath: path + "/" + Self.february.documentPath))
+            try february.delete(forKey: id)
+            february.commit()
+            try Data(february.save()).write(to: URL(fileURLWithPath: path + "/" + Self.february.documentPath))
+            let changed = try store.synchronizeDocuments()
+            #expect(changed.contains(Self.february.documentPath))
+            #expect(try months(holding: id, in: store, listing: [Self.february, Self.march]) == [Self.march])
+            #expect(store.hiddenCopies.isEmpty)
+        }
+    }
 }
+

@@ -60,13 +60,30 @@ struct DocumentChunk {
     var operationData: [UInt8] = []
     var operationColumns: ColumnLayout?
 
+    /// How many operations the chunk lists before the first one of an object other than the root map
+    /// (objects come in id order, the root first).
+    func leadingRootOperationCount() throws(AutomergeError) -> Int {
+        guard let operationColumns else { return operations.prefix { $0.object == nil }.count }
+        var objectActor = RLEDecoder<UInt64>(operationData, range: operationColumns.range(of: ColumnID.objectActor))
+        var objectCounter = RLEDecoder<UInt64>(operationData, range: operationColumns.range(of: ColumnID.objectCounter))
+        var count = 0
+        while !(objectActor.isAtEnd && objectCounter.isAtEnd) {
+            switch (try objectActor.next(), try objectCounter.next()) {
+            case (nil, nil), (_, 0?): count += 1
+            default: return count
+            }
+            guard count < OperationColumns.maximumOperationCount else { return count }
+        }
+        return count
+    }
+
     /// Calls `body` with each operation in document order: decoded from the columns of a parsed
     /// chunk (whose ``operations`` stays empty), else taken from ``operations``.
-    func forEachOperation(_ body: (ChunkOperation) throws(AutomergeError) -> Void) throws(AutomergeError) {
+    func forEachOperation(limit: Int = .max, _ body: (ChunkOperation) throws(AutomergeError) -> Void) throws(AutomergeError) {
         if let operationColumns {
-            try OperationColumns.decodeEach(operationData, layout: operationColumns, as: .document, actorCount: actors.count, body)
+            try OperationColumns.decodeEach(operationData, layout: operationColumns, as: .document, actorCount: actors.count, limit: limit, body)
         } else {
-            for operation in operations { try body(operation) }
+            for operation in operations.prefix(limit) { try body(operation) }
         }
     }
 

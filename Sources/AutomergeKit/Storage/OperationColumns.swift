@@ -38,10 +38,10 @@ enum OperationColumns {
 
     /// ``decode(_:layout:as:actorCount:changeStart:)`` one operation at a time, for callers that
     /// turn operations into another shape: no array of them is built. An operation whose
-    /// references `body` does not keep costs no allocation for them.
+    /// references `body` does not keep costs no allocation for them. Stops after `limit` operations.
     static func decodeEach(
         _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
-        actorCount: Int, changeStart: UInt64 = 0, _ body: (ChunkOperation) throws(AutomergeError) -> Void
+        actorCount: Int, changeStart: UInt64 = 0, limit: Int = .max, _ body: (ChunkOperation) throws(AutomergeError) -> Void
     ) throws(AutomergeError) {
         var objectActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectActor))
         var objectCounter = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectCounter))
@@ -77,7 +77,7 @@ enum OperationColumns {
         var decodedCount = 0
         var references: [ChunkOpID] = []
         var index: UInt64 = 0
-        while true {
+        while decodedCount < limit {
             // Run-length encoding lets a few bytes describe billions of identical rows; no real
             // document comes near this many operations in one chunk.
             guard decodedCount < OperationColumns.maximumOperationCount else {

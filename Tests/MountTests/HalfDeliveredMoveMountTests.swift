@@ -1,0 +1,66 @@
+import AutomergeKit
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// Another device moved a record to another month; the sync tool delivers the new month's document
+/// before the old one's. Through the real mount, the record goes on being shown once: it leaves the
+/// old month's listing as soon as the new document arrives, and nothing is listed twice once the old
+/// one arrives too (issue 17, section 3).
+struct HalfDeliveredMoveMountTests {
+    @Test("the new month's document arrives first: the record moves in the listing at once, and is never shown twice")
+    func newDocumentFirst() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/store", phoneStore = folder + "/phone"
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+            try Shell.run("chmod -R u+w '\(store)'")
+            try FileManager.default.copyItem(atPath: store, toPath: phoneStore)
+            let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
+            let may = try #require(Month(year: 2024, month: 5)), june = try #require(Month(year: 2024, month: 6))
+
+            let mounted = try MountedStore(in: folder, copyingSample: false)
+            let shown = { (month: Month) throws -> [String] in
+                let folder = mounted.mountPoint + "/" + month.folderPath
+                return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }
+                    .filter { (try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8))?.contains(id) == true }
+            }
+            #expect(try shown(may).count == 1)
+            #expect(try shown(june).isEmpty)
+
+            // The phone moves the record from May to June by changing its times.
+            let phone = try Store(path: phoneStore, timeZone: .utc)
+            let name = try #require(try phone.recordFiles(in: may).first { $0.id == id }?.name)
+            let text = String(decoding: try #require(try phone.recordFile(named: name, in: may)).contents, as: UTF8.self)
+            let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
+                .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
+            #expect(try phone.writeRecordFile(Array(moved.utf8), named: name, in: may).month == june)
+
+            // The sync tool delivers June (a temporary file renamed over the document), May not yet.
+            try deliver(june.documentPath, from: phoneStore, to: store)
+            let movedInListing = mounted.eventually(10) { ((try? shown(may)) ?? ["?"]).isEmpty && ((try? shown(june)) ?? []).count == 1 }
+            #expect(movedInListing, "May shows \((try? shown(may)) ?? []), June \((try? shown(june)) ?? [])")
+            let status = mounted.mountPoint + "/.minutafs/status"
+            let listedTwice = try mounted.text(status)
+            #expect(listedTwice.contains("records in two documents: \(id) shown in records/2024/06, also in records/2024/05.automerge (not shown)"),
+                    "\(listedTwice)")
+
+            // May's deletion arrives: still shown once, and no longer held twice.
+            try deliver(may.documentPath, from: phoneStore, to: store)
+            let settled = mounted.eventually(10) { (try? mounted.text(status))?.contains("records in two documents: none") ?? false }
+            #expect(settled, "\((try? mounted.text(status)) ?? "")")
+            #expect(try shown(may).isEmpty)
+            #expect(try shown(june).count == 1)
+            #expect(mounted.unmount() == 0)
+            let mayOnDisk = try Document.load(Fixtures.contents(ofFileAtPath: store + "/" + may.documentPath))
+            #expect(mayOnDisk.value(of: .root, key: id) == nil)
+        }
+    }
+
+    /// Copies a document the way sync tools do: written beside it under a temporary name, then renamed.
+    func deliver(_ document: String, from source: String, to destination: String) throws {
+        let temporary = destination + "/" + document + ".syncthing-tmp"
+        try FileManager.default.copyItem(atPath: source + "/" + document, toPath: temporary)
+        #expect(rename(temporary, destination + "/" + document) == 0)
+    }
+}
