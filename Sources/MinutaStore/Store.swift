@@ -98,15 +98,19 @@ public final class Store: Sendable {
     /// The largest image (or other passed-through file) written through the store.
     public static let maximumPassThroughFileSize = 256 << 20
 
+    /// Rendered month views kept between mounts (`Backing/MonthViewCache.swift`); nil without a cache folder.
+    let viewCache: MonthViewCache?
+
     /// Opens the store at `path`. It must hold `tags.automerge` or a `records` folder (a new
     /// empty folder is accepted too); a legacy JSON store is refused with a message saying to migrate.
     ///
     /// With a `stateDirectory` (the mount passes `$XDG_STATE_HOME/minutafs`), record moves between
     /// months are journaled there, and a move a killed process left half done is finished by
-    /// ``finishInterruptedMoves()`` (see `MoveJournal`).
+    /// ``finishInterruptedMoves()`` (see `MoveJournal`). With a `cacheDirectory` (the mount passes
+    /// `$XDG_CACHE_HOME/minutafs`), rendered month views are kept there between mounts.
     public init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        cacheDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
@@ -129,6 +133,8 @@ public final class Store: Sendable {
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
+        // A cache folder that cannot be made only makes every first read render.
+        self.viewCache = cacheDirectory.flatMap { try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier) }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             state.withLock { $0.movedAway = remembered }
         }
@@ -243,6 +249,7 @@ public final class Store: Sendable {
 
     func monthView(_ month: Month, in state: inout State) throws(StoreError) -> MonthView? {
         if let view = state.months.parked[month]?.view { return view }
+        if state.months[month] == nil, state.months.parked[month] == nil, let view = cachedMonthView(month, in: &state) { return view }
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
         let document = loaded.document
@@ -258,6 +265,7 @@ public final class Store: Sendable {
             guard let object = RecordView.object(key, in: document) else { continue }
             records.append((key, object, RecordView.startTime(of: object, in: document)))
         }
+        let renderedCount = records.count
         records = try hidingCopiesFiledElsewhere(records, in: month, document: document, state: &state)
         let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
         var files: [(file: RecordFile, startTime: Int64?)] = []
@@ -277,6 +285,8 @@ public final class Store: Sendable {
         }
         files.sort { $0.file.name.utf8.lexicographicallyPrecedes($1.file.name.utf8) }
         let view = MonthView(files: files.map(\.file), startTimes: files.map(\.startTime))
+        // A view of exactly what the file holds, with no copy left out, is kept for the next mount.
+        if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded) }
         loaded.view = view
         state.months[month] = loaded
         return view

@@ -51,7 +51,8 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let stateDirectory = StoreCommandSupport.stateDirectory()
-                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory, log: MountLog.write)
+                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
+                                                         cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).

@@ -90,16 +90,26 @@ enum StoreCommandSupport {
     }
 
     static func open(
-        _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, cacheDirectory: String? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
         do {
-            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, log: log)
+            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
+    }
+
+    /// Where the mount keeps rendered month views between mounts (never in the backing folder):
+    /// `$XDG_CACHE_HOME/minutafs`, else `~/.cache/minutafs`. Deleting it at any time is safe.
+    static func cacheDirectory() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/minutafs" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/minutafs" }
+        return nil
     }
 
     /// Where the mount keeps what must survive it outside the backing folder (the journal of record

@@ -124,6 +124,32 @@ enum FileSystem {
         try syncDirectory(folder)
     }
 
+    /// Writes a file whose loss in a crash costs nothing (a cache entry): a temporary file in the same
+    /// folder renamed over the target, so a reader sees the old file or the new one, but no fsync.
+    static func writeWithoutSync(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(StoreError) {
+        var random = SystemRandomNumberGenerator()
+        let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
+        var descriptor: Int32
+        repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        var failure: StoreError?
+        var written = 0
+        while written < bytes.count && failure == nil {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
+            if count < 0 {
+                if errno != EINTR { failure = .system(file: path, operation: "write", errno: errno) }
+            } else {
+                written += count
+            }
+        }
+        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
     /// Writes `bytes` to a new temporary file beside `path` (see ``temporaryName(for:suffix:)``) with
     /// `mode`, fsynced and closed. Returns its path and its identity, which a rename keeps: after the
     /// file is swapped in, that identity at `path` means the file is still the one we wrote.

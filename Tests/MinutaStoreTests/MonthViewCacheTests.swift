@@ -1,0 +1,128 @@
+import AutomergeKit
+import Foundation
+@testable import MinutaStore
+import Testing
+import TestSupport
+
+/// Month views kept between mounts in the cache folder (issue 16): a second store over the same
+/// folder lists and reads a month without decoding its document, and whatever is wrong with the cache
+/// (damaged, stale, another zone, too big) costs a render, never wrong output.
+struct MonthViewCacheTests {
+    static let months = (1...6).compactMap { Month(year: 2024, month: $0) }
+
+    /// Every month's files as a store without any cache renders them: the expected output.
+    func rendered(_ path: String, zone: StoreTimeZone = .utc) throws -> [[RecordFile]] {
+        let store = try Store(path: path, timeZone: zone)
+        return try Self.months.map { try store.recordFiles(in: $0) }
+    }
+
+    /// The record file with a comment added.
+    static func commented(_ file: RecordFile, _ comment: String) -> String {
+        String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "\"images\"", with: "\"comment\": \"\(comment)\",\n  \"images\"")
+    }
+
+    func decodedMonths(_ store: Store) -> Int {
+        store.state.withLock { $0.months.loaded.count }
+    }
+
+    @Test("a second store over the same folder shows the same files without decoding a document")
+    func remountRendersNothing() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let cache = folder + "/cache"
+            let expected = try rendered(path)
+            let first = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            #expect(try Self.months.map { try first.recordFiles(in: $0) } == expected)
+            let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/views").filter { $0.hasSuffix(".view") }
+            #expect(entries.count == Self.months.count)
+
+            let second = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            #expect(try Self.months.map { try second.recordFiles(in: $0) } == expected)
+            #expect(decodedMonths(second) == 0)
+            // Reading the conflicts and editing still work: the document is decoded when needed.
+            _ = try second.conflictReport()
+            let month = Self.months[1]
+            let file = try #require(try second.recordFiles(in: month).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
+            let edited = Self.commented(file, "cached")
+            #expect(edited != String(decoding: file.contents, as: UTF8.self))
+            _ = try second.writeRecordFile(Array(edited.utf8), named: file.name, in: month)
+            let third = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            #expect(try third.recordFiles(in: month) == (try rendered(path)[1]))
+            #expect(try third.recordFile(named: file.name, in: month)?.contents == Array(edited.utf8))
+        }
+    }
+
+    @Test("a damaged, cut or foreign entry is a miss, and a document changed by another device is rendered again")
+    func damagedAndStaleEntries() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let cache = folder + "/cache"
+            let first = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            for month in Self.months { _ = try first.recordFiles(in: month) }
+            let views = cache + "/views"
+            let names = try FileManager.default.contentsOfDirectory(atPath: views).filter { $0.hasSuffix(".view") }.sorted()
+            // One flipped byte in each entry's records, one entry cut short, one swapped for another's.
+            for (index, name) in names.enumerated() {
+                var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: views + "/" + name)))
+                switch index % 3 {
+                case 0: bytes[bytes.count - 10] ^= 0x20
+                case 1: bytes.removeLast(bytes.count / 3)
+                default: bytes = try Array(Data(contentsOf: URL(fileURLWithPath: views + "/" + names[(index + 1) % names.count])))
+                }
+                try Data(bytes).write(to: URL(fileURLWithPath: views + "/" + name))
+            }
+            // Another device's edit of March, delivered while no mount ran.
+            let phone = try Store(path: path, timeZone: .utc)
+            let march = Self.months[2]
+            let file = try #require(try phone.recordFiles(in: march).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
+            let edited = Self.commented(file, "phone")
+            _ = try phone.writeRecordFile(Array(edited.utf8), named: file.name, in: march)
+
+            let expected = try rendered(path)
+            let second = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            #expect(try Self.months.map { try second.recordFiles(in: $0) } == expected)
+            #expect(try second.recordFile(named: file.name, in: march)?.contents == Array(edited.utf8))
+            // The bad entries were replaced by good ones: a third store decodes nothing.
+            let third = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            #expect(try Self.months.map { try third.recordFiles(in: $0) } == expected)
+            #expect(decodedMonths(third) == 0)
+        }
+    }
+
+    @Test("a store in another time zone does not take the first zone's names")
+    func otherZone() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let cache = folder + "/cache"
+            let utc = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            for month in Self.months { _ = try utc.recordFiles(in: month) }
+            let zone = try #require(StoreTimeZone(identifier: "Pacific/Auckland"))
+            let auckland = try Store(path: path, timeZone: zone, cacheDirectory: cache)
+            let names = try Self.months.map { try auckland.recordFiles(in: $0).map(\.name) }
+            #expect(names == (try rendered(path, zone: zone).map { $0.map(\.name) }))
+            #expect(names != (try rendered(path).map { $0.map(\.name) }))
+        }
+    }
+
+    @Test("the folder stays under its size: the entries used longest ago go first")
+    func sizeBound() throws {
+        try withTemporaryDirectory { folder in
+            let cache = try MonthViewCache(cacheDirectory: folder, timeZone: "UTC", sizeLimit: 10_000, trimInterval: 0)
+            let record = MonthViewCache.Entry.Record(id: "A", name: "a.json", startTime: 1, contents: [UInt8](repeating: 65, count: 3_000))
+            let entry = MonthViewCache.Entry(records: [record], hasConflicts: false, heads: [])
+            let keys = (0..<8).map { cache.key(ofDocument: [UInt8($0)]) }
+            for (index, key) in keys.enumerated() {
+                cache.store(entry, for: key)
+                if index == 0 { continue }
+                // The first entry is read after every write: it is the most recently used one.
+                #expect(cache.entry(for: keys[0]) == entry)
+            }
+            let sizes = try FileManager.default.contentsOfDirectory(atPath: folder + "/views").map {
+                (try FileManager.default.attributesOfItem(atPath: folder + "/views/" + $0)[.size] as? Int) ?? 0
+            }
+            #expect(sizes.reduce(0, +) <= 10_000)
+            #expect(cache.entry(for: keys[0]) == entry)
+            #expect(cache.entry(for: keys[1]) == nil)
+        }
+    }
+}
