@@ -134,7 +134,9 @@ public final class Store: Sendable {
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
         // A cache folder that cannot be made only makes every first read render.
-        self.viewCache = cacheDirectory.flatMap { try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier) }
+        self.viewCache = cacheDirectory.flatMap {
+            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: Self.rendererFingerprint(timeZone: timeZone))
+        }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             state.withLock { $0.movedAway = remembered }
         }

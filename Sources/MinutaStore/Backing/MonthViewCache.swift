@@ -7,8 +7,9 @@ import Synchronization
 /// the synced folder: a remount of an unchanged store renders nothing and decodes no document until
 /// one is edited, merged or asked for its conflicts.
 ///
-/// An entry is found by the SHA-256 of the document file's bytes, the store's time zone and
-/// ``formatVersion``, so a changed file, another zone or another renderer simply finds nothing. Each
+/// An entry is found by the SHA-256 of the document file's bytes, the store's time zone,
+/// ``formatVersion`` and sample records as this build renders them, so a changed file, another zone or
+/// another renderer simply finds nothing. Each
 /// entry carries a checksum of its contents and the key it was written for; one that is cut short,
 /// damaged or written for another key is a miss (and is removed), never wrong output. Entries are
 /// written without fsync (a cache entry lost in a crash costs one render) and the folder is kept
@@ -35,6 +36,8 @@ struct MonthViewCache: Sendable {
 
     let folder: String
     let timeZone: String
+    /// Sample records as this build renders them (`Store.rendererFingerprint`), hashed into every key.
+    let renderer: [UInt8]
     /// The most the folder holds, in bytes (the ten-year benchmark store's views take about 15 MB).
     let sizeLimit: Int
     /// How often, at most, the folder is measured (seconds).
@@ -46,9 +49,10 @@ struct MonthViewCache: Sendable {
     }
 
     /// The cache in `cacheDirectory` (the mount passes `$XDG_CACHE_HOME/minutafs`), created if missing.
-    init(cacheDirectory: String, timeZone: String, sizeLimit: Int = 256 << 20, trimInterval: Int = 60) throws(StoreError) {
+    init(cacheDirectory: String, timeZone: String, renderer: [UInt8] = [], sizeLimit: Int = 256 << 20, trimInterval: Int = 60) throws(StoreError) {
         folder = cacheDirectory + "/views"
         self.timeZone = timeZone
+        self.renderer = renderer
         self.sizeLimit = sizeLimit
         self.trimInterval = trimInterval
         try FileSystem.makeDirectories(folder)
@@ -58,7 +62,8 @@ struct MonthViewCache: Sendable {
     func key(ofDocument bytes: [UInt8]) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: bytes)
-        hasher.update(data: Array("\n\(timeZone)\n\(Self.formatVersion)".utf8))
+        hasher.update(data: Array("\n\(timeZone)\n\(Self.formatVersion)\n".utf8))
+        hasher.update(data: renderer)
         return Array(hasher.finalize())
     }
 
