@@ -130,7 +130,7 @@ extension Document {
         }
         guard type == .map || type == .table else { throw AutomergeError(.invalidArgument, "object \(object) is not a map") }
         let property = operationSet.property(ColumnString(key))
-        let visible = state.visibleKeys[property] ?? []
+        let visible = state.visibleOperations(at: property)
         if visible.isEmpty && action == .delete { return .root }
         if visible.count == 1, action == .set, operationSet.operations[visible[0]].action == .set,
            operationSet.operations[visible[0]].value == value {

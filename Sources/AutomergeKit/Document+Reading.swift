@@ -9,9 +9,7 @@ extension Document {
     public func keys(of object: ObjectID) -> [String] {
         guard let state = state(of: object) else { return [] }
         let set = operationSet
-        return state.visibleKeys.compactMap { property, indices in
-            indices.isEmpty ? nil : property
-        }
+        return state.keys.keys.filter { !state.visibleOperations(at: $0).isEmpty }
         .map { set.properties[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         .map(\.string)
@@ -21,7 +19,7 @@ extension Document {
     /// the document shows. Empty when the key has no value.
     public func values(of object: ObjectID, key: String) -> [(id: OperationID, value: Value)] {
         guard let state = state(of: object), let property = operationSet.existingProperty(ColumnString(key)) else { return [] }
-        return export(state.visibleKeys[property] ?? [])
+        return export(state.visibleOperations(at: property))
     }
 
     /// The value a key shows, if any.

@@ -37,7 +37,7 @@ extension Document {
         var pending = [root]
         while let id = pending.popLast() {
             guard let state = set.objects[id] else { continue }
-            var visible: [Int] = state.visibleKeys.values.flatMap { $0 }
+            var visible: [Int] = state.keys.keys.flatMap { state.visibleOperations(at: $0) }
             for store in state.order { visible += set.visibleOperations(state.elementStore[store].operations) }
             for index in visible {
                 operations.append(set.operations[index].id)

@@ -12,6 +12,8 @@ struct RecordHolderIndex: Sendable {
     }
 
     private var entries: [Month: Entry] = [:]
+    /// When the folder was last compared with the index.
+    private(set) var lastUpdate: ContinuousClock.Instant?
     /// Upper-cased record id to the months whose documents may hold it.
     private var holders: [String: Set<Month>] = [:]
 
@@ -27,6 +29,7 @@ struct RecordHolderIndex: Sendable {
     mutating func update(
         files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month) -> Set<String>
     ) -> Set<Month> {
+        lastUpdate = .now
         var affected: Set<Month> = []
         var seen: Set<Month> = []
         for (month, identity) in files {

@@ -31,7 +31,7 @@ extension Store {
         state: inout State
     ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
         for key in state.hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { state.hiddenCopies[key] = nil }
-        refreshRecordHolders(in: &state)
+        refreshRecordHolders(in: &state, maximumAge: .seconds(1))
         var kept: [(id: String, object: ObjectID, startTime: Int64?)] = []
         kept.reserveCapacity(records.count)
         for record in records {
@@ -72,8 +72,12 @@ extension Store {
 
     /// Reads again the record ids of month documents whose files changed since the last call, and
     /// drops the views of months whose shown records may change with them. Returns those months.
+    /// With `maximumAge`, does nothing if the folder was compared that recently: rendering a month
+    /// then costs no look at the others, and what changed meanwhile is found by the next
+    /// synchronization pass (`synchronizeDocuments`, which always looks).
     @discardableResult
-    func refreshRecordHolders(in state: inout State) -> Set<Month> {
+    func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil) -> Set<Month> {
+        if let maximumAge, let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < maximumAge { return [] }
         let months = (try? self.months()) ?? []
         let files = months.map { month -> (month: Month, identity: FileSystem.Identity?) in
             let status = FileSystem.status(absolute(month.documentPath))

@@ -10,7 +10,7 @@ extension Store {
         guard let cache = viewCache, state.unreadable[month.documentPath] == nil,
               let (bytes, identity) = try? FileSystem.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
-        refreshRecordHolders(in: &state)
+        refreshRecordHolders(in: &state, maximumAge: .seconds(1))
         for record in entry.records where !state.recordHolders.otherHolders(of: record.id.uppercased(), besides: month).isEmpty {
             return nil
         }

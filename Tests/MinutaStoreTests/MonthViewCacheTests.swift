@@ -126,3 +126,25 @@ struct MonthViewCacheTests {
         }
     }
 }
+
+/// Months loaded ahead of a reader when their year is listed (issue 16).
+struct MonthPrefetchTests {
+    @Test("listing a year renders its months in the background, exactly as reading them would")
+    func yearListingPrefetches() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let expected = try Store(path: path, timeZone: .utc).months().map { try Store(path: path, timeZone: .utc).recordFiles(in: $0) }
+            let store = try Store(path: path, timeZone: .utc)
+            let tree = StoreTree(store: store)
+            #expect(store.state.withLock { $0.months.loaded.count + $0.months.parked.count } == 0)
+            _ = try tree.entries(inDirectory: "/records/2024")
+            tree.prefetcher.waitUntilIdle()
+            let months = try store.months()
+            let held = store.state.withLock { state in
+                months.filter { state.months[$0]?.view != nil || state.months.parked[$0]?.view != nil }
+            }
+            #expect(held == months)
+            #expect(try months.map { try store.recordFiles(in: $0) } == expected)
+        }
+    }
+}

@@ -10,11 +10,17 @@ struct ObjectState: Sendable {
     var type: ObjectType?
     /// Map and table keys: operation indices in Lamport order.
     var keys: [Int: [Int]] = [:]
-    /// Map and table keys: the operations of ``keys`` that nothing has overwritten or deleted yet
-    /// (``OperationSet/isVisible(at:)``), in the same order. Kept up to date as operations apply, so
-    /// reading a key costs the same after 10,000 overwrites as after one (issue 19). While no operation
-    /// of a key has been overwritten it shares its array with ``keys``.
+    /// Map and table keys some of whose operations are no longer visible (overwritten, deleted, or
+    /// never visible: increments and marks): the operations of ``keys`` that still are
+    /// (``OperationSet/isVisible(at:)``), in the same order. A key not listed here shows all its
+    /// operations, which is most keys of most documents, so they cost no memory. Kept up to date as
+    /// operations apply, so reading a key costs the same after 10,000 overwrites as after one (issue 19).
     var visibleKeys: [Int: [Int]] = [:]
+
+    /// The visible operations of a map key, in Lamport order.
+    func visibleOperations(at property: Int) -> [Int] {
+        visibleKeys[property] ?? keys[property] ?? []
+    }
     /// Sequence elements, indices into ``elementStore``, in document order.
     var order: [Int] = []
     var elementStore: [Element] = []

@@ -108,15 +108,10 @@ struct OperationSet: Sendable {
         }
     }
 
-    /// Fills ``ObjectState/visibleKeys`` from ``ObjectState/keys``. A key none of whose operations has
-    /// a successor (most keys of most documents) shares its array.
+    /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
     private func indexVisibleKeys(of object: inout ObjectState) {
-        guard !object.keys.isEmpty else { return }
-        object.visibleKeys.reserveCapacity(object.keys.count)
-        for (property, indices) in object.keys {
-            var allVisible = true
-            for index in indices where !isVisible(at: index) { allVisible = false; break }
-            object.visibleKeys[property] = allVisible ? indices : indices.filter { isVisible(at: $0) }
+        for (property, indices) in object.keys where indices.contains(where: { !isVisible(at: $0) }) {
+            object.visibleKeys[property] = indices.filter { isVisible(at: $0) }
         }
     }
 
@@ -265,8 +260,12 @@ struct OperationSet: Sendable {
                 var position = object.keys[property]?.count ?? 0
                 while position > 0, let list = object.keys[property],
                       precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
+                if object.visibleKeys[property] == nil && !visible {
+                    // The key's first operation that is not visible: list the others, which all are.
+                    object.visibleKeys[property] = object.keys[property] ?? []
+                }
                 object.keys[property, default: []].insert(index, at: position)
-                if visible {
+                if visible, object.visibleKeys[property] != nil {
                     var position = object.visibleKeys[property]?.count ?? 0
                     while position > 0, let list = object.visibleKeys[property],
                           precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
@@ -328,9 +327,9 @@ struct OperationSet: Sendable {
         return found
     }
 
-    /// Removes from a map key's visible list the operations among `ids` that are no longer visible.
+    /// Removes from a map key's visible operations those among `ids` that are no longer visible.
     private mutating func dropInvisible(at property: Int, of object: OpID, among ids: [OpID]) {
-        guard let list = objects[object]?.visibleKeys[property] else { return }
+        guard let list = objects[object]?.visibleOperations(at: property) else { return }
         let dropped = list.filter { ids.contains(operations[$0].id) && !isVisible(at: $0) }
         guard !dropped.isEmpty else { return }
         objects[object]?.visibleKeys[property] = list.filter { !dropped.contains($0) }

@@ -14,6 +14,8 @@ public final class StoreTree: Sendable {
 
     /// The time of a folder with nothing in the backing folder to take a time from (see `folderTime`).
     private let openedAt: Int
+    /// Loads a listed year's months ahead of the reader (`Store+Prefetch.swift`).
+    let prefetcher: MonthPrefetcher
 
     public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
@@ -21,6 +23,7 @@ public final class StoreTree: Sendable {
         self.reports = reports ?? StoreReports(store: store)
         history = StoreHistory(store: store)
         openedAt = Store.now()
+        prefetcher = MonthPrefetcher(store: store)
     }
 
     public struct Attributes: Sendable, Equatable {
@@ -123,6 +126,8 @@ public final class StoreTree: Sendable {
             return result
         case .year(let year):
             let months = try store.months(inYear: year)
+            // A year is listed before its months are read: load them ahead on the other core.
+            prefetcher.prefetch(months)
             var result = months.map { (name: $0.monthName, isDirectory: true) }
             let names = Set(months.map(\.monthName))
             for entry in try store.passThroughEntries("records/" + year) where !names.contains(entry.name) { result.append(entry) }
