@@ -3,29 +3,72 @@ import AutomergeKit
 /// Which month documents may hold which records, read from the files without loading them
 /// (`Document.rootKeysWritten`), so a record held by two documents is found whichever month is
 /// listed first (issue 17). Each document is read again only when its file changes. It may name a
-/// document that deleted the record since: whoever uses it loads that document to be sure.
+/// document that deleted the record since, and ids are kept as 64-bit hashes (a ten-year store has
+/// 35,000 of them), so two ids may rarely look alike: whoever uses it loads the other document to be
+/// sure.
 struct RecordHolderIndex: Sendable {
     private struct Entry: Sendable {
         var identity: FileSystem.Identity
-        /// Upper-cased record ids.
-        var ids: Set<String>
+        var ids: Set<UInt64>
     }
 
     private var entries: [Month: Entry] = [:]
+    /// Ids held by one month document (nearly all of them), and those held by more.
+    private var soleHolder: [UInt64: Month] = [:]
+    private var sharedHolders: [UInt64: Set<Month>] = [:]
     /// When the folder was last compared with the index.
     private(set) var lastUpdate: ContinuousClock.Instant?
-    /// Upper-cased record id to the months whose documents may hold it.
-    private var holders: [String: Set<Month>] = [:]
 
-    /// The other months whose documents may hold the record with this (upper-cased) id.
+    /// FNV-1a of the upper-cased id's UTF-8: the same on every run.
+    static func hash(ofID id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.uppercased().utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The other months whose documents may hold the record with this id.
     func otherHolders(of id: String, besides month: Month) -> [Month] {
-        guard let months = holders[id], months.count > 1 else { return [] }
+        guard let months = sharedHolders[Self.hash(ofID: id)] else { return [] }
         return months.filter { $0 != month }.sorted()
     }
 
+    private func holders(of id: UInt64) -> Set<Month> {
+        if let month = soleHolder[id] { return [month] }
+        return sharedHolders[id] ?? []
+    }
+
+    private mutating func add(_ id: UInt64, _ month: Month) {
+        if let sole = soleHolder[id] {
+            guard sole != month else { return }
+            soleHolder[id] = nil
+            sharedHolders[id] = [sole, month]
+        } else if sharedHolders[id] != nil {
+            sharedHolders[id]?.insert(month)
+        } else {
+            soleHolder[id] = month
+        }
+    }
+
+    private mutating func remove(_ id: UInt64, _ month: Month) {
+        if soleHolder[id] == month {
+            soleHolder[id] = nil
+        } else if var months = sharedHolders[id], months.remove(month) != nil {
+            if months.count == 1, let last = months.first {
+                sharedHolders[id] = nil
+                soleHolder[id] = last
+            } else {
+                sharedHolders[id] = months
+            }
+        }
+    }
+
     /// Brings the index up to date with the month documents now in the folder (`files`: each
-    /// month's document status, nil when it has none) and returns the months whose shown records
-    /// may change because of it: every holder of an id that is, or was, held by two documents.
+    /// month's document status, nil when it has none; `read` gives a document's record ids) and
+    /// returns the months whose shown records may change because of it: every holder of an id that
+    /// is, or was, held by two documents.
     mutating func update(
         files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month) -> Set<String>
     ) -> Set<Month> {
@@ -34,30 +77,26 @@ struct RecordHolderIndex: Sendable {
         var seen: Set<Month> = []
         for (month, identity) in files {
             seen.insert(month)
-            guard let identity else { affected.formUnion(remove(month)); continue }
+            guard let identity else { affected.formUnion(removeEntry(month)); continue }
             if entries[month]?.identity == identity { continue }
-            let ids = read(month)
+            let ids = Set(read(month).map(Self.hash(ofID:)))
             let before = entries[month]?.ids ?? []
-            affected.formUnion(remove(month))
+            affected.formUnion(removeEntry(month))
             entries[month] = Entry(identity: identity, ids: ids)
-            for id in ids { holders[id, default: []].insert(month) }
-            for id in ids.symmetricDifference(before) where (holders[id]?.count ?? 0) > 1 {
-                affected.formUnion(holders[id] ?? [])
-            }
+            for id in ids { add(id, month) }
+            for id in ids.subtracting(before) where sharedHolders[id] != nil { affected.formUnion(holders(of: id)) }
         }
-        for month in Array(entries.keys) where !seen.contains(month) { affected.formUnion(remove(month)) }
+        for month in Array(entries.keys) where !seen.contains(month) { affected.formUnion(removeEntry(month)) }
         return affected
     }
 
     /// Drops a month's entry; returns the holders of its ids that were held twice.
-    private mutating func remove(_ month: Month) -> Set<Month> {
+    private mutating func removeEntry(_ month: Month) -> Set<Month> {
         guard let entry = entries.removeValue(forKey: month) else { return [] }
         var affected: Set<Month> = []
         for id in entry.ids {
-            guard var months = holders[id] else { continue }
-            if months.count > 1 { affected.formUnion(months) }
-            months.remove(month)
-            holders[id] = months.isEmpty ? nil : months
+            if let shared = sharedHolders[id] { affected.formUnion(shared) }
+            remove(id, month)
         }
         return affected
     }

@@ -86,7 +86,7 @@ extension Store {
         let affected = state.recordHolders.update(files: files) { month in
             guard let bytes = try? FileSystem.read(absolute(month.documentPath)),
                   let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
-            return Set(keys.map { $0.uppercased() })
+            return keys
         }
         for month in affected {
             state.months.dropParkedView(of: month)

@@ -11,7 +11,7 @@ extension Store {
               let (bytes, identity) = try? FileSystem.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
         refreshRecordHolders(in: &state, maximumAge: .seconds(1))
-        for record in entry.records where !state.recordHolders.otherHolders(of: record.id.uppercased(), besides: month).isEmpty {
+        for record in entry.records where !state.recordHolders.otherHolders(of: record.id, besides: month).isEmpty {
             return nil
         }
         for key in state.hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { state.hiddenCopies[key] = nil }
