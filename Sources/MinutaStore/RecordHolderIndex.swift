@@ -18,6 +18,12 @@ struct RecordHolderIndex: Sendable {
     private var sharedHolders: [UInt64: Set<Month>] = [:]
     /// When the folder was last compared with the index.
     private(set) var lastUpdate: ContinuousClock.Instant?
+    /// A background thread is building the index (`Store.indexRecordHolders`): until it is done,
+    /// month views do not wait for it, and the months it finds held twice are reported when it is.
+    var isBeingBuilt = false
+
+    /// The version of each month's file the index was read from.
+    var identities: [Month: FileSystem.Identity] { entries.mapValues(\.identity) }
 
     /// FNV-1a of the upper-cased id's UTF-8: the same on every run.
     static func hash(ofID id: String) -> UInt64 {
@@ -70,7 +76,7 @@ struct RecordHolderIndex: Sendable {
     /// returns the months whose shown records may change because of it: every holder of an id that
     /// is, or was, held by two documents.
     mutating func update(
-        files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month) -> Set<String>
+        files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month, FileSystem.Identity) -> Set<String>
     ) -> Set<Month> {
         lastUpdate = .now
         var affected: Set<Month> = []
@@ -79,7 +85,7 @@ struct RecordHolderIndex: Sendable {
             seen.insert(month)
             guard let identity else { affected.formUnion(removeEntry(month)); continue }
             if entries[month]?.identity == identity { continue }
-            let ids = Set(read(month).map(Self.hash(ofID:)))
+            let ids = Set(read(month, identity).map(Self.hash(ofID:)))
             let before = entries[month]?.ids ?? []
             affected.formUnion(removeEntry(month))
             entries[month] = Entry(identity: identity, ids: ids)

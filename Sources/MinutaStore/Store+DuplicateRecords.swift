@@ -4,6 +4,53 @@ import AutomergeKit
 /// left half done) is shown once (SPEC section 4): in the month of its start (store time zone), when
 /// that month's document holds it too. The other copy is listed in `.minutafs/status`.
 extension Store {
+    /// A month document's record ids as read from a version of its file.
+    struct ScannedDocument: Sendable {
+        var identity: FileSystem.Identity
+        var ids: Set<String>
+    }
+
+    /// Reads, without the store's lock, the record ids of the month documents whose files the holder
+    /// index has not read in their present version (all of them at the first pass after a mount: a
+    /// tenth of loading each), for ``refreshRecordHolders(in:maximumAge:scanned:)`` to take.
+    func scanRecordHolders() -> [Month: ScannedDocument] {
+        let known = state.withLock { $0.recordHolders.identities }
+        var scanned: [Month: ScannedDocument] = [:]
+        for month in (try? months()) ?? [] {
+            guard let status = FileSystem.status(absolute(month.documentPath)), status.isRegularFile,
+                  known[month] != status.identity else { continue }
+            scanned[month] = ScannedDocument(identity: status.identity, ids: recordIDsWritten(in: month))
+        }
+        return scanned
+    }
+
+    /// Says that ``indexRecordHolders()`` is about to run on another thread: month views rendered
+    /// meanwhile do not build the index themselves (see `RecordHolderIndex.isBeingBuilt`).
+    public func willIndexRecordHolders() {
+        state.withLock { $0.recordHolders.isBeingBuilt = true }
+    }
+
+    /// Builds the holder index if no month view has yet, reading the documents without the store's
+    /// lock (the mount runs it in the background once it serves). Returns the documents (relative
+    /// paths) of the months whose shown records it changes: records found held twice in months
+    /// rendered before it was done.
+    @discardableResult
+    public func indexRecordHolders() -> [String] {
+        guard state.withLock({ $0.recordHolders.lastUpdate == nil }) else { return [] }
+        let scanned = scanRecordHolders()
+        return state.withLock { state in
+            defer { state.recordHolders.isBeingBuilt = false }
+            guard state.recordHolders.lastUpdate == nil else { return [] }
+            return refreshRecordHolders(in: &state, scanned: scanned).sorted().map(\.documentPath)
+        }
+    }
+
+    private func recordIDsWritten(in month: Month) -> Set<String> {
+        guard let bytes = try? FileSystem.read(absolute(month.documentPath)),
+              let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
+        return keys
+    }
+
     /// A copy of a record that is not shown because the month of its start holds the record too.
     public struct HiddenCopy: Sendable, Equatable {
         public var id: String
@@ -75,18 +122,24 @@ extension Store {
     /// With `maximumAge`, does nothing if the folder was compared that recently: rendering a month
     /// then costs no look at the others, and what changed meanwhile is found by the next
     /// synchronization pass (`synchronizeDocuments`, which always looks).
+    /// `scanned` gives ids already read (``scanRecordHolders()``, without the lock) for files still as
+    /// they were then.
     @discardableResult
-    func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil) -> Set<Month> {
-        if let maximumAge, let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < maximumAge { return [] }
+    func refreshRecordHolders(
+        in state: inout State, maximumAge: Duration? = nil, scanned: [Month: ScannedDocument] = [:]
+    ) -> Set<Month> {
+        if let maximumAge {
+            if state.recordHolders.lastUpdate == nil && state.recordHolders.isBeingBuilt { return [] }
+            if let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < maximumAge { return [] }
+        }
         let months = (try? self.months()) ?? []
         let files = months.map { month -> (month: Month, identity: FileSystem.Identity?) in
             let status = FileSystem.status(absolute(month.documentPath))
             return (month, status?.isRegularFile == true ? status?.identity : nil)
         }
-        let affected = state.recordHolders.update(files: files) { month in
-            guard let bytes = try? FileSystem.read(absolute(month.documentPath)),
-                  let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
-            return keys
+        let affected = state.recordHolders.update(files: files) { month, identity in
+            if let scan = scanned[month], scan.identity == identity { return scan.ids }
+            return recordIDsWritten(in: month)
         }
         for month in affected {
             state.months.dropParkedView(of: month)

@@ -129,7 +129,11 @@ extension Store {
     /// A file that does not load is left as it is (SPEC 5a). Returns the documents (relative paths)
     /// whose content changed.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
-        try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+        // The holder index is built by the first month view or `indexRecordHolders` (not here: a
+        // mount's first pass runs before it serves); once built, every pass keeps it current.
+        let indexed = state.withLock { $0.recordHolders.lastUpdate != nil }
+        let scanned = indexed ? scanRecordHolders() : [:]
+        return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
             var changed: [String] = []
             // A parked document whose file changed is loaded again (without parking others) to merge.
             for (month, parked) in state.months.parked where FileSystem.status(absolute(month.documentPath))?.identity != parked.identity {
@@ -144,8 +148,10 @@ extension Store {
                 state.months[month] = loaded
             }
             // A record another document now holds too (or no longer does) is shown in one month only.
-            for month in refreshRecordHolders(in: &state) where !changed.contains(month.documentPath) {
-                changed.append(month.documentPath)
+            if state.recordHolders.lastUpdate != nil {
+                for month in refreshRecordHolders(in: &state, scanned: scanned) where !changed.contains(month.documentPath) {
+                    changed.append(month.documentPath)
+                }
             }
             if var tags = state.tags {
                 if try refresh(&tags, file: "tags.automerge", state: &state) {

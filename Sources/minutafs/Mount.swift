@@ -89,6 +89,7 @@ extension Minutafs {
                 MountLog.write("warning: a record move left half done by an earlier mount could not be finished: \(error)")
             }
             tree.synchronize()
+            tree.startBackgroundWork()
             let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
             // A periodic check catches what inotify cannot see (network file systems, overflows).
             // It also hands the heap memory saves freed back to the system.

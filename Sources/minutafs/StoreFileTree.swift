@@ -159,9 +159,20 @@ final class StoreFileTree: FileTree {
         }
         store.recordSynchronizationPass(mergeFailure: mergeFailure)
         guard !documents.isEmpty else { return }
-        var paths: [String] = []
         // Another device's edits to records this mount moved away, merged just now into their old month.
         if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
+        reportChanged(documents: documents)
+    }
+
+    /// Starts the store tree's background work; what it changes is reported like a synchronization's.
+    func startBackgroundWork() {
+        tree.startBackgroundWork { [self] documents in reportChanged(documents: documents) }
+    }
+
+    /// Reports the paths whose contents or listings change with these documents (relative paths).
+    private func reportChanged(documents: [String]) {
+        let store = tree.store
+        var paths: [String] = []
         for document in Set(documents) {
             if document == "tags.automerge" {
                 // Every report names and colors tags.

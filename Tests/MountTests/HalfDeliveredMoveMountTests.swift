@@ -57,6 +57,36 @@ struct HalfDeliveredMoveMountTests {
         }
     }
 
+    @Test("a record already in both documents when the mount starts is shown once, at its new place")
+    func twiceAtMount() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/store", phoneStore = folder + "/phone"
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+            try Shell.run("chmod -R u+w '\(store)'")
+            try FileManager.default.copyItem(atPath: store, toPath: phoneStore)
+            let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
+            let may = try #require(Month(year: 2024, month: 5)), june = try #require(Month(year: 2024, month: 6))
+            let phone = try Store(path: phoneStore, timeZone: .utc)
+            let name = try #require(try phone.recordFiles(in: may).first { $0.id == id }?.name)
+            let text = String(decoding: try #require(try phone.recordFile(named: name, in: may)).contents, as: UTF8.self)
+            let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
+                .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
+            #expect(try phone.writeRecordFile(Array(moved.utf8), named: name, in: may).month == june)
+            try deliver(june.documentPath, from: phoneStore, to: store)
+
+            let mounted = try MountedStore(in: folder, copyingSample: false)
+            let holding = { (month: Month) -> Int in
+                let folder = mounted.mountPoint + "/" + month.folderPath
+                return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+                    (try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8))?.contains(id) == true
+                }.count
+            }
+            let once = mounted.eventually(10) { holding(may) == 0 && holding(june) == 1 }
+            #expect(once, "May shows it \(holding(may)) times, June \(holding(june))")
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
     /// Copies a document the way sync tools do: written beside it under a temporary name, then renamed.
     func deliver(_ document: String, from source: String, to destination: String) throws {
         let temporary = destination + "/" + document + ".syncthing-tmp"

@@ -24,6 +24,11 @@ final class MonthPrefetcher: Sendable {
         }
     }
 
+    /// Runs `work` on the same background thread, after what is queued there.
+    func run(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
     /// Waits until every month asked for so far is done (for tests).
     func waitUntilIdle() {
         queue.sync {}

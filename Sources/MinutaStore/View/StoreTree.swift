@@ -26,6 +26,17 @@ public final class StoreTree: Sendable {
         prefetcher = MonthPrefetcher(store: store)
     }
 
+    /// Work a mount starts once it serves: the index of which month documents hold which records
+    /// (`Store+DuplicateRecords.swift`), built on the background thread instead of by the first
+    /// listing. `changed` gets the documents whose months show other records once it is built.
+    public func startBackgroundWork(changed: @escaping @Sendable ([String]) -> Void) {
+        store.willIndexRecordHolders()
+        prefetcher.run { [store] in
+            let documents = store.indexRecordHolders()
+            if !documents.isEmpty { changed(documents) }
+        }
+    }
+
     public struct Attributes: Sendable, Equatable {
         public var isDirectory: Bool
         public var size: Int
