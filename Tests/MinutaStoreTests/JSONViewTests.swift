@@ -1,5 +1,5 @@
 import AutomergeKit
-import MinutaStore
+@testable import MinutaStore
 import Testing
 import TestSupport
 
@@ -131,9 +131,9 @@ struct JSONViewTests {
 
     @Test("records sharing a second get the first 8 characters of their id")
     func collisions() throws {
-        let names = try RecordNamingProbe.names([("AAAAAAAA-0000-4000-8000-000000000001", 1_705_311_000_000),
+        let names = RecordNaming.names(for: [("AAAAAAAA-0000-4000-8000-000000000001", 1_705_311_000_000),
                                                  ("BBBBBBBB-0000-4000-8000-000000000002", 1_705_311_000_500),
-                                                 ("CCCCCCCC-0000-4000-8000-000000000003", nil)])
+                                                 ("CCCCCCCC-0000-4000-8000-000000000003", nil)], timeZone: .utc)
         #expect(names == ["2024-01-15_093000_AAAAAAAA.json", "2024-01-15_093000_BBBBBBBB.json", "CCCCCCCC-0000-4000-8000-000000000003.json"])
     }
 }

@@ -1,4 +1,4 @@
-import MinutaStore
+@testable import MinutaStore
 import Testing
 
 /// Names of records whose keys are not the app's UUIDs (written by some other program): they stay
@@ -15,21 +15,21 @@ struct RecordNamingTests {
         ("5F1C4A2E-0B6D-4C8E-9A3F-2D7B1E6C8A90", "5F1C4A2E-0B6D-4C8E-9A3F-2D7B1E6C8A90.json"),
     ])
     func encoded(key: String, name: String) throws {
-        #expect(try RecordNamingProbe.names([(key, nil)]) == [name])
+        #expect(RecordNaming.names(for: [(key, nil)], timeZone: .utc) == [name])
     }
 
     @Test("the id prefix that tells records of the same second apart is encoded too")
     func encodedPrefix() throws {
-        let names = try RecordNamingProbe.names([("x/y/z/w/v", 1_705_311_000_000), ("AAAAAAAA-0000-4000-8000-000000000001", 1_705_311_000_000)])
+        let names = RecordNaming.names(for: [("x/y/z/w/v", 1_705_311_000_000), ("AAAAAAAA-0000-4000-8000-000000000001", 1_705_311_000_000)], timeZone: .utc)
         #expect(names == ["2024-01-15_093000_x%2Fy%2Fz%2Fw%2F.json", "2024-01-15_093000_AAAAAAAA.json"])
     }
 
     @Test("a very long key gives a name under 256 bytes, different for keys that differ only at the end")
     func longKeys() throws {
         let base = String(repeating: "../", count: 400)
-        let names = try RecordNamingProbe.names([(base + "a", nil), (base + "b", nil)])
+        let names = RecordNaming.names(for: [(base + "a", nil), (base + "b", nil)], timeZone: .utc)
         #expect(names.allSatisfy { $0.utf8.count <= 255 && !$0.contains("/") })
         #expect(names[0] != names[1])
-        #expect(try RecordNamingProbe.names([(base + "a", nil)]) == [names[0]])
+        #expect(RecordNaming.names(for: [(base + "a", nil)], timeZone: .utc) == [names[0]])
     }
 }

@@ -1,8 +1,8 @@
 /// For tests that damage chunks on purpose: re-wraps a chunk body with a valid checksum so the
 /// damage reaches the parsers behind the checksum check.
-public enum ChunkTesting {
+package enum ChunkTesting {
     /// `prefix`: the magic bytes as found. Returns checksum, type, length and body, then `rest`.
-    public static func rehashed(type: UInt8, body: [UInt8], rest: [UInt8], prefix: [UInt8]) -> [UInt8] {
+    package static func rehashed(type: UInt8, body: [UInt8], rest: [UInt8], prefix: [UInt8]) -> [UInt8] {
         let known = ChunkType(rawValue: type) ?? .change
         let hash = Chunk.chunkHash(type: known, body[...])
         var output = Array(hash[0..<4])
@@ -14,7 +14,7 @@ public enum ChunkTesting {
     /// A file's chunks with their checksums (and nothing else) recomputed, as far as their headers
     /// can be read. Compressed change chunks, and whatever follows one, are left as they are: their
     /// checksum covers the inflated bytes.
-    public static func rechecksummed(_ file: [UInt8]) -> [UInt8] {
+    package static func rechecksummed(_ file: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(file.count)
         var position = 0

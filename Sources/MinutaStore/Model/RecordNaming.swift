@@ -40,10 +40,3 @@ enum RecordNaming {
         return cut + "~" + String(hash, radix: 16)
     }
 }
-
-/// Record naming for tests and tools that name records without a store.
-public enum RecordNamingProbe {
-    public static func names(_ records: [(id: String, startTime: Int64?)], timeZone: StoreTimeZone = .utc) throws -> [String] {
-        RecordNaming.names(for: records, timeZone: timeZone)
-    }
-}
