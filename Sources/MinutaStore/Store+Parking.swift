@@ -85,7 +85,7 @@ extension Store {
             return LoadedDocument(document: document, identity: parked.identity, view: parked.view,
                                   savedChangeCount: document.changeCount, savedBytes: parked.bytes, lastReadHeads: parked.lastReadHeads)
         } catch {
-            throw .unreadableDocument(file: month.documentPath, cause: error.description)
+            throw .documentOperationFailed(file: month.documentPath, operation: "loading the month again from the bytes it was set aside with", cause: error)
         }
     }
 

@@ -74,13 +74,13 @@ extension Store {
                         var loaded: LoadedDocument
                         if let month = Self.month(ofDocumentPath: primary) {
                             loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-                            do { try loaded.document.merge(leftover) } catch { throw .unreadableDocument(file: relative, cause: "\(error)") }
+                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
                             loaded.view = nil
                             try save(&loaded, to: primary, state: &state)
                             state.months[month] = loaded
                         } else {
                             loaded = try loadTags(in: &state)
-                            do { try loaded.document.merge(leftover) } catch { throw .unreadableDocument(file: relative, cause: "\(error)") }
+                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
                             try save(&loaded, to: primary, state: &state)
                             state.tags = loaded
                             state.tagsView = nil

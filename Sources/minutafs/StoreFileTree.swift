@@ -28,7 +28,7 @@ final class StoreFileTree: FileTree {
         case .notFound, .invalidName: return .notFound
         case .alreadyExists: return .alreadyExists
         case .notEmpty: return .notEmpty
-        case .unreadableDocument, .notAStore, .legacyStore, .storeInUse: return .io(error.description)
+        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse: return .io(error.description)
         case .system(_, _, let code):
             switch code {
             case ENOSPC, EDQUOT: return .noSpace

@@ -1,3 +1,4 @@
+import AutomergeKit
 /// What went wrong in the store, with the file it concerns. `description` is one line for a
 /// person: the CLI prints it, the mount logs it and adds it to `.minutafs/errors`.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -7,8 +8,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case alreadyExists(String)
     case notEmpty(String)
     case invalidName(String)
-    /// A document in the backing folder that cannot be loaded.
-    case unreadableDocument(file: String, cause: String)
+    /// The engine refused something done to a document held in memory (`operation`: what, in words).
+    case documentOperationFailed(file: String, operation: String, cause: AutomergeError)
     /// A document file of the store that does not load (SPEC 5a): it is left exactly as it is, and
     /// what it holds cannot be changed until a readable version replaces it. Writes through the
     /// mount fail with `EROFS`, reads of what was never loaded with `EIO`.
@@ -30,7 +31,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .alreadyExists(let path): return "\(path): already exists"
         case .notEmpty(let path): return "\(path): folder is not empty"
         case .invalidName(let name): return "\(name): not a name this folder can hold"
-        case let .unreadableDocument(file, cause): return "\(file): cannot be loaded: \(cause)"
+        case let .documentOperationFailed(file, operation, cause): return "\(file): \(operation) failed: \(cause)"
         case let .unloadableDocument(file, reason): return "\(file): cannot be loaded: \(reason); it is left untouched and read-only until a readable version replaces it"
         case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno)))"
         case let .storeInUse(store, holder): return "\(store): the store is in use: \(holder); unmount it (or wait for that process) first"

@@ -83,7 +83,7 @@ public enum DemoStore {
                 try tagsDocument.put(.boolean(false), forKey: "isArchived", in: object)
                 tagsDocument.commit(time: created / 1000)
             } catch {
-                throw .unreadableDocument(file: "tags.automerge", cause: "\(error)")
+                throw .documentOperationFailed(file: "tags.automerge", operation: "writing the demo tags", cause: error)
             }
         }
         if let archived = tags.firstIndex(where: \.archived), case .object(let object, .map)? = tagsDocument.value(of: .root, key: tagIDs[archived]) {
@@ -106,7 +106,7 @@ public enum DemoStore {
             for record in monthRecords.sorted(by: { $0.start < $1.start }) {
                 document.setActor(devices[record.device])
                 do { try write(record, tagIDs: tagIDs, into: &document) } catch {
-                    throw .unreadableDocument(file: month.documentPath, cause: "\(error)")
+                    throw .documentOperationFailed(file: month.documentPath, operation: "writing the demo records", cause: error)
                 }
                 document.commit(time: (record.end ?? record.start) / 1000)
                 summary.records += 1
@@ -134,7 +134,7 @@ public enum DemoStore {
                                           comment: "Added on the tablet while offline", device: 2)
                     try write(late, tagIDs: tagIDs, into: &copy)
                 } catch {
-                    throw .unreadableDocument(file: lastMonth.documentPath, cause: "\(error)")
+                    throw .documentOperationFailed(file: lastMonth.documentPath, operation: "writing the demo records", cause: error)
                 }
                 primary.commit(time: now / 1000 - 7200)
                 copy.commit(time: now / 1000 - 5400)

@@ -70,7 +70,7 @@ public struct RecordLog: Sendable {
                                     document: path, kind: kind, fields: fields, concurrentWith: []))
             }
         } catch {
-            throw .unreadableDocument(file: path, cause: "its history could not be replayed: \(error)")
+            throw .documentOperationFailed(file: path, operation: "replaying its history", cause: error)
         }
         // Concurrent: neither is in the other's causal past.
         var pasts: [Set<ChangeHash>] = []

@@ -319,7 +319,7 @@ public final class StoreHistory: Sendable {
         } catch {
             // The document changed since its times were taken: take them again next time.
             cache.withLock { _ = $0.times.removeValue(forKey: path) }
-            throw .unreadableDocument(file: path, cause: "its history changed while it was read (\(error)); try again")
+            throw .documentOperationFailed(file: path, operation: "reading its history (it changed while it was read; try again)", cause: error)
         }
         let modification = Int((times.latest(atOrBefore: instant) ?? 0) / 1000)
         let result: RenderedDocument

@@ -113,7 +113,7 @@ public enum LegacyExporter {
             if document == nil {
                 document = copy
             } else {
-                do { try document?.merge(copy) } catch { throw .unreadableDocument(file: copyRelative, cause: error.description) }
+                do { try document?.merge(copy) } catch { throw .documentOperationFailed(file: copyRelative, operation: "merging this conflict copy", cause: error) }
             }
             summary.conflictCopies += 1
         }

@@ -147,7 +147,7 @@ public struct Migration: Sendable {
             do {
                 _ = try tag.write(into: &tags.document)
             } catch {
-                throw .unreadableDocument(file: "tags.json", cause: "tag \(tag.id) cannot be stored: \(error)")
+                throw Self.writeFailure(error, file: "tags.json", operation: "storing tag \(tag.id)")
             }
             existing[tag.id.uppercased()] = tag.id
             tags.changed = true
@@ -180,7 +180,7 @@ public struct Migration: Sendable {
                     do {
                         try months[existingMonth]?.document.delete(forKey: key)
                     } catch {
-                        throw .unreadableDocument(file: existingMonth.documentPath, cause: "record \(key) cannot be replaced: \(error)")
+                        throw .documentOperationFailed(file: existingMonth.documentPath, operation: "replacing record \(key)", cause: error)
                     }
                     months[existingMonth]?.changed = true
                     located[record.id.uppercased()] = nil
@@ -195,7 +195,7 @@ public struct Migration: Sendable {
                 do {
                     _ = try record.write(into: &prepared.document)
                 } catch {
-                    throw .unreadableDocument(file: entry.file, cause: "record \(record.id) cannot be stored: \(error)")
+                    throw Self.writeFailure(error, file: entry.file, operation: "storing record \(record.id)")
                 }
                 prepared.changed = true
                 months[month] = prepared
@@ -212,7 +212,7 @@ public struct Migration: Sendable {
             do {
                 try months[place.month]?.document.delete(forKey: place.key)
             } catch {
-                throw .unreadableDocument(file: place.month.documentPath, cause: "record \(place.key) cannot be removed: \(error)")
+                throw .documentOperationFailed(file: place.month.documentPath, operation: "removing record \(place.key)", cause: error)
             }
             months[place.month]?.changed = true
             summary.recordsRemoved += 1
@@ -283,5 +283,15 @@ public struct Migration: Sendable {
             progress(done, total)
         }
         return done
+    }
+}
+
+extension Migration {
+    /// What writing a legacy record or tag into a document threw, as the store says it: a value the
+    /// record model refuses (`RecordInputError`), or the engine's refusal.
+    static func writeFailure(_ error: any Error, file: String, operation: String) -> StoreError {
+        if let input = error as? RecordInputError { return .rejected(file: file, line: nil, column: nil, reason: input) }
+        if let engine = error as? AutomergeError { return .documentOperationFailed(file: file, operation: operation, cause: engine) }
+        return .documentOperationFailed(file: file, operation: operation, cause: AutomergeError(.invalidArgument, "\(error)"))
     }
 }
