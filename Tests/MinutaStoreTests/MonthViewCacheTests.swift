@@ -104,6 +104,22 @@ struct MonthViewCacheTests {
         }
     }
 
+    @Test("the folder is the user's alone, and temporary files a killed process left go after an hour")
+    func privateAndClean() throws {
+        try withTemporaryDirectory { folder in
+            let cache = try MonthViewCache(cacheDirectory: folder, timeZone: "UTC", trimInterval: 0)
+            let mode = (try FileManager.default.attributesOfItem(atPath: folder + "/views")[.posixPermissions] as? Int) ?? -1
+            #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
+            let old = folder + "/views/.abc.view.minutafs-1f.tmp", fresh = folder + "/views/.def.view.minutafs-2e.tmp"
+            for path in [old, fresh] { #expect(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))) }
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: old)
+            cache.store(MonthViewCache.Entry(records: [], hasConflicts: false, heads: []), for: cache.key(ofDocument: [1]))
+            #expect(!FileManager.default.fileExists(atPath: old))
+            #expect(FileManager.default.fileExists(atPath: fresh))
+            #expect(cache.entry(for: cache.key(ofDocument: [1])) == MonthViewCache.Entry(records: [], hasConflicts: false, heads: []))
+        }
+    }
+
     @Test("the folder stays under its size: the entries used longest ago go first")
     func sizeBound() throws {
         try withTemporaryDirectory { folder in

@@ -56,6 +56,8 @@ struct MonthViewCache: Sendable {
         self.sizeLimit = sizeLimit
         self.trimInterval = trimInterval
         try FileSystem.makeDirectories(folder)
+        // The entries hold the records' contents: for the user alone, as the store's files are.
+        chmod(folder, 0o700)
     }
 
     /// The key of a document file's view in this cache.
@@ -193,9 +195,12 @@ struct MonthViewCache: Sendable {
         }
         guard due, let names = try? FileSystem.listDirectory(folder) else { return }
         var entries: [(path: String, size: Int64, used: (Int, Int))] = []
-        for name in names where name.hasSuffix(".view") {
+        for name in names {
             let path = folder + "/" + name
             guard let status = FileSystem.status(path), status.isRegularFile else { continue }
+            // A temporary file a killed process left behind an hour ago or more.
+            if FileSystem.isTemporaryName(name) && now - status.modificationSeconds > 3600 { try? FileSystem.remove(path); continue }
+            guard name.hasSuffix(".view") else { continue }
             entries.append((path, status.size, (status.modificationSeconds, status.modificationNanoseconds)))
         }
         var total = entries.reduce(Int64(0)) { $0 + $1.size }
