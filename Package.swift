@@ -28,6 +28,11 @@ let package = Package(
         // The Minuta store: records and tags over the documents, the JSON view, edits, the backing
         // folder and conflict copies. Knows nothing of FUSE.
         .target(name: "MinutaStore", dependencies: ["AutomergeKit", "CLinuxCalls", .product(name: "Crypto", package: "swift-crypto")]),
+        // Moving a legacy JSON store into documents and back (`minutafs migrate`, `export`): only the
+        // command line uses it.
+        .target(name: "MinutaMigration", dependencies: ["MinutaStore", "AutomergeKit"]),
+        // The demo store `minutafs demo` and `make demo` write.
+        .target(name: "MinutaDemo", dependencies: ["MinutaStore", "AutomergeKit"]),
         // Linux system calls Swift's Glibc module lacks (renameat2, for swapping a document in).
         .target(name: "CLinuxCalls"),
         // libfuse3 from Debian (libfuse3-dev): the low-level API the mount is served through.
@@ -40,12 +45,12 @@ let package = Package(
         .executableTarget(
             name: "minutafs",
             dependencies: [
-                "AutomergeKit", "MinutaStore", "MinutaFS", "CLinuxCalls",
+                "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaFS", "CLinuxCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit", "MinutaStore"]),
+        .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit", "MinutaStore", "MinutaDemo"]),
         .executableTarget(name: "minutafs-fuzz", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
@@ -53,7 +58,7 @@ let package = Package(
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
         .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport"]),
+        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

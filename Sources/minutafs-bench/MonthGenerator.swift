@@ -1,4 +1,5 @@
 import AutomergeKit
+import MinutaDemo
 import MinutaStore
 
 /// Builds month documents the way the app does: several app sessions (each a new actor), one

@@ -1,4 +1,5 @@
 import Testing
+import MinutaMigration
 import MinutaStore
 
 /// Reading the legacy JSON formats of seed 001 (`minutafs migrate`).

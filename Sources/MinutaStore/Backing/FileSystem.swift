@@ -5,27 +5,27 @@ import Glibc
 #endif
 
 /// The system calls the store needs, with typed errors and EINTR retried. Paths are absolute.
-enum FileSystem {
-    struct Identity: Equatable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modificationSeconds: Int
-        var modificationNanoseconds: Int
+package enum FileSystem {
+    package struct Identity: Equatable, Sendable {
+        package var device: UInt64
+        package var inode: UInt64
+        package var size: Int64
+        package var modificationSeconds: Int
+        package var modificationNanoseconds: Int
     }
 
-    struct Status: Sendable {
-        var isDirectory: Bool
-        var isRegularFile: Bool
-        var isSymbolicLink: Bool
-        var size: Int64
-        var modificationSeconds: Int
-        var modificationNanoseconds: Int
-        var identity: Identity
+    package struct Status: Sendable {
+        package var isDirectory: Bool
+        package var isRegularFile: Bool
+        package var isSymbolicLink: Bool
+        package var size: Int64
+        package var modificationSeconds: Int
+        package var modificationNanoseconds: Int
+        package var identity: Identity
     }
 
     /// `lstat`: never follows a symbolic link.
-    static func status(_ path: String) -> Status? {
+    package static func status(_ path: String) -> Status? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         let type = info.st_mode & S_IFMT
@@ -37,13 +37,13 @@ enum FileSystem {
     }
 
     /// The names in a folder (without `.` and `..`), sorted by their UTF-8 bytes.
-    static func listDirectory(_ path: String) throws(StoreError) -> [String] {
+    package static func listDirectory(_ path: String) throws(StoreError) -> [String] {
         try directoryEntries(path).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The names in a folder with whether each is a folder, from the entries' types (`d_type`) where
     /// the file system gives them, else from `lstat`: listing a folder of images stats none of them.
-    static func listDirectoryKinds(_ path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+    package static func listDirectoryKinds(_ path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
         try directoryEntries(path).map { entry in
             let isDirectory = entry.type == UInt8(DT_UNKNOWN)
                 ? status(path + "/" + entry.name)?.isDirectory == true : entry.type == UInt8(DT_DIR)
@@ -66,13 +66,13 @@ enum FileSystem {
     }
 
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
-    static func read(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> [UInt8] {
+    package static func read(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> [UInt8] {
         try readWithIdentity(path, limit: limit, followingSymbolicLinks: followingSymbolicLinks).bytes
     }
 
     /// ``read(_:limit:followingSymbolicLinks:)``, with the identity of the file the bytes came from
     /// (taken from the open descriptor, so it names exactly that file even if the name is replaced).
-    static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
+    package static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
         var descriptor: Int32
         repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW)) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: errno) }
@@ -101,7 +101,7 @@ enum FileSystem {
     /// Writes a file atomically: a temporary file in the same folder, fsync, rename over the
     /// target, fsync of the folder. A reader (or a sync tool) sees the old file or the new one,
     /// never half of one.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
         // A file that exists keeps its permissions.
         var existing = stat()
         let mode = lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : permissions
@@ -126,7 +126,7 @@ enum FileSystem {
 
     /// Writes a file whose loss in a crash costs nothing (a cache entry): a temporary file in the same
     /// folder renamed over the target, so a reader sees the old file or the new one, but no fsync.
-    static func writeWithoutSync(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(StoreError) {
+    package static func writeWithoutSync(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(StoreError) {
         var random = SystemRandomNumberGenerator()
         let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         var descriptor: Int32
@@ -154,7 +154,7 @@ enum FileSystem {
     /// `mode`, fsynced and closed. Returns its path and its identity, which a rename keeps: after the
     /// file is swapped in, that identity at `path` means the file is still the one we wrote.
     /// The temporary file takes the owner and group of `ownerOf` (default: `path`), as a replacement should.
-    static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t, ownerOf: String? = nil) throws(StoreError) -> (path: String, identity: Identity) {
+    package static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t, ownerOf: String? = nil) throws(StoreError) -> (path: String, identity: Identity) {
         var random = SystemRandomNumberGenerator()
         let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         var descriptor: Int32
@@ -178,14 +178,14 @@ enum FileSystem {
     }
 
     /// The permission bits a replacement of `path` gets: those of the file there, else `fallback`.
-    static func mode(ofExisting path: String, fallback: mode_t = 0o644) -> mode_t {
+    package static func mode(ofExisting path: String, fallback: mode_t = 0o644) -> mode_t {
         var existing = stat()
         return lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : fallback
     }
 
     /// Swaps the files at two paths in one step (`renameat2` with `RENAME_EXCHANGE`). Returns false,
     /// having changed nothing, where the file system cannot exchange (then rename with a re-check).
-    static func exchange(_ first: String, _ second: String) throws(StoreError) -> Bool {
+    package static func exchange(_ first: String, _ second: String) throws(StoreError) -> Bool {
         if FaultInjection.failure(for: .exchange, path: second) != nil { return false }
         guard minutafs_renameat2(AT_FDCWD, first, AT_FDCWD, second, minutafs_rename_exchange) == 0 else {
             let code = errno
@@ -198,7 +198,7 @@ enum FileSystem {
     /// Renames `source` to `destination` unless something is already there (`RENAME_NOREPLACE`).
     /// Returns false when `destination` exists; falls back to `link` and `unlink` where the file
     /// system lacks the flag.
-    static func renameWithoutReplacing(_ source: String, to destination: String) throws(StoreError) -> Bool {
+    package static func renameWithoutReplacing(_ source: String, to destination: String) throws(StoreError) -> Bool {
         if minutafs_renameat2(AT_FDCWD, source, AT_FDCWD, destination, minutafs_rename_noreplace) == 0 { return true }
         let code = errno
         if code == EEXIST { return false }
@@ -216,7 +216,7 @@ enum FileSystem {
 
     /// Writes all of `bytes` (unless `failure` already happened), fsyncs and closes `descriptor`,
     /// and returns the first failure.
-    static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true) -> StoreError? {
+    package static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true) -> StoreError? {
         var failure = initial
         var written = 0
         while written < bytes.count && failure == nil {
@@ -235,13 +235,13 @@ enum FileSystem {
 
     /// The name of ``writeAtomically(_:to:permissions:)``'s temporary file for `name`:
     /// `.NAME.minutafs-HEX.tmp`, hidden, and never shown by the mount.
-    static func temporaryName(for name: String, suffix: String) -> String {
+    package static func temporaryName(for name: String, suffix: String) -> String {
         "." + name + ".minutafs-" + suffix + ".tmp"
     }
 
     /// Whether `name` is one of ``writeAtomically(_:to:permissions:)``'s temporary files (left
     /// behind only when the process died between creating it and renaming it).
-    static func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.ranges(of: ".minutafs-").last else { return false }
         let suffix = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
         return (1...16).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
@@ -249,7 +249,7 @@ enum FileSystem {
 
     /// Makes a folder's entries durable (a rename or unlink in it survives a crash).
     /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
-    static func syncDirectory(_ path: String) throws(StoreError) {
+    package static func syncDirectory(_ path: String) throws(StoreError) {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: errno) }
         defer { close(descriptor) }
@@ -259,22 +259,22 @@ enum FileSystem {
         guard fsync(descriptor) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: errno) }
     }
 
-    static func remove(_ path: String) throws(StoreError) {
+    package static func remove(_ path: String) throws(StoreError) {
         guard unlink(path) == 0 else { throw .system(file: path, operation: "unlink", errno: errno) }
         try syncDirectory(parentPath(path))
     }
 
-    static func move(_ source: String, to destination: String) throws(StoreError) {
+    package static func move(_ source: String, to destination: String) throws(StoreError) {
         guard rename(source, destination) == 0 else { throw .system(file: source, operation: "rename", errno: errno) }
         try syncDirectory(parentPath(destination))
         if parentPath(source) != parentPath(destination) { try syncDirectory(parentPath(source)) }
     }
 
-    static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(StoreError) {
+    package static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(StoreError) {
         if mkdir(path, permissions) != 0 && errno != EEXIST { throw .system(file: path, operation: "mkdir", errno: errno) }
     }
 
-    static func makeDirectories(_ path: String) throws(StoreError) {
+    package static func makeDirectories(_ path: String) throws(StoreError) {
         // A relative path stays relative: its first folder is not made at the root.
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
@@ -284,16 +284,16 @@ enum FileSystem {
         }
     }
 
-    static func removeDirectory(_ path: String) throws(StoreError) {
+    package static func removeDirectory(_ path: String) throws(StoreError) {
         guard rmdir(path) == 0 else { throw .system(file: path, operation: "rmdir", errno: errno) }
     }
 
-    static func parentPath(_ path: String) -> String {
+    package static func parentPath(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
@@ -320,7 +320,7 @@ public enum DocumentFileAccess {
 }
 
 extension FileSystem.Identity {
-    init(_ info: stat) {
+    package init(_ info: stat) {
         self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                   modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))
     }

@@ -40,7 +40,7 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
 extension Document {
     /// The reason a freshly loaded document cannot be used as the file's whole content: changes
     /// whose dependencies it lacks wait unapplied, and saving it would drop them.
-    var unappliedChangesReason: UnreadableReason? {
+    package var unappliedChangesReason: UnreadableReason? {
         hasPendingChanges ? .format(AutomergeError(.missingDependency, "it holds changes whose dependencies are missing")) : nil
     }
 }

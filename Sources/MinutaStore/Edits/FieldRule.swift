@@ -1,5 +1,5 @@
 /// What a known field of a record or tag accepts, and how it is stored.
-enum FieldRule {
+package enum FieldRule {
     /// A timestamp, written as an ISO 8601 date or integer milliseconds.
     case date(required: Bool)
     /// A UUID string (any case accepted, stored as written).
@@ -12,20 +12,20 @@ enum FieldRule {
     case color
     case boolean
 
-    static let record: [(String, FieldRule)] = [
+    package static let record: [(String, FieldRule)] = [
         ("startTime", .date(required: true)), ("endTime", .date(required: false)), ("tagId", .uuid),
         ("comment", .text(required: false)), ("images", .fileNames),
     ]
-    static let tag: [(String, FieldRule)] = [
+    package static let tag: [(String, FieldRule)] = [
         ("name", .text(required: true)), ("color", .color), ("createdAt", .date(required: true)), ("isArchived", .boolean),
     ]
 
-    static func isValidFileName(_ name: String) -> Bool {
+    package static func isValidFileName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
             && name.utf8.count <= 255 && !name.contains("\n")
     }
 
-    static func milliseconds(_ value: JSONValue, field: String) throws(RecordInputError) -> Int64 {
+    package static func milliseconds(_ value: JSONValue, field: String) throws(RecordInputError) -> Int64 {
         switch value {
         case .string(let text):
             guard let milliseconds = ISO8601.milliseconds(from: text) else { throw .invalidDate(field: field) }

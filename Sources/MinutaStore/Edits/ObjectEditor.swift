@@ -3,14 +3,14 @@ import AutomergeKit
 /// Turns the JSON a user wrote for one record or tag into the smallest set of operations on its
 /// map: only fields whose shown value changed are touched; text comments are spliced; file
 /// name lists get inserts and deletes; other keys keep their stored type.
-struct ObjectEditor {
-    var document: Document
-    let object: ObjectID
-    let rules: [(String, FieldRule)]
+package struct ObjectEditor {
+    package var document: Document
+    package let object: ObjectID
+    package let rules: [(String, FieldRule)]
 
     /// Validates `members` (the id already removed) against the object's current view and
     /// applies the differences. Nothing is applied when anything is invalid.
-    mutating func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
+    package mutating func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
         var working = document
         try apply(members, currentView: currentView, to: &working)
         document = working
@@ -20,7 +20,7 @@ struct ObjectEditor {
     /// only reference to the document (the caller gave it up), nothing is copied, so an edit costs
     /// what the change costs and not the whole op set and history. On failure the document is left
     /// partly edited: the caller must discard it.
-    mutating func applyInPlace(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
+    package mutating func applyInPlace(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
         var working = document
         document = Document()
         defer { document = working }
@@ -28,7 +28,7 @@ struct ObjectEditor {
     }
 
     /// The edited document; the editor keeps none, so the caller's copy is the only reference.
-    mutating func takeDocument() -> Document {
+    package mutating func takeDocument() -> Document {
         defer { document = Document() }
         return document
     }
@@ -184,7 +184,7 @@ struct ObjectEditor {
         }
     }
 
-    static func write(_ desired: TypedValue.Desired, forKey key: String, in object: ObjectID, document: inout Document) throws(AutomergeError) {
+    package static func write(_ desired: TypedValue.Desired, forKey key: String, in object: ObjectID, document: inout Document) throws(AutomergeError) {
         switch desired {
         case .scalar(let value): try document.put(value, forKey: key, in: object)
         case .text(let text):

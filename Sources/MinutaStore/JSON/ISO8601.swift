@@ -13,7 +13,7 @@ public enum ISO8601 {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civil(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -47,7 +47,7 @@ public enum ISO8601 {
         return text + "Z"
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
+    package static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(abs(value))
         return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

@@ -3,8 +3,8 @@ import AutomergeKit
 /// Names record files: `YYYY-MM-DD_HHMMSS.json` from the startTime in the store's time zone,
 /// `_<first 8 characters of the id>` added for every record sharing its second with another,
 /// `<id>.json` for a record without a usable startTime. The same on every machine.
-enum RecordNaming {
-    static func names(for records: [(id: String, startTime: Int64?)], timeZone: StoreTimeZone) -> [String] {
+package enum RecordNaming {
+    package static func names(for records: [(id: String, startTime: Int64?)], timeZone: StoreTimeZone) -> [String] {
         let stems = records.map { record in record.startTime.map { timeZone.fileStem(ofMilliseconds: $0) } }
         var counts: [String: Int] = [:]
         for case let stem? in stems { counts[stem, default: 0] += 1 }
@@ -20,7 +20,7 @@ enum RecordNaming {
     /// percent-encoded, so a name never reaches outside its folder and stays on one line. An id
     /// longer than 200 bytes is cut there and followed by a hash of the whole id (names are at
     /// most 255 bytes).
-    static func fileNameComponent(_ id: String) -> String {
+    package static func fileNameComponent(_ id: String) -> String {
         var encoded = ""
         for scalar in id.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "/" || scalar == "%" {

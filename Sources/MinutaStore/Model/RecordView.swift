@@ -1,17 +1,17 @@
 import AutomergeKit
 
 /// How a record of a month document looks as a file (SPEC section 3).
-enum RecordView {
-    static let knownKeys = ["id", "startTime", "endTime", "tagId", "comment", "images"]
+package enum RecordView {
+    package static let knownKeys = ["id", "startTime", "endTime", "tagId", "comment", "images"]
 
     /// The record stored under `key` of the root map, if it is a map.
-    static func object(_ key: String, in document: Document) -> ObjectID? {
+    package static func object(_ key: String, in document: Document) -> ObjectID? {
         guard case .object(let id, .map)? = document.value(of: .root, key: key) else { return nil }
         return id
     }
 
     /// The record's startTime in milliseconds, if it has a usable one.
-    static func startTime(of record: ObjectID, in document: Document) -> Int64? {
+    package static func startTime(of record: ObjectID, in document: Document) -> Int64? {
         switch document.value(of: record, key: "startTime") {
         case .scalar(.timestamp(let milliseconds))?, .scalar(.int(let milliseconds))?: milliseconds
         default: nil
@@ -19,7 +19,7 @@ enum RecordView {
     }
 
     /// The record's image file names, in order.
-    static func images(of record: ObjectID, in document: Document) -> [String] {
+    package static func images(of record: ObjectID, in document: Document) -> [String] {
         guard case .object(let list, .list)? = document.value(of: record, key: "images") else { return [] }
         return document.elements(of: list).compactMap { values in
             if case .scalar(.string(let name))? = values.last?.value { return name }
@@ -28,7 +28,7 @@ enum RecordView {
     }
 
     /// The record as the JSON object its file shows.
-    static func json(id: String, record: ObjectID, in document: Document) -> JSONValue {
+    package static func json(id: String, record: ObjectID, in document: Document) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("id", .string(id))]
         for key in ["startTime", "endTime"] {
             guard let value = document.value(of: record, key: key) else { continue }

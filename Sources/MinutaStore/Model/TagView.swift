@@ -1,16 +1,16 @@
 import AutomergeKit
 
 /// How the tags document looks as `tags.json` (SPEC section 3).
-enum TagView {
-    static let knownKeys = ["id", "name", "color", "createdAt", "isArchived"]
+package enum TagView {
+    package static let knownKeys = ["id", "name", "color", "createdAt", "isArchived"]
 
-    struct Tag {
+    package struct Tag {
         var id: String
         var object: ObjectID
         var createdAt: Int64?
     }
 
-    static func tags(in document: Document) -> [Tag] {
+    package static func tags(in document: Document) -> [Tag] {
         document.keys(of: .root).compactMap { key -> Tag? in
             guard case .object(let object, .map)? = document.value(of: .root, key: key) else { return nil }
             var createdAt: Int64?
@@ -27,7 +27,7 @@ enum TagView {
         }
     }
 
-    static func json(_ tag: Tag, in document: Document) -> JSONValue {
+    package static func json(_ tag: Tag, in document: Document) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("id", .string(tag.id))]
         for key in ["name", "color", "createdAt", "isArchived"] {
             guard let value = document.value(of: tag.object, key: key) else { continue }
@@ -47,7 +47,7 @@ enum TagView {
         return .object(members)
     }
 
-    static func fileContents(of document: Document) -> [UInt8] {
+    package static func fileContents(of document: Document) -> [UInt8] {
         JSONWriter.pretty(.object([("tags", .array(tags(in: document).map { json($0, in: document) }))]))
     }
 }

@@ -4,8 +4,8 @@ import AutomergeKit
 /// (strings, signed integers, booleans, null, maps, lists), tagged objects otherwise
 /// (`{"_ts": ms}`, `{"_counter": n}`, `{"_uint": n}`, `{"_f64": x}`, `{"_bytes": "hex"}`,
 /// `{"_text": "..."}`, `{"_table": {...}}`), as SPEC section 2 defines them.
-enum TypedValue {
-    static func json(_ value: Value, in document: Document, depth: Int = 0) -> JSONValue {
+package enum TypedValue {
+    package static func json(_ value: Value, in document: Document, depth: Int = 0) -> JSONValue {
         switch value {
         case .scalar(let scalar): return json(scalar)
         case .object(let id, let type):
@@ -23,7 +23,7 @@ enum TypedValue {
         }
     }
 
-    static func json(_ scalar: ScalarValue) -> JSONValue {
+    package static func json(_ scalar: ScalarValue) -> JSONValue {
         switch scalar {
         case .null: .null
         case .boolean(let flag): .bool(flag)
@@ -40,19 +40,19 @@ enum TypedValue {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 
     /// What a JSON value written by a user asks to store.
-    indirect enum Desired: Equatable {
+    package indirect enum Desired: Equatable {
         case scalar(ScalarValue)
         case text(String)
         case list([Desired])
         case map([(key: String, value: Desired)])
         case table([(key: String, value: Desired)])
 
-        static func == (left: Desired, right: Desired) -> Bool {
+        package static func == (left: Desired, right: Desired) -> Bool {
             switch (left, right) {
             case let (.scalar(a), .scalar(b)): a == b
             case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)
@@ -65,7 +65,7 @@ enum TypedValue {
     }
 
     /// Reads a user's JSON value as a value to store; tagged objects become their types.
-    static func desired(_ json: JSONValue, field: String) throws(RecordInputError) -> Desired {
+    package static func desired(_ json: JSONValue, field: String) throws(RecordInputError) -> Desired {
         switch json {
         case .null: return .scalar(.null)
         case .bool(let flag): return .scalar(.boolean(flag))
@@ -119,7 +119,7 @@ enum TypedValue {
         }
     }
 
-    static func bytes(hex text: String) -> [UInt8]? {
+    package static func bytes(hex text: String) -> [UInt8]? {
         let digits = Array(text.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var result: [UInt8] = []
@@ -142,7 +142,7 @@ enum TypedValue {
     }
 
     /// A short name of a stored value's kind, for "expected" messages.
-    static func kindName(_ value: Value) -> String {
+    package static func kindName(_ value: Value) -> String {
         switch value {
         case .object(_, let type):
             switch type { case .map: "an object"; case .list: "an array"; case .text: "a text"; case .table: "a table" }
@@ -163,7 +163,7 @@ enum TypedValue {
     }
 
     /// Whether a desired value is of the same kind as a stored one (so a key keeps its type).
-    static func sameKind(_ desired: Desired, _ stored: Value) -> Bool {
+    package static func sameKind(_ desired: Desired, _ stored: Value) -> Bool {
         switch (desired, stored) {
         case (.scalar(.null), _): true
         case (_, .scalar(.null)): true

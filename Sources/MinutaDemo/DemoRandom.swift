@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// The demo store's random numbers: `SplitMix64`, so the same seed gives the same store on every

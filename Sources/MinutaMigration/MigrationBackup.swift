@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// The copy of a legacy store's JSON files made before a migration changes anything (seed 003,
 /// "backup"). It goes beside the store, never inside it: inside, the sync tool would upload it and
 /// the mount would show it.

@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// A time record as the pre-Automerge app kept it, one JSON file per record under
 /// `records/YYYY/MM/` (seed 001): `{"id", "startTime", "endTime", "tagId", "comment", "images"}`.
 public struct LegacyRecord: Sendable, Equatable {

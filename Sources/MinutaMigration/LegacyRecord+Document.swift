@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// A legacy record written into a month document the way the app's migration writes it

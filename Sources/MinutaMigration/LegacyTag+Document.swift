@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// A legacy tag written into the tags document the way the app's migration writes it (seed 003,

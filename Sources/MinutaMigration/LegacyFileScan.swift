@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// Every legacy JSON file of a store, found by walking it rather than by matching the one layout
 /// the app wrote, so that nothing is left out in silence (issue 18): the record files in
 /// `records/YYYY/MM/`, the files that look like legacy JSON anywhere else under `records/` (a sync

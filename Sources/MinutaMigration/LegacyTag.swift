@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// A tag as the pre-Automerge app kept it in `tags.json` (seed 001):
 /// `{"id", "name", "color", "createdAt", "isArchived"}`.
 public struct LegacyTag: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// The check after a migration (seed 003, "verification"): every legacy tag and record is in the

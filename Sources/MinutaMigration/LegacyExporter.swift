@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// Writes a store's documents out in the legacy JSON layout (seed 001): the rollback path of a

@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// `minutafs migrate --cleanup`: removes a migrated store's legacy JSON files, and nothing else.
 public enum LegacyCleanup {
     /// Removes `files` (relative to the store): `tags.json` and the record files the migration

@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// Compares extra keys of a legacy file with what a document stores for them: a plain JSON value
 /// and its typed-JSON rendering (`1.5` and `{"_f64": 1.5}`) are the same stored value, and the
 /// order of an object's keys does not matter.

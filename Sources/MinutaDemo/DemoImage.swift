@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// Tiny but valid image files for the demo store: a 16x16 PNG (a two-colour gradient) and an 8x8
 /// baseline JPEG (one colour), made from scratch so the demo needs no image library.
 enum DemoImage {

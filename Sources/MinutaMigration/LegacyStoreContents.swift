@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// Everything read from a legacy JSON store: the tags, the records with the files they came
 /// from, and what could not be read.
 public struct LegacyStoreContents: Sendable {

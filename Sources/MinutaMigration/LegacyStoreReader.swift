@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// Converts what ``LegacyStoreReader`` read into the store's documents (SPEC section 1):

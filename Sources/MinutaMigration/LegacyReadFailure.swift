@@ -1,3 +1,5 @@
+import AutomergeKit
+import MinutaStore
 /// A legacy file, or one entry of it, that could not be read: the migration reports it and is
 /// not complete until it is fixed.
 public struct LegacyReadFailure: Error, Sendable, Equatable, CustomStringConvertible {

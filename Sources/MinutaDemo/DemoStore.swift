@@ -1,3 +1,4 @@
+import MinutaStore
 import AutomergeKit
 
 /// Writes a sample store to try minutafs on (`minutafs demo DIR`): a handful of tags, a year of

@@ -1,3 +1,4 @@
+import AutomergeKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 extension FileSystem {
     /// Copies a regular file to a path that must not exist yet, with the source's permissions,
     /// flushed to disk. A partial copy is removed.
-    static func copyFile(from source: String, to destination: String) throws(StoreError) {
+    package static func copyFile(from source: String, to destination: String) throws(StoreError) {
         let bytes = try read(source, followingSymbolicLinks: true)
         var info = stat()
         let mode = stat(source, &info) == 0 ? info.st_mode & 0o777 : 0o644
@@ -15,7 +16,7 @@ extension FileSystem {
 
     /// Creates a file that must not exist yet and writes `bytes` to it, flushed to disk. A partial
     /// file is removed.
-    static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
+    package static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: errno) }
         let failure = finishWriting(bytes, to: descriptor, path: path)
@@ -27,7 +28,7 @@ extension FileSystem {
 
     /// Removes `path` and everything in it, as far as it can; symbolic links are removed, never
     /// followed. For folders this program made itself (a failed export's temporary folder).
-    static func removeTree(_ path: String) {
+    package static func removeTree(_ path: String) {
         if status(path)?.isDirectory == true, let entries = try? listDirectoryKinds(path) {
             for entry in entries { removeTree(path + "/" + entry.name) }
             rmdir(path)
@@ -38,7 +39,7 @@ extension FileSystem {
 
     /// The absolute form of `path`, with `.` and `..` resolved through the real folders when
     /// they exist (symbolic links followed), lexically otherwise.
-    static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         if realpath(path, &buffer) != nil {
             return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -62,7 +63,7 @@ extension FileSystem {
     }
 
     /// Whether `path` is `folder` or inside it (both absolute, resolved).
-    static func isPath(_ path: String, inside folder: String) -> Bool {
+    package static func isPath(_ path: String, inside folder: String) -> Bool {
         path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 }
