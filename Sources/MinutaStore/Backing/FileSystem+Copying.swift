@@ -17,7 +17,7 @@ extension FileSystem {
     /// Creates a file that must not exist yet and writes `bytes` to it, flushed to disk. A partial
     /// file is removed.
     package static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        let descriptor = openRetrying(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: errno) }
         let failure = finishWriting(bytes, to: descriptor, path: path)
         if let failure {

@@ -52,17 +52,29 @@ package enum FileSystem {
     }
 
     /// `readdir`: each entry's name and `d_type`, in the folder's order, without `.` and `..`.
+    ///
+    /// A name that is not valid UTF-8 is left out: decoded with replacement characters it would be a
+    /// name that does not exist (and two such names could look alike), so every operation on it would
+    /// fail or reach the wrong file. The file stays in the folder untouched; nothing the store does
+    /// removes or renames what it does not list.
     private static func directoryEntries(_ path: String) throws(StoreError) -> [(name: String, type: UInt8)] {
         guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
         defer { closedir(directory) }
         var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
+            if let name, name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
         }
         return entries
+    }
+
+    /// `open(2)`, tried again when a signal interrupts it.
+    static func openRetrying(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        var descriptor: Int32
+        repeat { descriptor = open(path, flags, mode) } while descriptor < 0 && errno == EINTR
+        return descriptor
     }
 
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
@@ -109,7 +121,7 @@ package enum FileSystem {
         let name = lastComponent(path)
         var random = SystemRandomNumberGenerator()
         let temporary = folder + "/" + temporaryName(for: name, suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        let descriptor = openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
         var failure: StoreError?
         copyOwnership(from: path, to: descriptor)
@@ -250,7 +262,7 @@ package enum FileSystem {
     /// Makes a folder's entries durable (a rename or unlink in it survives a crash).
     /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
     package static func syncDirectory(_ path: String) throws(StoreError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = openRetrying(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: errno) }
         defer { close(descriptor) }
         if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {

@@ -1,0 +1,35 @@
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// A file whose name is not UTF-8 (written by an old tool or another system) in the synced folder.
+struct UndecodableNameTests {
+    @Test("a file whose name is not UTF-8 is not listed under a made-up name, and stays untouched by saves")
+    func leftOutAndKept() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let month = try #require(Month(year: 2024, month: 2))
+            try FileManager.default.createDirectory(atPath: path + "/records/2024/02", withIntermediateDirectories: true)
+            let bytes: [UInt8] = Array((path + "/records/2024/02/").utf8) + [0x66, 0xFF, 0x2E, 0x6A, 0x70, 0x67, 0]
+            let descriptor = bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            }
+            #expect(descriptor >= 0)
+            close(descriptor)
+
+            let store = try Store(path: path, timeZone: .utc)
+            let tree = StoreTree(store: store)
+            let names = try tree.entries(inDirectory: "/records/2024/02").map(\.name)
+            #expect(!names.contains { $0.unicodeScalars.contains("\u{FFFD}") }, "\(names)")
+            #expect(names.contains { $0.hasSuffix(".json") })
+            let file = try #require(try store.recordFiles(in: month).first)
+            let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "\"images\"", with: "\"comment\": \"kept\",\n  \"images\"")
+            _ = try store.writeRecordFile(Array(edited.utf8), named: file.name, in: month)
+            let stillThere = bytes.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { access($0, F_OK) }
+            }
+            #expect(stillThere == 0)
+        }
+    }
+}
