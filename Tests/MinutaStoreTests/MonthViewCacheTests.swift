@@ -89,6 +89,29 @@ struct MonthViewCacheTests {
         }
     }
 
+    @Test("a month served from the cache takes another device's version of its file like any other month")
+    func replacedWhileServedFromCache() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let cache = folder + "/cache"
+            let march = Self.months[2]
+            _ = try Store(path: path, timeZone: .utc, cacheDirectory: cache).recordFiles(in: march)
+            let mounted = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let file = try #require(try mounted.recordFiles(in: march).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
+            #expect(decodedMonths(mounted) == 0)
+            // Another device's version of March arrives (written through another store over the folder).
+            let edited = Self.commented(file, "from the phone")
+            _ = try Store(path: path, timeZone: .utc).writeRecordFile(Array(edited.utf8), named: file.name, in: march)
+            #expect(try mounted.synchronizeDocuments().contains(march.documentPath))
+            #expect(try mounted.recordFile(named: file.name, in: march)?.contents == Array(edited.utf8))
+            // And this store's own edit of it is saved on top, nothing of the phone's lost.
+            let both = String(decoding: try #require(try mounted.recordFile(named: file.name, in: march)).contents, as: UTF8.self)
+                .replacingOccurrences(of: "from the phone", with: "from the phone, then the desktop")
+            _ = try mounted.writeRecordFile(Array(both.utf8), named: file.name, in: march)
+            #expect(try Store(path: path, timeZone: .utc).recordFile(named: file.name, in: march)?.contents == Array(both.utf8))
+        }
+    }
+
     @Test("a store in another time zone does not take the first zone's names")
     func otherZone() throws {
         try withTemporaryDirectory { folder in
