@@ -77,7 +77,7 @@ extension Store {
         _ records: [(id: String, object: ObjectID, startTime: Int64?)], in month: Month, document: Document,
         state: inout State
     ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
-        for key in state.hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { state.hiddenCopies[key] = nil }
+        state.forgetHiddenCopies(in: month)
         refreshRecordHolders(in: &state, maximumAge: .seconds(1))
         var kept: [(id: String, object: ObjectID, startTime: Int64?)] = []
         kept.reserveCapacity(records.count)
@@ -149,5 +149,12 @@ extension Store {
             }
         }
         return affected
+    }
+}
+
+extension Store.State {
+    /// Forgets the copies `month`'s view left out, before the view is made again.
+    mutating func forgetHiddenCopies(in month: Month) {
+        for key in hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { hiddenCopies[key] = nil }
     }
 }

@@ -19,8 +19,7 @@ extension Store {
             guard state.months[month] == nil, state.months.parked[month] == nil,
                   FileSystem.status(absolute(month.documentPath))?.identity == identity else { return }
             clearUnreadable(month.documentPath, state: &state)
-            state.months[month] = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
-                                                 savedBytes: bytes, lastReadHeads: document.heads)
+            state.months[month] = LoadedDocument(read: document, identity: identity, bytes: bytes)
             state.months.markUsed(month)
             parkLeastRecentlyUsedMonths(in: &state, keeping: month)
             _ = try? monthView(month, in: &state)

@@ -14,7 +14,7 @@ extension Store {
         for record in entry.records where !state.recordHolders.otherHolders(of: record.id, besides: month).isEmpty {
             return nil
         }
-        for key in state.hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { state.hiddenCopies[key] = nil }
+        state.forgetHiddenCopies(in: month)
         let files = entry.records.map { record in
             RecordFile(name: record.name, id: record.id, contents: record.contents,
                        modificationTime: state.recordChangeTimes[record.id.uppercased()] ?? identity.modificationSeconds)

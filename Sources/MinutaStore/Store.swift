@@ -165,8 +165,7 @@ public final class Store: Sendable {
                 markUnreadable(month.documentPath, reason: reason, identity: identity, state: &state)
                 throw .unloadableDocument(file: month.documentPath, reason: reason)
             case .loaded(let document, let identity, let bytes):
-                loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
-                                        savedBytes: bytes, lastReadHeads: document.heads)
+                loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
                 clearUnreadable(month.documentPath, state: &state)
             }
         }
@@ -185,8 +184,7 @@ public final class Store: Sendable {
             markUnreadable("tags.automerge", reason: reason, identity: identity, state: &state)
             throw .unloadableDocument(file: "tags.automerge", reason: reason)
         case .loaded(let document, let identity, let bytes):
-            loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
-                                    savedBytes: bytes, lastReadHeads: document.heads)
+            loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
         }
         state.tags = loaded
         return loaded
@@ -398,5 +396,13 @@ public final class Store: Sendable {
         state.rejectedWriteCount += 1
         state.rejections.append(error.description)
         if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
+    }
+}
+
+extension Store.LoadedDocument {
+    /// A document as just read from its file (`bytes`, whose `identity` it has): nothing unsaved.
+    init(read document: Document, identity: FileSystem.Identity, bytes: [UInt8]) {
+        self.init(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
+                  savedBytes: bytes, lastReadHeads: document.heads)
     }
 }

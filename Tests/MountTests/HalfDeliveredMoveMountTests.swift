@@ -9,15 +9,33 @@ import TestSupport
 /// old month's listing as soon as the new document arrives, and nothing is listed twice once the old
 /// one arrives too (issue 17, section 3).
 struct HalfDeliveredMoveMountTests {
+    static let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
+    static let may = Month(year: 2024, month: 5)!, june = Month(year: 2024, month: 6)!
+
+    /// The sample store at `folder/store` and a copy of it at `folder/phone` (the other device).
+    func storeAndPhone(in folder: String) throws -> (store: String, phone: String) {
+        let store = folder + "/store", phone = folder + "/phone"
+        try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+        try Shell.run("chmod -R u+w '\(store)'")
+        try FileManager.default.copyItem(atPath: store, toPath: phone)
+        return (store, phone)
+    }
+
+    /// The phone moves the record from May to June by changing its times.
+    func moveOnThePhone(_ phoneStore: String) throws {
+        let phone = try Store(path: phoneStore, timeZone: .utc)
+        let name = try #require(try phone.recordFiles(in: Self.may).first { $0.id == Self.id }?.name)
+        let text = String(decoding: try #require(try phone.recordFile(named: name, in: Self.may)).contents, as: UTF8.self)
+        let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
+            .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
+        #expect(try phone.writeRecordFile(Array(moved.utf8), named: name, in: Self.may).month == Self.june)
+    }
+
     @Test("the new month's document arrives first: the record moves in the listing at once, and is never shown twice")
     func newDocumentFirst() throws {
         try withTemporaryDirectory { folder in
-            let store = folder + "/store", phoneStore = folder + "/phone"
-            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
-            try Shell.run("chmod -R u+w '\(store)'")
-            try FileManager.default.copyItem(atPath: store, toPath: phoneStore)
-            let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
-            let may = try #require(Month(year: 2024, month: 5)), june = try #require(Month(year: 2024, month: 6))
+            let (store, phoneStore) = try storeAndPhone(in: folder)
+            let id = Self.id, may = Self.may, june = Self.june
 
             let mounted = try MountedStore(in: folder, copyingSample: false)
             let shown = { (month: Month) throws -> [String] in
@@ -28,13 +46,7 @@ struct HalfDeliveredMoveMountTests {
             #expect(try shown(may).count == 1)
             #expect(try shown(june).isEmpty)
 
-            // The phone moves the record from May to June by changing its times.
-            let phone = try Store(path: phoneStore, timeZone: .utc)
-            let name = try #require(try phone.recordFiles(in: may).first { $0.id == id }?.name)
-            let text = String(decoding: try #require(try phone.recordFile(named: name, in: may)).contents, as: UTF8.self)
-            let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
-                .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
-            #expect(try phone.writeRecordFile(Array(moved.utf8), named: name, in: may).month == june)
+            try moveOnThePhone(phoneStore)
 
             // The sync tool delivers June (a temporary file renamed over the document), May not yet.
             try deliver(june.documentPath, from: phoneStore, to: store)
@@ -60,18 +72,9 @@ struct HalfDeliveredMoveMountTests {
     @Test("a record already in both documents when the mount starts is shown once, at its new place")
     func twiceAtMount() throws {
         try withTemporaryDirectory { folder in
-            let store = folder + "/store", phoneStore = folder + "/phone"
-            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
-            try Shell.run("chmod -R u+w '\(store)'")
-            try FileManager.default.copyItem(atPath: store, toPath: phoneStore)
-            let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
-            let may = try #require(Month(year: 2024, month: 5)), june = try #require(Month(year: 2024, month: 6))
-            let phone = try Store(path: phoneStore, timeZone: .utc)
-            let name = try #require(try phone.recordFiles(in: may).first { $0.id == id }?.name)
-            let text = String(decoding: try #require(try phone.recordFile(named: name, in: may)).contents, as: UTF8.self)
-            let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
-                .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
-            #expect(try phone.writeRecordFile(Array(moved.utf8), named: name, in: may).month == june)
+            let (store, phoneStore) = try storeAndPhone(in: folder)
+            let id = Self.id, may = Self.may, june = Self.june
+            try moveOnThePhone(phoneStore)
             try deliver(june.documentPath, from: phoneStore, to: store)
 
             let mounted = try MountedStore(in: folder, copyingSample: false)

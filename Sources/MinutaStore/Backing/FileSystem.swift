@@ -144,17 +144,7 @@ package enum FileSystem {
         var descriptor: Int32
         repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) } while descriptor < 0 && errno == EINTR
         guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
-        var failure: StoreError?
-        var written = 0
-        while written < bytes.count && failure == nil {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
-            if count < 0 {
-                if errno != EINTR { failure = .system(file: path, operation: "write", errno: errno) }
-            } else {
-                written += count
-            }
-        }
-        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        var failure = finishWriting(bytes, to: descriptor, path: path, syncing: false)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
         if let failure {
             unlink(temporary)
@@ -226,9 +216,11 @@ package enum FileSystem {
         return true
     }
 
-    /// Writes all of `bytes` (unless `failure` already happened), fsyncs and closes `descriptor`,
-    /// and returns the first failure.
-    package static func finishWriting(_ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true) -> StoreError? {
+    /// Writes all of `bytes` (unless `failure` already happened), fsyncs (unless not `syncing`) and
+    /// closes `descriptor`, and returns the first failure.
+    package static func finishWriting(
+        _ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true, syncing: Bool = true
+    ) -> StoreError? {
         var failure = initial
         var written = 0
         while written < bytes.count && failure == nil {
@@ -240,7 +232,7 @@ package enum FileSystem {
                 written += count
             }
         }
-        if failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
+        if syncing && failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
         if closing && close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
         return failure
     }
