@@ -7,7 +7,7 @@
 #
 # Environment: YEARS (10), RECORDS (300 a month), EDITS (200 timed saves), MINUTAFS (the binary to
 # measure; default .build/release/minutafs), RUNS (5 timed runs per warm figure of the floor table),
-# FUSEFLOOR (optional: the path of a fusefloor binary, a minimal libfuse3 server that serves a folder
+# FUSEFLOOR or FUSEFLOOR_SOURCE (optional; see below: a fusefloor binary or its C source, a minimal libfuse3 server that serves a folder
 # from memory and does nothing per request but reply; the floor table then has it beside minutafs).
 #
 # The generated store is kept in WORKDIR; each run mounts a fresh copy of it, since the timed saves and
@@ -130,7 +130,13 @@ kill -TERM $pid; wait $pid || true
 # mount (plain files: page cache warm), then each warm figure is the median of RUNS runs after one
 # warming run. Times in seconds.
 runs=${RUNS:-5}
+# The floor: FUSEFLOOR (a fusefloor binary), else FUSEFLOOR_SOURCE (its fusefloor.c, built here), else a
+# fusefloor on PATH; without any, the table has plain files and minutafs only.
 floor=${FUSEFLOOR:-}
+if [ -z "$floor" ] && [ -n "${FUSEFLOOR_SOURCE:-}" ]; then
+    cc -O2 -o "$work/fusefloor" "$FUSEFLOOR_SOURCE" $(pkg-config --cflags --libs fuse3) && floor=$work/fusefloor
+fi
+[ -z "$floor" ] && floor=$(command -v fusefloor || true)
 word=Zürich
 op() {  # OP: run it in the current folder
     case $1 in
