@@ -76,7 +76,7 @@ struct RecordHolderIndex: Sendable {
     /// returns the months whose shown records may change because of it: every holder of an id that
     /// is, or was, held by two documents.
     mutating func update(
-        files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month, FileSystem.Identity) -> Set<String>
+        files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month) -> Set<String>
     ) -> Set<Month> {
         lastUpdate = .now
         var affected: Set<Month> = []
@@ -85,7 +85,7 @@ struct RecordHolderIndex: Sendable {
             seen.insert(month)
             guard let identity else { affected.formUnion(removeEntry(month)); continue }
             if entries[month]?.identity == identity { continue }
-            let ids = Set(read(month, identity).map(Self.hash(ofID:)))
+            let ids = Set(read(month).map(Self.hash(ofID:)))
             let before = entries[month]?.ids ?? []
             affected.formUnion(removeEntry(month))
             entries[month] = Entry(identity: identity, ids: ids)

@@ -4,24 +4,26 @@ import AutomergeKit
 /// left half done) is shown once (SPEC section 4): in the month of its start (store time zone), when
 /// that month's document holds it too. The other copy is listed in `.minutafs/status`.
 extension Store {
-    /// A month document's record ids as read from a version of its file.
-    struct ScannedDocument: Sendable {
-        var identity: FileSystem.Identity
-        var ids: Set<String>
+    /// The month documents in the folder as one look found them: each one's identity (nil: none), and
+    /// the record ids of those the holder index had not read in that version.
+    struct FolderScan: Sendable {
+        var files: [(month: Month, identity: FileSystem.Identity?)]
+        var ids: [Month: Set<String>]
     }
 
-    /// Reads, without the store's lock, the record ids of the month documents whose files the holder
-    /// index has not read in their present version (all of them at the first pass after a mount: a
-    /// tenth of loading each), for ``refreshRecordHolders(in:maximumAge:scanned:)`` to take.
-    func scanRecordHolders() -> [Month: ScannedDocument] {
-        let known = state.withLock { $0.recordHolders.identities }
-        var scanned: [Month: ScannedDocument] = [:]
+    /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``: run without the store's
+    /// lock it reads the changed documents' ids (all of them at the first look after a mount, a tenth
+    /// of loading each) while readers go on; under the lock it is the refresh's own look.
+    func scanRecordHolders(known: [Month: FileSystem.Identity]? = nil) -> FolderScan {
+        let known = known ?? state.withLock { $0.recordHolders.identities }
+        var scan = FolderScan(files: [], ids: [:])
         for month in (try? months()) ?? [] {
-            guard let status = FileSystem.status(absolute(month.documentPath)), status.isRegularFile,
-                  known[month] != status.identity else { continue }
-            scanned[month] = ScannedDocument(identity: status.identity, ids: recordIDsWritten(in: month))
+            let status = FileSystem.status(absolute(month.documentPath))
+            let identity = status?.isRegularFile == true ? status?.identity : nil
+            scan.files.append((month, identity))
+            if let identity, known[month] != identity { scan.ids[month] = recordIDsWritten(in: month) }
         }
-        return scanned
+        return scan
     }
 
     /// Says that ``indexRecordHolders()`` is about to run on another thread: month views rendered
@@ -37,11 +39,11 @@ extension Store {
     @discardableResult
     public func indexRecordHolders() -> [String] {
         guard state.withLock({ $0.recordHolders.lastUpdate == nil }) else { return [] }
-        let scanned = scanRecordHolders()
+        let scan = scanRecordHolders()
         return state.withLock { state in
             defer { state.recordHolders.isBeingBuilt = false }
             guard state.recordHolders.lastUpdate == nil else { return [] }
-            return refreshRecordHolders(in: &state, scanned: scanned).sorted().map(\.documentPath)
+            return refreshRecordHolders(in: &state, scan: scan).sorted().map(\.documentPath)
         }
     }
 
@@ -122,24 +124,17 @@ extension Store {
     /// With `maximumAge`, does nothing if the folder was compared that recently: rendering a month
     /// then costs no look at the others, and what changed meanwhile is found by the next
     /// synchronization pass (`synchronizeDocuments`, which always looks).
-    /// `scanned` gives ids already read (``scanRecordHolders()``, without the lock) for files still as
-    /// they were then.
+    /// `scan` is a look at the folder taken without the lock (``scanRecordHolders(known:)``); without
+    /// one, the refresh looks itself. A file changed since a scan is found by the next refresh.
     @discardableResult
-    func refreshRecordHolders(
-        in state: inout State, maximumAge: Duration? = nil, scanned: [Month: ScannedDocument] = [:]
-    ) -> Set<Month> {
+    func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil, scan: FolderScan? = nil) -> Set<Month> {
         if let maximumAge {
             if state.recordHolders.lastUpdate == nil && state.recordHolders.isBeingBuilt { return [] }
             if let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < maximumAge { return [] }
         }
-        let months = (try? self.months()) ?? []
-        let files = months.map { month -> (month: Month, identity: FileSystem.Identity?) in
-            let status = FileSystem.status(absolute(month.documentPath))
-            return (month, status?.isRegularFile == true ? status?.identity : nil)
-        }
-        let affected = state.recordHolders.update(files: files) { month, identity in
-            if let scan = scanned[month], scan.identity == identity { return scan.ids }
-            return recordIDsWritten(in: month)
+        let scan = scan ?? scanRecordHolders(known: state.recordHolders.identities)
+        let affected = state.recordHolders.update(files: scan.files) { month in
+            scan.ids[month] ?? recordIDsWritten(in: month)
         }
         for month in affected {
             state.months.dropParkedView(of: month)

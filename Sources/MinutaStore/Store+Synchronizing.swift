@@ -132,7 +132,7 @@ extension Store {
         // The holder index is built by the first month view or `indexRecordHolders` (not here: a
         // mount's first pass runs before it serves); once built, every pass keeps it current.
         let indexed = state.withLock { $0.recordHolders.lastUpdate != nil }
-        let scanned = indexed ? scanRecordHolders() : [:]
+        let scan = indexed ? scanRecordHolders() : nil
         return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
             var changed: [String] = []
             // A parked document whose file changed is loaded again (without parking others) to merge.
@@ -149,7 +149,7 @@ extension Store {
             }
             // A record another document now holds too (or no longer does) is shown in one month only.
             if state.recordHolders.lastUpdate != nil {
-                for month in refreshRecordHolders(in: &state, scanned: scanned) where !changed.contains(month.documentPath) {
+                for month in refreshRecordHolders(in: &state, scan: scan) where !changed.contains(month.documentPath) {
                     changed.append(month.documentPath)
                 }
             }

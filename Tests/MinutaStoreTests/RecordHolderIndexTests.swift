@@ -15,7 +15,7 @@ struct RecordHolderIndexTests {
         var reads: [Month] = []
         var contents: [Month: Set<String>] = [Self.january: ["a", "b"], Self.february: ["c"]]
         func update(_ files: [(Month, Int?)]) -> Set<Month> {
-            index.update(files: files.map { ($0.0, $0.1.map(Self.identity)) }) { month, _ in
+            index.update(files: files.map { ($0.0, $0.1.map(Self.identity)) }) { month in
                 reads.append(month)
                 return contents[month] ?? []
             }
