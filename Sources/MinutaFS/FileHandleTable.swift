@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A file opened through the mount (one `fuse_file_info.fh`).
 ///
 /// For a file of the tree, the handle holds the whole contents it reads and writes: a snapshot taken at the
@@ -22,6 +24,11 @@ struct OpenFile {
     /// A write or truncation past the tree's size limit failed with `EFBIG`: the handle dropped its
     /// bytes, and further writes and saves fail too, until a truncation within the limit.
     var isOversized = false
+    /// The tree refused the last save of these bytes with this error. Every later `flush` or `fsync` of
+    /// the handle fails the same way until the next change: a descriptor shares the handle with its
+    /// copies (`dup`, a forked child's), and whichever of them closes first, the others do not report
+    /// a save that never happened as a success.
+    var refusal: Errno?
     /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
     var changeCount: UInt64 = 0
     var modificationTime: TreeTime
@@ -32,6 +39,7 @@ struct OpenFile {
         modify(&bytes)
         contents = bytes
         isDirty = true
+        refusal = nil
         awaitsFirstWrite = false
         changeCount += 1
         modificationTime = time

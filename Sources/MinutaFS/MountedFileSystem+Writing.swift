@@ -148,11 +148,22 @@ extension MountedFileSystem {
     /// nothing: it is a shell closing its own descriptor after `dup2` in `cmd > file`; the command's
     /// writes follow. `fsync` and `release` save it.
     ///
+    /// Saves run one at a time (`saving`): a second close of the same handle waits for the first.
+    ///
     /// - Throws: the tree's refusal (`EINVAL` for content it does not accept), for the program's `close`
-    ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds.
-    func save(handle: UInt64, isFlush: Bool = false) throws(Errno) {
+    ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds. Until the next
+    ///   write, every later flush or fsync of the handle (`repeatsRefusal`) throws that refusal again
+    ///   without asking the tree: it is another descriptor of the same open file learning the save failed.
+    func save(handle: UInt64, isFlush: Bool = false, repeatsRefusal: Bool = true) throws(Errno) {
+        try saving.withLock { _ throws(Errno) in
+            try saveNow(handle: handle, isFlush: isFlush, repeatsRefusal: repeatsRefusal)
+        }
+    }
+
+    private func saveNow(handle: UInt64, isFlush: Bool, repeatsRefusal: Bool) throws(Errno) {
         enum Plan {
             case nothing
+            case refused(Errno)
             case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool)
         }
         let oversized = state.withLock { state in state.handles[file: handle].flatMap { $0.isOversized ? $0.inode : nil } }
@@ -162,9 +173,11 @@ extension MountedFileSystem {
             throw .fileTooLarge
         }
         let plan = state.withLock { state -> Plan in
-            guard let file = state.handles[file: handle], file.isDirty, let contents = file.contents,
-                !(isFlush && file.awaitsFirstWrite)
-            else { return .nothing }
+            guard let file = state.handles[file: handle] else { return .nothing }
+            guard file.isDirty, let contents = file.contents, !(isFlush && file.awaitsFirstWrite) else {
+                if repeatsRefusal, let refusal = file.refusal { return .refused(refusal) }
+                return .nothing
+            }
             guard let path = state.inodes.path(ofInode: file.inode) else {
                 // Unlinked while open: the bytes go nowhere.
                 state.handles[file: handle]?.isDirty = false
@@ -178,15 +191,18 @@ extension MountedFileSystem {
             }
             return .write(path: path, contents: contents, inode: file.inode, changeCount: file.changeCount, isUnsaved: file.isUnsaved)
         }
+        if case .refused(let refusal) = plan { throw refusal }
         guard case .write(let path, let contents, let inode, let changeCount, let isUnsaved) = plan else { return }
 
         do throws(TreeError) {
             try tree.write(contents, toPath: path)
         } catch {
+            let refusal = Errno(rawValue: error.errno)
             state.withLock { state in
                 state.handles[file: handle]?.isDirty = false
                 state.handles[file: handle]?.isUnsaved = false
                 state.handles[file: handle]?.contents = nil
+                state.handles[file: handle]?.refusal = refusal
                 state.forgetCachedContent(ofInode: inode)
             }
             invalidator.invalidateNow(inode: inode)
@@ -194,7 +210,7 @@ extension MountedFileSystem {
                 // Gone from the folder: its name, and the folder's listing the kernel may keep.
                 invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: path)), .inode(parent)])
             }
-            throw Errno(rawValue: error.errno)
+            throw refusal
         }
         state.withLock { state in
             if state.handles[file: handle]?.changeCount == changeCount {
@@ -211,7 +227,7 @@ extension MountedFileSystem {
     /// program's `close` already returned (flush came first).
     func release(handle: UInt64) {
         do throws(Errno) {
-            try save(handle: handle)
+            try save(handle: handle, repeatsRefusal: false)
         } catch .fileTooLarge {
             // Refused and logged when the write failed.
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import Synchronization
 import Testing
 import TestSupport
 
@@ -118,6 +119,69 @@ struct BadInputMountTests {
             let edited = shown.replacingOccurrences(of: "an Jürgen", with: "an Ana")
             #expect(Self.save(Array(edited.utf8), to: record).errno == 0)
             #expect(try mounted.text(record).contains("Rückmeldung an Ana"))
+            #expect(mounted.unmount() == 0)
+        }
+    }
+}
+
+/// One open file, several descriptors: a program's and the copies `dup` or a forked child holds. Whichever
+/// closes first saves; a refused save is recorded once, and every descriptor's close reports it.
+@Suite(.serialized)
+struct SharedDescriptorSaveTests {
+    static let invalid = Array(#"{"startTime": "soon"}"#.utf8)
+
+    static func openAndWrite(_ path: String, _ bytes: [UInt8]) throws -> Int32 {
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
+        try #require(descriptor >= 0, "open: \(errno)")
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == bytes.count, "write: \(errno)")
+        return descriptor
+    }
+
+    static func closeResult(_ descriptor: Int32) -> Int32 { close(descriptor) == 0 ? 0 : errno }
+
+    @Test("a refused save fails the close of every copy of the descriptor and is recorded once")
+    func duplicateDescriptors() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let record = mounted.january + "/" + BadInput.recordName
+            let shown = try mounted.text(record)
+            let before = try BadInputMountTests.snapshot(mounted.store)
+
+            let first = try Self.openAndWrite(record, Self.invalid)
+            let copy = dup(first)
+            try #require(copy >= 0)
+            #expect(Self.closeResult(copy) == EINVAL)
+            #expect(Self.closeResult(first) == EINVAL, "the second descriptor must not report a save that did not happen")
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/errors").split(separator: "\n").count == 1)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: mounted.mountPoint + "/.minutafs/rejected").count == 1)
+
+            // Both descriptors closing at the same moment, twenty times: one refusal each time, both told.
+            for round in 1...20 {
+                let descriptor = try Self.openAndWrite(record, Self.invalid)
+                let other = dup(descriptor)
+                try #require(other >= 0)
+                let results = Mutex<[Int32]>([])
+                DispatchQueue.concurrentPerform(iterations: 2) { index in
+                    let result = Self.closeResult(index == 0 ? descriptor : other)
+                    results.withLock { $0.append(result) }
+                }
+                #expect(results.withLock { $0 } == [EINVAL, EINVAL], "round \(round)")
+                let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors").split(separator: "\n")
+                #expect(errors.count == round + 1, "round \(round): \(errors.suffix(3))")
+            }
+
+            // A write after the refusal is a new save: it succeeds, and so do the other copies' closes.
+            let fixed = Array(shown.replacingOccurrences(of: "an Jürgen", with: "an Ana").utf8)
+            let descriptor = try Self.openAndWrite(record, Self.invalid)
+            let other = dup(descriptor)
+            #expect(Self.closeResult(other) == EINVAL)
+            let rewritten = fixed.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            #expect(rewritten == fixed.count)
+            #expect(ftruncate(descriptor, off_t(fixed.count)) == 0)
+            #expect(Self.closeResult(descriptor) == 0)
+            #expect(try mounted.text(record).contains("Rückmeldung an Ana"))
+            #expect(try BadInputMountTests.snapshot(mounted.store) != before)
             #expect(mounted.unmount() == 0)
         }
     }
