@@ -27,7 +27,13 @@ let package = Package(
         ),
         // The Minuta store: records and tags over the documents, the JSON view, edits, the backing
         // folder and conflict copies. Knows nothing of FUSE.
-        .target(name: "MinutaStore", dependencies: ["AutomergeKit", "CLinuxCalls", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "MinutaStore",
+            dependencies: [
+                "AutomergeKit", "CLinuxCalls", "FileTreeInterface", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // Moving a legacy JSON store into documents and back (`minutafs migrate`, `export`): only the
         // command line uses it.
         .target(name: "MinutaMigration", dependencies: ["MinutaStore", "AutomergeKit"]),
@@ -37,15 +43,19 @@ let package = Package(
         .target(name: "CLinuxCalls"),
         // libfuse3 from Debian (libfuse3-dev): the low-level API the mount is served through.
         .systemLibrary(name: "CFuse3", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
+        // The seam between the store and the mount: the FileTree protocol the mount serves and the store
+        // implements, its value types and errors (which carry the Errno the program gets), and the
+        // EventSignal every background thread of a mount stops on. Depends on nothing of either side.
+        .target(name: "FileTreeInterface", dependencies: ["CLinuxCalls", .product(name: "SystemPackage", package: "swift-system")]),
         // The FUSE adapter: serves any FileTree through the kernel. Knows nothing of Automerge or Minuta.
         .target(
             name: "MinutaFS",
-            dependencies: ["CFuse3", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CFuse3", "FileTreeInterface", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "minutafs",
             dependencies: [
-                "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaFS", "CLinuxCalls",
+                "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaFS", "FileTreeInterface", "CLinuxCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,10 +65,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "TestSupport"]),
+        .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "FileTreeInterface", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
         .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "TestSupport"]),
+        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "FileTreeInterface", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

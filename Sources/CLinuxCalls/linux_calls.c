@@ -19,3 +19,9 @@ int minutafs_malloc_trim(unsigned long pad) {
     return 0;
 #endif
 }
+
+#include <sys/eventfd.h>
+
+int minutafs_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import SystemPackage
 
 /// A file opened through the mount (one `fuse_file_info.fh`).

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ public final class FuseMount: Sendable {
     /// `whenServing` is called once, when the kernel mount is in place and requests are served (a
     /// background `minutafs mount` tells its parent then).
     public func run(whenServing: (() -> Void)? = nil) throws(MountError) {
-        let stopEvent = try EventSignal()
+        let stopEvent = try EventSignal.forMount()
         let mayStart = lifecycle.withLock { lifecycle -> Bool? in
             guard lifecycle.phase == .idle else { return nil }
             if lifecycle.isStopRequested {
@@ -100,7 +101,7 @@ public final class FuseMount: Sendable {
         let workers: KernelWorkers
         let connectionEnded: EventSignal
         do throws(MountError) {
-            connectionEnded = try EventSignal()
+            connectionEnded = try EventSignal.forMount()
             workers = try KernelWorkers(
                 session: session, count: options.workerThreads, ended: [stopEvent, connectionEnded])
         } catch {

@@ -1,3 +1,5 @@
+import FileTreeInterface
+
 /// The inode numbers the kernel has been given, and the path each one stands for.
 ///
 /// A path keeps its number for the life of the mount, even after the kernel forgets it, so `ls -i` and

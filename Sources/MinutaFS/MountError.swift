@@ -1,3 +1,4 @@
+import FileTreeInterface
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -45,5 +46,12 @@ extension MountError: CustomStringConvertible {
 
     private static func text(_ errno: Int32) -> String {
         String(cString: strerror(errno))
+    }
+}
+
+extension EventSignal {
+    /// A new signal; its failure said as the mount's.
+    static func forMount() throws(MountError) -> EventSignal {
+        do { return try EventSignal() } catch { throw .systemCallFailed("eventfd", errno: error.rawValue) }
     }
 }

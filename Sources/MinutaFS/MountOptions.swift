@@ -1,3 +1,5 @@
+import FileTreeInterface
+
 /// How a tree is mounted.
 public struct MountOptions: Sendable, Equatable {
     /// `-o ro`: the kernel refuses every change with `EROFS`.

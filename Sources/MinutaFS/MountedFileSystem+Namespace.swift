@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Dispatch
 import SystemPackage
 
@@ -210,7 +211,7 @@ extension MountedFileSystem {
                 // Created and never saved: its handle saves it under the new name.
             } catch {
                 releaseRetainedVersion(ofInode: replaced, atPath: destination)
-                throw Errno(rawValue: error.errno)
+                throw error.code
             }
             state.withLock { state in
                 state.inodes.move(source, to: destination)
@@ -233,7 +234,7 @@ extension MountedFileSystem {
             try tree.write(contents, toPath: destination)
         } catch {
             releaseRetainedVersion(ofInode: replaced, atPath: destination)
-            throw Errno(rawValue: error.errno)
+            throw error.code
         }
         let inode = state.withLock { state -> UInt64? in
             state.scratch.remove(source)

@@ -1,3 +1,4 @@
+import FileTreeInterface
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -235,7 +236,7 @@ extension MountedFileSystem {
         } catch .notFound where missingIsEmpty {
             contents = []
         } catch {
-            throw Errno(rawValue: error.errno)
+            throw error.code
         }
         state.withLock { state in
             if state.handles[file: handle]?.contents == nil {

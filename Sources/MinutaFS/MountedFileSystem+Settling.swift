@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Dispatch
 
 /// Scratch files that settle into the tree (`FileTree.settles(fileNamed:inDirectory:)`): a name such as

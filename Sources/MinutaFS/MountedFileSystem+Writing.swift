@@ -1,3 +1,4 @@
+import FileTreeInterface
 import SystemPackage
 
 /// The attribute changes of a `setattr` request.
@@ -197,7 +198,7 @@ extension MountedFileSystem {
         do throws(TreeError) {
             try tree.write(contents, toPath: path)
         } catch {
-            let refusal = Errno(rawValue: error.errno)
+            let refusal = error.code
             state.withLock { state in
                 state.handles[file: handle]?.isDirty = false
                 state.handles[file: handle]?.isUnsaved = false

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Synchronization
 import SystemPackage
 
@@ -120,7 +121,7 @@ final class MountedFileSystem: Sendable {
         do throws(TreeError) {
             return try body()
         } catch {
-            throw Errno(rawValue: error.errno)
+            throw error.code
         }
     }
 

@@ -1,3 +1,4 @@
+import FileTreeInterface
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import FileTreeInterface
+
 /// The version of a file of the tree that a rename is replacing, kept for the inode the kernel knows it by.
 ///
 /// A save by rename (`os.replace`, VS Code, gedit: a temporary file, then `rename` over the file) gives

@@ -1,3 +1,5 @@
+import FileTreeInterface
+
 /// A file the mount keeps itself, in memory: an editor's swap, backup or temporary file, whose name the
 /// tree does not accept (SPEC section 4). It lives until it is unlinked, renamed onto an accepted name,
 /// or the mount ends.

@@ -128,10 +128,10 @@ public enum LegacyExporter {
         var result = Set<Month>()
         for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
             for name in try FileSystem.listDirectory(records + "/" + year) {
-                if name.hasSuffix(".automerge"), let month = Month(yearName: year, monthName: String(name.dropLast(10))) {
+                if let month = Month(yearName: year, documentName: name) {
                     result.insert(month)
                 } else if let match = ConflictCopyName.match(name), match.primaryName != "tags.automerge",
-                          let month = Month(yearName: year, monthName: String(match.primaryName.dropLast(10))) {
+                          let month = Month(yearName: year, documentName: match.primaryName) {
                     result.insert(month)
                 } else if let month = Month(yearName: year, monthName: name), FileSystem.status(records + "/" + year + "/" + name)?.isDirectory == true {
                     result.insert(month)

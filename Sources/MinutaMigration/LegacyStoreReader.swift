@@ -120,7 +120,7 @@ public enum LegacyStoreReader {
 
     static func reason(_ error: StoreError) -> String {
         if case let .system(_, operation, code) = error {
-            return "\(operation) failed: \(String(cString: strerror(code)))"
+            return "\(operation) failed: \(String(cString: strerror(code.rawValue)))"
         }
         return error.description
     }

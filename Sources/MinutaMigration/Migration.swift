@@ -103,7 +103,7 @@ public struct Migration: Sendable {
         guard FileSystem.status(records)?.isDirectory == true else { return }
         for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
             for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
-                guard let month = Month(yearName: year, monthName: String(name.dropLast(10))) else { continue }
+                guard let month = Month(yearName: year, documentName: name) else { continue }
                 let document = try Self.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: actor)
                 months[month] = PreparedDocument(document: document, changed: false, existed: true)
             }

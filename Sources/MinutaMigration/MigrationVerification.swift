@@ -88,7 +88,7 @@ public struct MigrationVerification: Sendable {
         var result: [Month] = []
         for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
             for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
-                if let month = Month(yearName: year, monthName: String(name.dropLast(10))),
+                if let month = Month(yearName: year, documentName: name),
                    FileSystem.status(storePath + "/" + month.documentPath)?.isRegularFile == true {
                     result.append(month)
                 }

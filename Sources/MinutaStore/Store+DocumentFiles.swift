@@ -1,4 +1,5 @@
 import AutomergeKit
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,8 +34,8 @@ extension Store {
         do {
             read = try FileSystem.readWithIdentity(file)
         } catch {
-            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: EIO), identity: status.identity) }
-            return code == ENOENT ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: .ioError), identity: status.identity) }
+            return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
         }
         guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
         do {
@@ -122,7 +123,7 @@ extension Store {
                 guard rename(written.path, absolute(copy)) == 0 else {
                     let code = errno
                     unlink(written.path)
-                    throw .system(file: copy, operation: "rename", errno: code)
+                    throw .system(file: copy, operation: "rename", errno: Errno(rawValue: code))
                 }
             } else if try !FileSystem.renameWithoutReplacing(written.path, to: absolute(copy)) {
                 // Someone made a file of that name a moment ago: try the next name.
@@ -132,7 +133,7 @@ extension Store {
             try FileSystem.syncDirectory(FileSystem.parentPath(absolute(copy)))
             return copy
         }
-        throw .system(file: relative, operation: "write a conflict copy", errno: EEXIST)
+        throw .system(file: relative, operation: "write a conflict copy", errno: .fileExists)
     }
 
     // MARK: Merging what is on disk
@@ -255,7 +256,7 @@ extension Store {
                 guard rename(written.path, file) == 0 else {
                     let code = errno
                     unlink(written.path)
-                    throw .system(file: relative, operation: "rename", errno: code)
+                    throw .system(file: relative, operation: "rename", errno: Errno(rawValue: code))
                 }
             }
             try FileSystem.syncDirectory(folder)
@@ -291,7 +292,7 @@ extension Store {
             for path in mergedAway { unlink(path) }
             return
         }
-        throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: EAGAIN)
+        throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: .resourceTemporarilyUnavailable)
     }
 
     /// How many bytes of change chunks a store appends to a document file before it writes the
@@ -307,7 +308,7 @@ extension Store {
         identity: FileSystem.Identity?, mergedAway: [String], state: inout State
     ) throws(StoreError) -> Never {
         guard try FileSystem.exchange(swappedOut, file) else {
-            throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: EIO)
+            throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: .ioError)
         }
         try FileSystem.syncDirectory(FileSystem.parentPath(file))
         markUnreadable(relative, reason: reason, identity: identity, state: &state)

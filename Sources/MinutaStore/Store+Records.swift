@@ -266,7 +266,7 @@ extension Store {
             guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
                   destination.record.id.uppercased() == source.record.id.uppercased() else {
                 // Record names come from their startTime; renaming one would change nothing.
-                throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: 1) // EPERM
+                throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: .notPermitted) // EPERM
             }
             state.movedRecords[month.folderPath + "/" + name] = nil
         }

@@ -83,7 +83,7 @@ extension Store {
             return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
         }
         var loaded: LoadedDocument
-        let month = Self.month(ofDocumentPath: primary)
+        let month = Month(documentPath: primary)
         if let month {
             loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         } else {
@@ -116,12 +116,6 @@ extension Store {
         }
         try FileSystem.move(absolute(relative), to: absolute(destination))
         return destination
-    }
-
-    static func month(ofDocumentPath relative: String) -> Month? {
-        let parts = relative.split(separator: "/")
-        guard parts.count == 3, parts[0] == "records", parts[2].hasSuffix(".automerge") else { return nil }
-        return Month(yearName: String(parts[1]), monthName: String(parts[2].dropLast(10)))
     }
 
     /// Merges document files that changed on disk since this store last read or wrote them
@@ -162,7 +156,7 @@ extension Store {
             }
             // Files that did not load and were never held: a readable version is loaded when next used.
             for (file, known) in state.unreadable {
-                let isHeld = file == "tags.automerge" ? state.tags != nil : Self.month(ofDocumentPath: file).map { state.months[$0] != nil } ?? false
+                let isHeld = file == "tags.automerge" ? state.tags != nil : Month(documentPath: file).map { state.months[$0] != nil } ?? false
                 guard !isHeld, FileSystem.status(absolute(file))?.identity != known.identity else { continue }
                 switch readDocumentFile(file) {
                 case .absent, .loaded:

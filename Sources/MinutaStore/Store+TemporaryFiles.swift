@@ -46,7 +46,7 @@ extension Store {
         guard let marker = name.ranges(of: ".minutafs-").last else { return nil }
         let target = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
         if folder.isEmpty { return target == "tags.automerge" ? target : nil }
-        guard let month = month(ofDocumentPath: folder + "/" + target) else { return nil }
+        guard let month = Month(documentPath: folder + "/" + target) else { return nil }
         return month.documentPath
     }
 
@@ -72,7 +72,7 @@ extension Store {
                         noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)", state: &state)
                     } else {
                         var loaded: LoadedDocument
-                        if let month = Self.month(ofDocumentPath: primary) {
+                        if let month = Month(documentPath: primary) {
                             loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
                             do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
                             loaded.view = nil

@@ -211,7 +211,7 @@ public final class Store: Sendable {
         guard FileSystem.status(absolute("records"))?.isDirectory == true,
               FileSystem.status(folder)?.isDirectory == true else { return result.sorted() }
         for entry in try FileSystem.listDirectory(folder) {
-            if entry.hasSuffix(".automerge"), let month = Month(yearName: yearName, monthName: String(entry.dropLast(10))) {
+            if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
             } else if let month = Month(yearName: yearName, monthName: entry),
                       FileSystem.status(folder + "/" + entry)?.isDirectory == true {

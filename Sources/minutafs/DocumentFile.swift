@@ -19,7 +19,7 @@ enum DocumentFile {
 
     /// The cause alone: the command line already names the file.
     static func cause(_ error: StoreError) -> String {
-        if case .system(_, _, let code) = error { return String(cString: strerror(code)) }
+        if case .system(_, _, let code) = error { return String(cString: strerror(code.rawValue)) }
         return error.description
     }
 

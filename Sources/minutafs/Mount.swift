@@ -74,12 +74,15 @@ extension Minutafs {
         }
 
         private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
-            let tree = StoreFileTree(tree: StoreTree(store: store, mountDescription: "\(mountPoint) (\(description))"), logger: logging.makeLogger())
+            let tree = StoreTree(store: store, mountDescription: "\(mountPoint) (\(description))")
+            let logger = logging.makeLogger()
+            let synchronizer: StoreSynchronizer
             let mount: FuseMount
             do {
+                synchronizer = try StoreSynchronizer(tree: tree, debugLog: { logger.debug("\($0)") })
                 mount = try FuseMount(tree: tree, mountPoint: mountPoint, options: options)
             } catch {
-                throw CommandFailure(path: mountPoint, cause: error.description)
+                throw CommandFailure(path: mountPoint, cause: "\(error)")
             }
             // Temporary files a killed process left behind, then what the sync tool left while we
             // were not mounted; then watch for more.
@@ -88,24 +91,8 @@ extension Minutafs {
             do { try store.finishInterruptedMoves() } catch {
                 MountLog.write("warning: a record move left half done by an earlier mount could not be finished: \(error)")
             }
-            tree.synchronize()
-            tree.startBackgroundWork()
-            let watcher = FolderWatcher(root: store.path) { tree.synchronize() }
-            // A periodic check catches what inotify cannot see (network file systems, overflows).
-            // It also hands the heap memory saves freed back to the system.
-            let poller = Thread {
-                var trimmer = HeapTrimmer()
-                while !Thread.current.isCancelled {
-                    Thread.sleep(forTimeInterval: 5)
-                    tree.synchronize()
-                    trimmer.trim(ifSavedSince: store.status().documentsSaved)
-                }
-            }
-            poller.start()
-            defer {
-                watcher?.stop()
-                poller.cancel()
-            }
+            synchronizer.start()
+            defer { synchronizer.stop() }
             do {
                 // Once the kernel mount is in place, the background parent is told (its handshake);
                 // from then on the log goes to a file.
@@ -115,7 +102,8 @@ extension Minutafs {
             }
             // What the sync tool delivered since the last pass: merged (and written back if this
             // mount holds more) before the process ends, so no acknowledged save is left only in memory.
-            tree.synchronize()
+            synchronizer.stop()
+            synchronizer.synchronize()
         }
     }
 }

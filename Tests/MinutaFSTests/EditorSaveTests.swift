@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Foundation
 import MinutaFS
 import Testing

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Testing
 
 @testable import MinutaFS

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import AutomergeKit
 import Foundation
 import MinutaStore
@@ -100,7 +101,8 @@ struct HistoryTests {
             #expect(try tree.contents(ofPath: snapshot + image) == Fixtures.contents(ofFileAtPath: path + "/records/2024/03/" + image))
 
             // Before the month's first change there was no March document.
-            #expect(throws: StoreError.self) { try tree.entries(inDirectory: "/.minutafs/history/2024-02-01/records/2024/03") }
+            let missing = #expect(throws: TreeError.self) { try tree.entries(inDirectory: "/.minutafs/history/2024-02-01/records/2024/03") }
+            #expect(missing?.code == .noSuchFileOrDirectory)
             #expect(try !tree.entries(inDirectory: "/.minutafs/history/2024-02-01/records/2024").contains { $0.name == "03" })
 
             // Edit one, delete the other (changes made now, long after 2025-01-01).
@@ -139,16 +141,16 @@ struct HistoryTests {
             let tree = StoreTree(store: try Store(path: path, timeZone: .utc))
             let snapshot = "/.minutafs/history/2025-01-01"
             let file = snapshot + "/records/2024/03/" + (try tree.entries(inDirectory: snapshot + "/records/2024/03").first { $0.name.hasSuffix(".json") }?.name ?? "")
-            func isReadOnly(_ body: () throws(StoreError) -> Void) -> Bool {
-                do { try body() } catch { if case .system(_, _, 30) = error { return true } }
+            func isReadOnly(_ body: () throws(TreeError) -> Void) -> Bool {
+                do { try body() } catch { return error.code == .readOnlyFileSystem }
                 return false
             }
-            #expect(isReadOnly { () throws(StoreError) in _ = try tree.write([], toPath: file) })
-            #expect(isReadOnly { () throws(StoreError) in _ = try tree.write([], toPath: snapshot + "/tags.json") })
-            #expect(isReadOnly { () throws(StoreError) in try tree.removeFile(atPath: file) })
-            #expect(isReadOnly { () throws(StoreError) in try tree.renameFile(from: file, to: file + ".x") })
-            #expect(isReadOnly { () throws(StoreError) in try tree.makeDirectory(atPath: snapshot + "/new") })
-            #expect(isReadOnly { () throws(StoreError) in try tree.removeDirectory(atPath: snapshot + "/records/2024/03") })
+            #expect(isReadOnly { () throws(TreeError) in try tree.write([], toPath: file) })
+            #expect(isReadOnly { () throws(TreeError) in try tree.write([], toPath: snapshot + "/tags.json") })
+            #expect(isReadOnly { () throws(TreeError) in try tree.removeFile(atPath: file) })
+            #expect(isReadOnly { () throws(TreeError) in try tree.renameFile(from: file, to: file + ".x") })
+            #expect(isReadOnly { () throws(TreeError) in try tree.makeDirectory(atPath: snapshot + "/new") })
+            #expect(isReadOnly { () throws(TreeError) in try tree.removeDirectory(atPath: snapshot + "/records/2024/03") })
             #expect(try !tree.attributes(ofPath: file).isWritable)
             #expect(try !tree.attributes(ofPath: snapshot).isWritable)
             #expect(try !tree.attributes(ofPath: "/.minutafs/history").isWritable)

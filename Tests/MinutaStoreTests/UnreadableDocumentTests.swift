@@ -98,7 +98,7 @@ struct UnreadableDocumentTests {
             let store = try Store(path: storePath, timeZone: .utc)
             FaultInjection.inject(.fsyncDirectory, errno: EIO, under: storePath)
             defer { FaultInjection.clear(.fsyncDirectory, under: storePath) }
-            #expect(throws: StoreError.system(file: storePath + "/records/2024", operation: "fsync of the folder", errno: EIO)) {
+            #expect(throws: StoreError.system(file: storePath + "/records/2024", operation: "fsync of the folder", errno: .ioError)) {
                 try edit(store, comment: "not durable")
             }
         }

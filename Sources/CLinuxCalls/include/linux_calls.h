@@ -15,4 +15,8 @@ int minutafs_renameat2(int old_directory, const char *old_path, int new_director
 /// free heap pages to the system; 1 if memory was released. 0 where the C library has no such call.
 int minutafs_malloc_trim(unsigned long pad);
 
+/// `eventfd(2)` with `EFD_CLOEXEC | EFD_NONBLOCK`, starting at 0 (<sys/eventfd.h> is not in Swift's
+/// Glibc module): -1 with errno set on failure.
+int minutafs_eventfd(void);
+
 #endif

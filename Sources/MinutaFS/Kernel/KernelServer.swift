@@ -1,3 +1,4 @@
+import FileTreeInterface
 import CFuse3
 import Synchronization
 import SystemPackage

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import CFuse3
 import Synchronization
 import SystemPackage
@@ -41,7 +42,7 @@ final class KernelWorkers: Sendable {
     /// Starts `count` threads; each of `ended` is signalled when the connection ends by itself.
     init(session: KernelSession, count: Int, ended: [EventSignal]) throws(MountError) {
         self.session = session
-        self.stopSignal = try EventSignal()
+        self.stopSignal = try EventSignal.forMount()
         do throws(MountError) {
             for _ in 0..<max(1, count) {
                 let thread = try startThread { [self] in

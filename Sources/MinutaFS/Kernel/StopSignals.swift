@@ -1,3 +1,4 @@
+import FileTreeInterface
 import Synchronization
 
 #if canImport(Glibc)

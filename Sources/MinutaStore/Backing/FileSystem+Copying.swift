@@ -1,4 +1,5 @@
 import AutomergeKit
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ extension FileSystem {
     /// file is removed.
     package static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
         let descriptor = openRetrying(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: Errno(rawValue: errno)) }
         let failure = finishWriting(bytes, to: descriptor, path: path)
         if let failure {
             unlink(path)

@@ -1,4 +1,5 @@
 import CLinuxCalls
+import SystemPackage
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +59,7 @@ package enum FileSystem {
     /// fail or reach the wrong file. The file stays in the folder untouched; nothing the store does
     /// removes or renames what it does not list.
     private static func directoryEntries(_ path: String) throws(StoreError) -> [(name: String, type: UInt8)] {
-        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: errno) }
+        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: Errno(rawValue: errno)) }
         defer { closedir(directory) }
         var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
@@ -87,13 +88,13 @@ package enum FileSystem {
     package static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
         var descriptor: Int32
         repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW)) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: Errno(rawValue: errno)) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system(file: path, operation: "fstat", errno: errno) }
+        guard fstat(descriptor, &info) == 0 else { throw .system(file: path, operation: "fstat", errno: Errno(rawValue: errno)) }
         let identity = Identity(info)
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .system(file: path, operation: "read", errno: EISDIR) }
-        guard Int(info.st_size) <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .system(file: path, operation: "read", errno: .isDirectory) }
+        guard Int(info.st_size) <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -101,11 +102,11 @@ package enum FileSystem {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .system(file: path, operation: "read", errno: errno)
+                throw .system(file: path, operation: "read", errno: Errno(rawValue: errno))
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= limit else { throw .system(file: path, operation: "read", errno: EFBIG) }
+            guard bytes.count <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
         }
         return (bytes, identity)
     }
@@ -122,12 +123,12 @@ package enum FileSystem {
         var random = SystemRandomNumberGenerator()
         let temporary = folder + "/" + temporaryName(for: name, suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         let descriptor = openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
         var failure: StoreError?
         copyOwnership(from: path, to: descriptor)
-        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
+        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
         failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
-        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: Errno(rawValue: errno)) }
         if let failure {
             // Our own temporary file, never renamed: nothing else can be in it.
             unlink(temporary)
@@ -143,9 +144,9 @@ package enum FileSystem {
         let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         var descriptor: Int32
         repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
         var failure = finishWriting(bytes, to: descriptor, path: path, syncing: false)
-        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: Errno(rawValue: errno)) }
         if let failure {
             unlink(temporary)
             throw failure
@@ -161,16 +162,16 @@ package enum FileSystem {
         let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
         var descriptor: Int32
         repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
         var failure: StoreError?
-        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: errno) }
+        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
         copyOwnership(from: ownerOf ?? path, to: descriptor)
         var info = stat()
         if failure == nil {
             failure = finishWriting(bytes, to: descriptor, path: path, closing: false)
-            if failure == nil && fstat(descriptor, &info) != 0 { failure = .system(file: path, operation: "fstat", errno: errno) }
+            if failure == nil && fstat(descriptor, &info) != 0 { failure = .system(file: path, operation: "fstat", errno: Errno(rawValue: errno)) }
         }
-        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: Errno(rawValue: errno)) }
         if let failure {
             // Our own temporary file, never renamed: nothing else can be in it.
             unlink(temporary)
@@ -192,7 +193,7 @@ package enum FileSystem {
         guard minutafs_renameat2(AT_FDCWD, first, AT_FDCWD, second, minutafs_rename_exchange) == 0 else {
             let code = errno
             if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }
-            throw .system(file: second, operation: "exchange", errno: code)
+            throw .system(file: second, operation: "exchange", errno: Errno(rawValue: code))
         }
         return true
     }
@@ -205,11 +206,11 @@ package enum FileSystem {
         let code = errno
         if code == EEXIST { return false }
         guard code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP else {
-            throw .system(file: destination, operation: "rename", errno: code)
+            throw .system(file: destination, operation: "rename", errno: Errno(rawValue: code))
         }
         guard link(source, destination) == 0 else {
             if errno == EEXIST { return false }
-            throw .system(file: destination, operation: "link", errno: errno)
+            throw .system(file: destination, operation: "link", errno: Errno(rawValue: errno))
         }
         // Both names are the same file now; the temporary one goes.
         unlink(source)
@@ -227,13 +228,13 @@ package enum FileSystem {
             let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
             if count < 0 {
                 if errno == EINTR { continue }
-                failure = .system(file: path, operation: "write", errno: errno)
+                failure = .system(file: path, operation: "write", errno: Errno(rawValue: errno))
             } else {
                 written += count
             }
         }
-        if syncing && failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: errno) }
-        if closing && close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: errno) }
+        if syncing && failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: Errno(rawValue: errno)) }
+        if closing && close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: Errno(rawValue: errno)) }
         return failure
     }
 
@@ -255,27 +256,27 @@ package enum FileSystem {
     /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
     package static func syncDirectory(_ path: String) throws(StoreError) {
         let descriptor = openRetrying(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: errno) }
+        guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: Errno(rawValue: errno)) }
         defer { close(descriptor) }
         if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {
-            throw .system(file: path, operation: "fsync of the folder", errno: injected)
+            throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
         }
-        guard fsync(descriptor) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: errno) }
+        guard fsync(descriptor) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 
     package static func remove(_ path: String) throws(StoreError) {
-        guard unlink(path) == 0 else { throw .system(file: path, operation: "unlink", errno: errno) }
+        guard unlink(path) == 0 else { throw .system(file: path, operation: "unlink", errno: Errno(rawValue: errno)) }
         try syncDirectory(parentPath(path))
     }
 
     package static func move(_ source: String, to destination: String) throws(StoreError) {
-        guard rename(source, destination) == 0 else { throw .system(file: source, operation: "rename", errno: errno) }
+        guard rename(source, destination) == 0 else { throw .system(file: source, operation: "rename", errno: Errno(rawValue: errno)) }
         try syncDirectory(parentPath(destination))
         if parentPath(source) != parentPath(destination) { try syncDirectory(parentPath(source)) }
     }
 
     package static func makeDirectory(_ path: String, permissions: mode_t = 0o755) throws(StoreError) {
-        if mkdir(path, permissions) != 0 && errno != EEXIST { throw .system(file: path, operation: "mkdir", errno: errno) }
+        if mkdir(path, permissions) != 0 && errno != EEXIST { throw .system(file: path, operation: "mkdir", errno: Errno(rawValue: errno)) }
     }
 
     package static func makeDirectories(_ path: String) throws(StoreError) {
@@ -289,7 +290,7 @@ package enum FileSystem {
     }
 
     package static func removeDirectory(_ path: String) throws(StoreError) {
-        guard rmdir(path) == 0 else { throw .system(file: path, operation: "rmdir", errno: errno) }
+        guard rmdir(path) == 0 else { throw .system(file: path, operation: "rmdir", errno: Errno(rawValue: errno)) }
     }
 
     package static func parentPath(_ path: String) -> String {

@@ -1,4 +1,6 @@
 import AutomergeKit
+import SystemPackage
+
 /// What went wrong in the store, with the file it concerns. `description` is one line for a
 /// person: the CLI prints it, the mount logs it and adds it to `.minutafs/errors`.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,8 +16,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// what it holds cannot be changed until a readable version replaces it. Writes through the
     /// mount fail with `EROFS`, reads of what was never loaded with `EIO`.
     case unloadableDocument(file: String, reason: UnreadableReason)
-    /// A system call failed; `errno` is its C error code.
-    case system(file: String, operation: String, errno: Int32)
+    /// A system call failed with `errno`.
+    case system(file: String, operation: String, errno: Errno)
     case notAStore(String)
     /// Another minutafs process writes this store now (SPEC 5a: one writer per store per machine).
     case storeInUse(store: String, holder: String)
@@ -33,7 +35,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidName(let name): return "\(name): not a name this folder can hold"
         case let .documentOperationFailed(file, operation, cause): return "\(file): \(operation) failed: \(cause)"
         case let .unloadableDocument(file, reason): return "\(file): cannot be loaded: \(reason); it is left untouched and read-only until a readable version replaces it"
-        case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno)))"
+        case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno.rawValue)))"
         case let .storeInUse(store, holder): return "\(store): the store is in use: \(holder); unmount it (or wait for that process) first"
         case .notAStore(let path): return "\(path): not a Minuta store (no tags.automerge and no records folder)"
         case .legacyStore(let path): return "\(path): this is a legacy JSON store; run `minutafs migrate \(path)` first"

@@ -1,4 +1,5 @@
 import Crypto
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ public final class StoreLock: Sendable {
         path = stateDirectory + "/lock-" + Self.key(for: storePath)
         var opened: Int32
         repeat { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) } while opened < 0 && errno == EINTR
-        guard opened >= 0 else { throw .system(file: path, operation: "open lock file", errno: errno) }
+        guard opened >= 0 else { throw .system(file: path, operation: "open lock file", errno: Errno(rawValue: errno)) }
         var result: Int32
         repeat { result = flock(opened, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
@@ -34,7 +35,7 @@ public final class StoreLock: Sendable {
                 let said = holder.split(separator: "\n").first.map(String.init) ?? ""
                 throw .storeInUse(store: storePath, holder: said.isEmpty ? "another minutafs process" : said)
             }
-            throw .system(file: path, operation: "lock", errno: code)
+            throw .system(file: path, operation: "lock", errno: Errno(rawValue: code))
         }
         descriptor = opened
         let text = Array("\(purpose) by process \(getpid())\n".utf8)

@@ -1,4 +1,5 @@
 import AutomergeKit
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
     /// A folder, a link or a device where a document belongs.
     case notARegularFile
     /// `open` or `read` failed (permissions, I/O): the C error code.
-    case cannotRead(errno: Int32)
+    case cannotRead(errno: Errno)
     /// The bytes are not a document automerge 0.6 can load.
     case format(AutomergeError)
 
@@ -28,7 +29,7 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
         case .notARegularFile:
             return "it is not a regular file"
         case .cannotRead(let code):
-            return "it cannot be read (\(String(cString: strerror(code))))"
+            return "it cannot be read (\(String(cString: strerror(code.rawValue))))"
         case .format(let error) where isNewerFormat:
             return "it was written in a newer Automerge format than this minutafs understands (\(error)); a newer minutafs may read it"
         case .format(let error):

@@ -1,3 +1,4 @@
+import FileTreeInterface
 import AutomergeKit
 import Synchronization
 
@@ -229,15 +230,15 @@ public final class StoreHistory: Sendable {
         }
     }
 
-    public func attributes(_ parts: [Substring], path: String) throws(StoreError) -> StoreTree.Attributes {
-        func folder(_ instant: Int64) -> StoreTree.Attributes {
-            StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: Int(max(0, instant) / 1000), modificationNanoseconds: 0, isWritable: false)
+    public func attributes(_ parts: [Substring], path: String) throws(StoreError) -> TreeAttributes {
+        func folder(_ instant: Int64) -> TreeAttributes {
+            TreeAttributes(isDirectory: true, size: 0, modificationSeconds: Int(max(0, instant) / 1000), modificationNanoseconds: 0, isWritable: false)
         }
         switch try place(parts, path: path) {
         case .root:
             // The backing folder's time: cheap, and not a time that moves at every look (see `StoreTree.folderTime`).
             let time = store.passThroughStatus("")?.modificationSeconds ?? 0
-            return StoreTree.Attributes(isDirectory: true, size: 0, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
         case .snapshot(let instant):
             return folder(instant)
         case .records(let instant):
@@ -252,14 +253,14 @@ public final class StoreHistory: Sendable {
         case .tags(let instant):
             let bytes = try tagsContents(at: instant)
             let time = try times(of: nil)?.latest(atOrBefore: instant) ?? 0
-            return StoreTree.Attributes(isDirectory: false, size: bytes.count, modificationSeconds: Int(time / 1000), modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: false, size: bytes.count, modificationSeconds: Int(time / 1000), modificationNanoseconds: 0, isWritable: false)
         case .file(let instant, let month, let name):
             guard case .month(let snapshot)? = try rendered(month, at: instant) else { throw .notFound(path) }
             if let file = snapshot.file(named: name) {
-                return StoreTree.Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: false)
+                return TreeAttributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: false)
             }
             guard snapshot.images.contains(name), let status = store.passThroughStatus(month.folderPath + "/" + name), !status.isDirectory else { throw .notFound(path) }
-            return StoreTree.Attributes(isDirectory: false, size: status.size, modificationSeconds: status.modificationSeconds,
+            return TreeAttributes(isDirectory: false, size: status.size, modificationSeconds: status.modificationSeconds,
                                         modificationNanoseconds: status.modificationNanoseconds, isWritable: false)
         }
     }

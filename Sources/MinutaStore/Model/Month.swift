@@ -17,6 +17,22 @@ public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(year: year, month: month)
     }
 
+    /// Parses a document's name in its year folder, `MM.automerge`.
+    public init?(yearName: String, documentName: some StringProtocol) {
+        guard documentName.hasSuffix(Self.documentExtension) else { return nil }
+        self.init(yearName: yearName, monthName: String(documentName.dropLast(Self.documentExtension.count)))
+    }
+
+    /// Parses a document path relative to the store, `records/YYYY/MM.automerge` (see ``documentPath``).
+    public init?(documentPath: some StringProtocol) {
+        let parts = documentPath.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "records" else { return nil }
+        self.init(yearName: String(parts[1]), documentName: parts[2])
+    }
+
+    /// The ending of a month's document file.
+    public static let documentExtension = ".automerge"
+
     /// Parses `YYYY/MM`, as the state files (`MoveJournal`, `MovedRecordMemory`) write a month.
     public init?(yearSlashMonth text: some StringProtocol) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

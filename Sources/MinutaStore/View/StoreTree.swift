@@ -1,8 +1,12 @@
 import AutomergeKit
+import FileTreeInterface
+import Synchronization
 
 /// The store as the mount shows it: paths (`/tags.json`, `/records/2024/01/2024-01-15_093000.json`,
 /// images, `/.minutafs/status`) mapped onto records, tags and backing files (SPEC section 3).
-/// The FUSE adapter reaches the store only through this type.
+/// The FUSE adapter reaches the store only through this type, as a `FileTree` (`StoreTree+FileTree.swift`:
+/// the store's errors become the errno a program gets there, once). The methods here answer in the
+/// store's terms (`StoreError`); `StoreSynchronizer` reports what the sync tool changed through it.
 public final class StoreTree: Sendable {
     public let store: Store
     /// Shown in `.minutafs/status`.
@@ -16,6 +20,8 @@ public final class StoreTree: Sendable {
     private let openedAt: Int
     /// Loads a listed year's months ahead of the reader (`Store+Prefetch.swift`).
     let prefetcher: MonthPrefetcher
+    /// Told the paths that changed other than through the mount's own request (`setChangeHandler`).
+    let changeHandler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
 
     public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
@@ -37,17 +43,6 @@ public final class StoreTree: Sendable {
         }
     }
 
-    public struct Attributes: Sendable, Equatable {
-        public var isDirectory: Bool
-        public var size: Int
-        public var modificationSeconds: Int
-        public var modificationNanoseconds: Int
-        public var isWritable: Bool
-        /// A read-only file whose contents change only with a change the tree reports (a report
-        /// without a running timer): the kernel may keep its pages like a record file's.
-        public var changesOnlyWithNotice = false
-    }
-
     /// What a path names.
     enum Place: Equatable {
         case root, tags, records, year(String), month(Month), record(Month, String)
@@ -64,7 +59,7 @@ public final class StoreTree: Sendable {
 
     /// EROFS: what every change under `reports/` fails with.
     static func readOnly(_ path: String, _ operation: String) -> StoreError {
-        .system(file: path, operation: operation, errno: 30)
+        .system(file: path, operation: operation, errno: .readOnlyFileSystem)
     }
 
     static func isYearName<S: StringProtocol>(_ name: S) -> Bool {
@@ -118,7 +113,7 @@ public final class StoreTree: Sendable {
 
     // MARK: Reading
 
-    public func entries(inDirectory path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
+    func storeEntries(inDirectory path: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
         switch try place(of: path) {
         case .root:
             var result: [(name: String, isDirectory: Bool)] = [("tags.json", false), (".minutafs", true)]
@@ -172,19 +167,19 @@ public final class StoreTree: Sendable {
         }
     }
 
-    public func attributes(ofPath path: String) throws(StoreError) -> Attributes {
+    func storeAttributes(ofPath path: String) throws(StoreError) -> TreeAttributes {
         let now = Store.now()
         switch try place(of: path) {
         case .root, .records, .control:
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
         case .rejectedFolder:
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .reports:
             guard try !store.months().isEmpty else { throw .notFound(path) }
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records"), modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records"), modificationNanoseconds: 0, isWritable: false)
         case .reportYear(let year):
             guard try !store.months(inYear: year).isEmpty else { throw .notFound(path) }
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
         case .report(let file):
             // The kernel keeps its pages until its month or the tags change (`reportPaths`), unless a
             // running timer makes it follow the clock: then every open reads it afresh (direct_io).
@@ -194,11 +189,11 @@ public final class StoreTree: Sendable {
             case .timesheet(let month), .byTag(let month), .picture(let month): time = folderTime(month.documentPath)
             case .summary: break
             }
-            return Attributes(isDirectory: false, size: size, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false,
+            return TreeAttributes(isDirectory: false, size: size, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false,
                               changesOnlyWithNotice: !reports.followsClock(file))
         case .rejectedFile(let name):
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
-            return Attributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .history(let parts):
             return try history.attributes(parts, path: path)
         case .year(let year):
@@ -206,30 +201,30 @@ public final class StoreTree: Sendable {
             var exists = store.passThroughStatus("records/" + year)?.isDirectory == true
             if !exists { exists = try !store.months(inYear: year).isEmpty }
             guard exists else { throw .notFound(path) }
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: true)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: true)
         case .month(let month):
             guard store.hasMonth(month) else { throw .notFound(path) }
-            return Attributes(isDirectory: true, size: 0, modificationSeconds: folderTime(month.folderPath), modificationNanoseconds: 0, isWritable: true)
+            return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime(month.folderPath), modificationNanoseconds: 0, isWritable: true)
         case .tags:
             let bytes = try store.tagsFile()
-            return Attributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
+            return TreeAttributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
+            return TreeAttributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
                               isWritable: !store.isDeletedDocument(month))
         case .controlFile:
-            return Attributes(isDirectory: false, size: try contents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
+            return TreeAttributes(isDirectory: false, size: try storeContents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
             guard let status = store.passThroughStatus(relative), !Store.isHiddenBackingName(FileSystem.lastComponent(relative)) else { throw .notFound(path) }
-            return Attributes(isDirectory: status.isDirectory, size: status.size, modificationSeconds: status.modificationSeconds,
+            return TreeAttributes(isDirectory: status.isDirectory, size: status.size, modificationSeconds: status.modificationSeconds,
                               modificationNanoseconds: status.modificationNanoseconds, isWritable: true)
         }
     }
 
     /// `attributes(ofPath:)` of several names in one directory, in their order (nil where it throws):
     /// the record files of a month folder are found under one lock of the store.
-    public func attributes(ofEntries names: [String], inDirectory path: String) -> [Attributes?] {
-        let single = { (name: String) -> Attributes? in try? self.attributes(ofPath: path == "/" ? "/" + name : path + "/" + name) }
+    public func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {
+        let single = { (name: String) -> TreeAttributes? in try? self.storeAttributes(ofPath: TreePath.appending(name, to: path)) }
         guard case .month(let month)? = try? place(of: path) else { return names.map(single) }
         let isRecord = names.map { name in name.hasSuffix(".json") && !name.utf8.contains(UInt8(ascii: "/")) }
         let files = (try? store.recordFiles(named: names.indices.filter { isRecord[$0] }.map { names[$0] }, in: month)) ?? []
@@ -238,7 +233,7 @@ public final class StoreTree: Sendable {
         let isWritable = !store.isDeletedDocument(month)
         return names.indices.map { index in
             guard isRecord[index], let file = filesByName[names[index]] else { return single(names[index]) }
-            return Attributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: isWritable)
+            return TreeAttributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0, isWritable: isWritable)
         }
     }
 
@@ -251,7 +246,7 @@ public final class StoreTree: Sendable {
             ?? openedAt
     }
 
-    public func contents(ofPath path: String) throws(StoreError) -> [UInt8] {
+    func storeContents(ofPath path: String) throws(StoreError) -> [UInt8] {
         switch try place(of: path) {
         case .tags: return try store.tagsFile()
         case .report(let file): return try reports.contents(of: file)
@@ -353,14 +348,13 @@ public final class StoreTree: Sendable {
     }
 
     /// Notes, for `.minutafs/errors`, a write the mount refused as larger than ``maximumFileSize(atPath:)``.
-    public func recordOversizedWrite(toPath path: String) {
+    public func didRefuseOversizedWrite(toPath path: String) {
         store.recordOversizedWrite(toPath: String(path.drop { $0 == "/" }), limit: maximumFileSize(atPath: path))
     }
 
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
-    @discardableResult
-    public func write(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
+    func storeWrite(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
         switch try place(of: path) {
         case .tags:
             _ = try store.writeTagsFile(contents)
@@ -375,22 +369,22 @@ public final class StoreTree: Sendable {
             try store.writePassThrough(contents, to: relative, month: month)
             return [path]
         case .controlFile, .control, .rejectedFolder, .rejectedFile, .reports, .reportYear, .report, .history:
-            throw .system(file: path, operation: "write", errno: 30) // EROFS: the views are read-only
+            throw .system(file: path, operation: "write", errno: .readOnlyFileSystem) // EROFS: the views are read-only
         default:
             throw .invalidName(path)
         }
     }
 
-    public func removeFile(atPath path: String) throws(StoreError) {
+    func storeRemoveFile(atPath path: String) throws(StoreError) {
         switch try place(of: path) {
         case .record(let month, let name): try store.deleteRecordFile(named: name, in: month)
         case .passThrough(let relative, let month): try store.removePassThrough(relative, month: month)
         case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "unlink")
-        default: throw .system(file: path, operation: "unlink", errno: 1) // EPERM
+        default: throw .system(file: path, operation: "unlink", errno: .notPermitted) // EPERM
         }
     }
 
-    public func renameFile(from source: String, to destination: String) throws(StoreError) {
+    func storeRenameFile(from source: String, to destination: String) throws(StoreError) {
         let places = (try place(of: source), try place(of: destination))
         if Self.isReport(places.0) || Self.isReport(places.1) { throw Self.readOnly(source, "rename") }
         switch places {
@@ -401,11 +395,11 @@ public final class StoreTree: Sendable {
             try store.renameRecordFile(named: fromName, in: fromMonth, to: toName, in: toMonth)
         default:
             // Record names come from their startTime; renaming one would change nothing.
-            throw .system(file: source, operation: "rename", errno: 1) // EPERM
+            throw .system(file: source, operation: "rename", errno: .notPermitted) // EPERM
         }
     }
 
-    public func makeDirectory(atPath path: String) throws(StoreError) {
+    func storeMakeDirectory(atPath path: String) throws(StoreError) {
         // A new name under reports/ names no place at all, but the answer is still "read-only".
         if path == "/reports" || path.hasPrefix("/reports/") || path.hasPrefix("/.minutafs/history/") { throw Self.readOnly(path, "mkdir") }
         switch try place(of: path) {
@@ -417,13 +411,13 @@ public final class StoreTree: Sendable {
         }
     }
 
-    public func removeDirectory(atPath path: String) throws(StoreError) {
+    func storeRemoveDirectory(atPath path: String) throws(StoreError) {
         switch try place(of: path) {
         case .year(let year): try store.removeFolder("records/" + year, month: nil)
         case .month(let month): try store.removeFolder(month.folderPath, month: month)
         case .passThrough(let relative, _): try store.removeFolder(relative, month: nil)
         case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "rmdir")
-        default: throw .system(file: path, operation: "rmdir", errno: 1)
+        default: throw .system(file: path, operation: "rmdir", errno: .notPermitted)
         }
     }
 

@@ -1,40 +1,34 @@
+import FileTreeInterface
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Watches the backing folder with inotify (the store root, `records/`, every year and month folder)
 /// and calls `onChange` from its own thread, at most every `settle` seconds, after events stop for
-/// a moment. New year folders are watched as they appear.
-public final class FolderWatcher: Sendable {
+/// a moment. New year folders are watched as they appear. The thread waits on the inotify descriptor
+/// and on `stop` together, and ends (closing the descriptor) as soon as `stop` is signalled.
+final class FolderWatcher: Sendable {
     private let root: String
     private let descriptor: Int32
-    private let state = Mutex(State())
+    private let stop: EventSignal
     private let onChange: @Sendable () -> Void
     private let settleMilliseconds: Int32
 
-    private struct State {
-        var watched: [Int32: String] = [:]
-        var stopped = false
-    }
-
-    /// Starts watching. `nil` when inotify is not available; the caller then polls instead.
-    public init?(root: String, settle: Double = 0.1, onChange: @escaping @Sendable () -> Void) {
+    /// Starts watching until `stop` is signalled. `nil` when inotify is not available; the caller
+    /// then polls instead.
+    @discardableResult
+    init?(root: String, settle: Double = 0.1, stop: EventSignal, onChange: @escaping @Sendable () -> Void) {
         let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { return nil }
         self.root = root
         self.descriptor = descriptor
+        self.stop = stop
         self.onChange = onChange
         self.settleMilliseconds = Int32(settle * 1000)
         addWatches()
         let thread = Thread { [self] in self.loop() }
         thread.start()
-    }
-
-    /// Stops the watcher thread (it finishes within the settle time).
-    public func stop() {
-        state.withLock { $0.stopped = true }
     }
 
     private func addWatches() {
@@ -51,25 +45,28 @@ public final class FolderWatcher: Sendable {
         }
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB)
         for folder in folders {
-            let watch = inotify_add_watch(descriptor, folder, mask)
-            if watch >= 0 { state.withLock { $0.watched[watch] = folder } }
+            _ = inotify_add_watch(descriptor, folder, mask)  // a folder already watched keeps its watch
         }
     }
 
     private func loop() {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         defer { close(descriptor) }
-        while !state.withLock({ $0.stopped }) {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 500)
+        while true {
+            var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: stop.descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&waiting, 2, -1)
+            if ready < 0 && errno != EINTR { return }
+            if waiting[1].revents != 0 { return }
             guard ready > 0 else { continue }
             var sawEvent = false
             // Drain events until none arrive for the settle time, so a burst gives one callback.
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             repeat {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 { sawEvent = true }
                 poller.revents = 0
-            } while poll(&poller, 1, settleMilliseconds) > 0 && !state.withLock({ $0.stopped })
+            } while poll(&poller, 1, settleMilliseconds) > 0 && !stop.isSignalled
             if sawEvent {
                 addWatches()
                 onChange()

@@ -1,4 +1,4 @@
-import CFuse3
+import CLinuxCalls
 import SystemPackage
 
 #if canImport(Glibc)
@@ -9,29 +9,36 @@ import Musl
 
 /// A flag that threads wait for with `poll`: an `eventfd` that, once signalled, stays readable.
 ///
-/// Signalling is one `write`, so a signal handler may do it.
-final class EventSignal: Sendable {
-    let descriptor: Int32
+/// Signalling is one `write`, so a signal handler may do it. Every background thread of a mount (the
+/// kernel workers, the store's synchronizer and folder watcher) stops on one of these, never on a flag it
+/// polls or a sleep it finishes first.
+public final class EventSignal: Sendable {
+    /// For `poll` beside other descriptors (`POLLIN` once signalled).
+    public let descriptor: Int32
 
-    init() throws(MountError) {
-        let descriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard descriptor >= 0 else { throw .systemCallFailed("eventfd", errno: errno) }
+    /// - Throws: the error of `eventfd`.
+    public init() throws(Errno) {
+        let descriptor = minutafs_eventfd()
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
         self.descriptor = descriptor
     }
 
-    func signal() {
+    public func signal() {
         var one: UInt64 = 1
         _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size)
     }
 
+    /// Whether `signal()` was called.
+    public var isSignalled: Bool { wait(seconds: 0) }
+
     /// Waits until `signal()` was called (at any time before or during the wait).
-    func wait() {
+    public func wait() {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while poll(&waiting, 1, -1) < 0 && errno == EINTR {}
     }
 
     /// Waits until `signal()` was called or `seconds` have passed; whether it was called.
-    func wait(seconds: Double) -> Bool {
+    public func wait(seconds: Double) -> Bool {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(max(0, seconds) * 1000)))
         while true {

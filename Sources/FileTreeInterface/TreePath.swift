@@ -2,15 +2,15 @@
 ///
 /// The kernel hands the mount one name at a time, relative to a directory it already knows, so paths
 /// are only ever built by `appending` a name the kernel checked (no `/`, not `.` or `..`).
-enum TreePath {
-    static let root = "/"
+public enum TreePath {
+    public static let root = "/"
 
-    static func appending(_ name: String, to directory: String) -> String {
+    public static func appending(_ name: String, to directory: String) -> String {
         directory == root ? root + name : directory + "/" + name
     }
 
     /// The directory holding `path`; the root for the root itself.
-    static func parent(of path: String) -> String {
+    public static func parent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.utf8.startIndex else {
             return root
         }
@@ -18,13 +18,13 @@ enum TreePath {
     }
 
     /// The last component of `path`; empty for the root.
-    static func name(of path: String) -> String {
+    public static func name(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
         return String(path[path.utf8.index(after: slash)...])
     }
 
     /// Whether `path` is `directory` itself or lies somewhere below it.
-    static func isWithin(_ path: String, directory: String) -> Bool {
+    public static func isWithin(_ path: String, directory: String) -> Bool {
         if directory == root || path == directory { return true }
         return path.utf8.count > directory.utf8.count
             && path.utf8.starts(with: directory.utf8)

@@ -1,0 +1,119 @@
+import FileTreeInterface
+import Foundation
+
+/// Keeps a served store in step with its folder while the sync tool changes it: merges the conflict
+/// copies and replaced documents it delivers, notices deleted documents, and reports every path whose
+/// contents or listing changed to the tree's change handler (so the mount drops the kernel's caches).
+///
+/// A pass runs at `start`, on every burst of inotify events (`FolderWatcher`), every ``period`` seconds
+/// (what inotify cannot see: network file systems, a queue overflow), and once more after `stop` by the
+/// caller. The watcher and the periodic pass are two threads that both end on one `EventSignal`.
+public final class StoreSynchronizer: Sendable {
+    public let tree: StoreTree
+    /// Seconds between two periodic passes.
+    public let period: Double
+    private let stopSignal: EventSignal
+    /// Each pass that found something is logged here (`mount --verbose`).
+    private let debugLog: @Sendable (String) -> Void
+
+    public init(tree: StoreTree, period: Double = 5, debugLog: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
+        self.tree = tree
+        self.period = period
+        self.debugLog = debugLog
+        do { stopSignal = try EventSignal() } catch {
+            throw .system(file: tree.store.path, operation: "eventfd (to stop the folder watcher)", errno: error)
+        }
+    }
+
+    private var store: Store { tree.store }
+
+    /// A first pass (what the sync tool delivered while nothing was mounted), the store's background
+    /// work, then the watcher and the periodic pass. The periodic pass also hands the heap memory
+    /// saves freed back to the system (`HeapTrimmer`).
+    public func start() {
+        synchronize()
+        tree.startBackgroundWork { [self] documents in reportChanged(documents: documents) }
+        // Without inotify, the periodic pass alone notices changes.
+        _ = FolderWatcher(root: store.path, stop: stopSignal) { [self] in synchronize() }
+        let periodic = Thread { [self] in
+            var trimmer = HeapTrimmer()
+            while !stopSignal.wait(seconds: period) {
+                synchronize()
+                trimmer.trim(ifSavedSince: store.status().documentsSaved)
+            }
+        }
+        periodic.start()
+    }
+
+    /// Ends the watcher and the periodic pass at once (a pass under way finishes first).
+    public func stop() {
+        stopSignal.signal()
+    }
+
+    /// Merges what the sync tool delivered (conflict copies, replaced documents) and reports the
+    /// paths whose contents or listings changed: the month folders and every record file in them.
+    public func synchronize() {
+        synchronizeFolderChanges()
+        var documents: [String] = []
+        do {
+            documents = try store.synchronizeDocuments()
+            if !documents.isEmpty { debugLog("merged documents the sync tool replaced: \(documents)") }
+        } catch {
+            debugLog("merging replaced documents failed: \(error)")
+            store.noteSynchronizationFailure(error)
+        }
+        var mergeFailure: String?
+        do {
+            for report in try store.mergeConflictCopies() {
+                debugLog("conflict copy \(report.copy) into \(report.primary): \(report.outcome)")
+                switch report.outcome {
+                case .merged, .duplicateRemoved: documents.append(report.primary)
+                // Left as it is (its document does not load, the disk is full): merged on a later pass.
+                case .waiting: mergeFailure = mergeFailure ?? report.description
+                case .quarantined: break
+                }
+            }
+        } catch {
+            debugLog("merging conflict copies failed; they stay as they are: \(error)")
+            mergeFailure = error.description
+        }
+        store.recordSynchronizationPass(mergeFailure: mergeFailure)
+        guard !documents.isEmpty else { return }
+        // Another device's edits to records this mount moved away, merged just now into their old month.
+        if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
+        reportChanged(documents: documents)
+    }
+
+    /// Reports the paths whose contents or listings change with these documents (relative paths).
+    func reportChanged(documents: [String]) {
+        var paths: [String] = []
+        for document in Set(documents) {
+            if document == "tags.automerge" {
+                // Every report names and colors tags.
+                paths.append("/tags.json")
+                paths += tree.reportPaths(showing: (try? store.months()) ?? [])
+                continue
+            }
+            guard let month = Month(documentPath: document) else { continue }
+            paths += changedPaths(of: month)
+        }
+        tree.report(paths)
+    }
+
+    /// What `synchronize` looks at before merging: identical image conflict copies are deleted, and
+    /// month documents deleted from the folder (or back) are noticed; their paths are reported.
+    private func synchronizeFolderChanges() {
+        var paths: [String] = []
+        for duplicate in (try? store.removeIdenticalImageCopies()) ?? [] { paths.append("/" + duplicate.copy) }
+        for month in store.noticeDeletedDocuments() { paths += changedPaths(of: month) }
+        tree.report(paths)
+    }
+
+    /// A month's folder, its record files and the reports that show it.
+    private func changedPaths(of month: Month) -> [String] {
+        let folder = "/" + month.folderPath
+        // A month that cannot be listed now has no cached record files to drop.
+        let files = ((try? store.recordFiles(in: month)) ?? []).map { folder + "/" + $0.name }
+        return [folder] + files + tree.reportPaths(showing: [month])
+    }
+}

@@ -1,0 +1,91 @@
+import FileTreeInterface
+import SystemPackage
+
+/// The store's tree as the mount serves it: every answer in the mount's terms. A `StoreError` becomes
+/// the `TreeError` a program gets, here and only here (``TreeError/init(_:writing:)``).
+extension StoreTree: FileTree {
+    public func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry] {
+        try answering { () throws(StoreError) in
+            try storeEntries(inDirectory: path).map { TreeEntry(name: $0.name, isDirectory: $0.isDirectory) }
+        }
+    }
+
+    public func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes {
+        try answering { () throws(StoreError) in try storeAttributes(ofPath: path) }
+    }
+
+    public func contents(ofPath path: String) throws(TreeError) -> [UInt8] {
+        try answering { () throws(StoreError) in try storeContents(ofPath: path) }
+    }
+
+    /// Saves `contents` at `path`; the other paths the save changed (a record renamed by its new start
+    /// time, its month folders, the reports that show it) go to the change handler.
+    public func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
+        let changed = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path) }
+        report(changed.filter { $0 != path })
+    }
+
+    public func removeFile(atPath path: String) throws(TreeError) {
+        try answering(writing: true) { () throws(StoreError) in try storeRemoveFile(atPath: path) }
+    }
+
+    public func renameFile(from source: String, to destination: String) throws(TreeError) {
+        try answering(writing: true) { () throws(StoreError) in try storeRenameFile(from: source, to: destination) }
+    }
+
+    public func makeDirectory(atPath path: String) throws(TreeError) {
+        try answering(writing: true) { () throws(StoreError) in try storeMakeDirectory(atPath: path) }
+    }
+
+    public func removeDirectory(atPath path: String) throws(TreeError) {
+        try answering(writing: true) { () throws(StoreError) in try storeRemoveDirectory(atPath: path) }
+    }
+
+    public func extendedAttribute(named name: String, ofPath path: String) -> [UInt8]? {
+        // The kernel asks every write for `security.capability`: answered without looking up the record.
+        Self.extendedAttributeNames.contains(name) ? extendedAttributes(ofPath: path)[name] : nil
+    }
+
+    public func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
+        changeHandler.withLock { $0 = handler }
+    }
+
+    /// Tells the mount which paths changed underneath it.
+    func report(_ paths: [String]) {
+        guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
+        handler(paths)
+    }
+
+    /// `writing`: the request would change something, so a document that does not load makes it
+    /// fail with `EROFS` (reads of what it holds fail with `EIO`).
+    private func answering<T>(writing: Bool = false, _ body: () throws(StoreError) -> T) throws(TreeError) -> T {
+        do { return try body() } catch { throw TreeError(error, writing: writing) }
+    }
+}
+
+extension TreeError {
+    /// The error a program gets for a store error. A failed system call passes its own number on when
+    /// it means something to the program (a full disk, a read-only folder, a name too long); any other
+    /// failure of the backing folder is `EIO`, never a number that would say something else here (an
+    /// `EINVAL` of `renameat2` read as refused content).
+    public init(_ error: StoreError, writing: Bool) {
+        let reason = error.description
+        switch error {
+        case .unloadableDocument: self.init(writing ? .readOnlyFileSystem : .ioError, reason: reason)
+        case .rejected(_, _, _, .tooLarge): self.init(.fileTooLarge, reason: reason)
+        case .rejected: self.init(.invalidArgument, reason: reason)
+        case .notFound, .invalidName: self.init(.noSuchFileOrDirectory, reason: reason)
+        case .alreadyExists: self.init(.fileExists, reason: reason)
+        case .notEmpty: self.init(.directoryNotEmpty, reason: reason)
+        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse: self.init(.ioError, reason: reason)
+        case .system(_, _, let code): self.init(Self.passedOn.contains(code) ? code : .ioError, reason: reason)
+        }
+    }
+
+    /// The system call failures a program is told as they are.
+    static let passedOn: Set<Errno> = [
+        .noSpace, .diskQuotaExceeded, .readOnlyFileSystem, .permissionDenied, .notPermitted,
+        .noSuchFileOrDirectory, .fileExists, .directoryNotEmpty, .improperLink, .isDirectory,
+        .notDirectory, .fileTooLarge, .fileNameTooLong,
+    ]
+}

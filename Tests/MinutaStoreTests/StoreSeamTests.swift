@@ -1,0 +1,85 @@
+import AutomergeKit
+import FileTreeInterface
+import Foundation
+import MinutaStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// The store as the mount sees it (issue 13): `StoreTree` answers `FileTree` calls itself, its errors
+/// carry the errno a program gets, and `StoreSynchronizer` reports what another device changed.
+struct StoreSeamTests {
+    static let january = Month(year: 2024, month: 1)!
+
+    @Test("a store error becomes the errno a program can act on, and a failure that means nothing to it becomes EIO")
+    func errorsCarryTheirErrno() {
+        let refused = StoreError.rejected(file: "records/2024/01/x.json", line: 2, column: 3, reason: .missingField("startTime"))
+        #expect(TreeError(refused, writing: true).code == .invalidArgument)
+        #expect(TreeError(refused, writing: true).reason == refused.description)
+        let tooLarge = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: 16 << 20))
+        #expect(TreeError(tooLarge, writing: true).code == .fileTooLarge)
+        let unloadable = StoreError.unloadableDocument(file: "records/2024/01.automerge", reason: .empty)
+        #expect(TreeError(unloadable, writing: true).code == .readOnlyFileSystem)
+        #expect(TreeError(unloadable, writing: false).code == .ioError)
+        let full = StoreError.system(file: "records/2024/01.automerge", operation: "write", errno: .noSpace)
+        #expect(TreeError(full, writing: true).code == .noSpace)
+        #expect(TreeError(.system(file: "a", operation: "write", errno: .diskQuotaExceeded), writing: true).code == .diskQuotaExceeded)
+        // renameat2's EINVAL (a file system without RENAME_EXCHANGE) is not "your content was refused".
+        #expect(TreeError(.system(file: "a", operation: "exchange", errno: .invalidArgument), writing: true).code == .ioError)
+        #expect(TreeError(.notFound("records/2024/13"), writing: false).code == .noSuchFileOrDirectory)
+        #expect(TreeError(.notEmpty("records/2024"), writing: true).code == .directoryNotEmpty)
+        // `catch .notFound` matches whatever the reason.
+        #expect(TreeError.notFound ~= TreeError(.notFound("x"), writing: false))
+    }
+
+    @Test("a save through the tree reports the paths it changed besides its own: a record that moved month, both folders, the reports")
+    func saveReportsOtherPaths() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let tree = StoreTree(store: try Store(path: path, timeZone: .utc))
+            let reported = Mutex<[String]>([])
+            tree.setChangeHandler { paths in reported.withLock { $0 += paths } }
+            let file = try #require(try tree.store.recordFiles(in: Self.january).first)
+            let text = String(decoding: file.contents, as: UTF8.self)
+            #expect(file.name.hasPrefix("2024-01-0"), "a day every month has")
+            let moved = text.replacingOccurrences(of: #": "2024-01-"#, with: #": "2024-02-"#)  // startTime and endTime
+            try tree.write(Array(moved.utf8), toPath: "/records/2024/01/" + file.name)
+            let paths = reported.withLock { $0 }
+            #expect(!paths.contains("/records/2024/01/" + file.name), "the written path itself is the mount's to handle")
+            #expect(paths.contains("/records/2024/01"))
+            #expect(paths.contains("/records/2024/02"))
+            #expect(paths.contains { $0.hasPrefix("/records/2024/02/") && $0.hasSuffix(".json") })
+            #expect(paths.contains("/reports/2024/01.csv") && paths.contains("/reports/2024/02.csv"), "\(paths)")
+        }
+    }
+
+    @Test("a synchronization pass that merges another device's conflict copy reports the month, each of its record files and its reports")
+    func synchronizationReportsMergedMonth() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder, name: "A")
+            let other = try StoreFixture.copyOfAppStore(into: folder, name: "B")
+            let otherStore = try Store(path: other, timeZone: .utc)
+            let file = try #require(try otherStore.recordFiles(in: Self.january).first { String(decoding: $0.contents, as: UTF8.self).contains("an Jürgen") })
+            let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "an Jürgen", with: "an Ana")
+            _ = try otherStore.writeRecordFile(Array(edited.utf8), named: file.name, in: Self.january)
+
+            let tree = StoreTree(store: try Store(path: path, timeZone: .utc))
+            let synchronizer = try StoreSynchronizer(tree: tree)
+            let reported = Mutex<[String]>([])
+            tree.setChangeHandler { paths in reported.withLock { $0 += paths } }
+            synchronizer.synchronize()
+            #expect(reported.withLock { $0 }.isEmpty, "nothing changed yet")
+
+            try FileManager.default.copyItem(atPath: other + "/records/2024/01.automerge",
+                                             toPath: path + "/records/2024/01 (Bob's conflicted copy 2024-01-15).automerge")
+            synchronizer.synchronize()
+            let paths = Set(reported.withLock { $0 })
+            let files = try tree.store.recordFiles(in: Self.january).map { "/records/2024/01/" + $0.name }
+            #expect(paths.contains("/records/2024/01"))
+            #expect(paths.isSuperset(of: files), "every record file of the month: its cached pages are stale")
+            #expect(paths.contains("/reports/2024/01.csv"))
+            #expect(!paths.contains("/records/2024/02"), "months the copy did not touch stay cached")
+            #expect(try String(decoding: tree.contents(ofPath: "/records/2024/01/" + file.name), as: UTF8.self).contains("an Ana"))
+        }
+    }
+}
