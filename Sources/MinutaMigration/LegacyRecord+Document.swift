@@ -37,7 +37,7 @@ extension LegacyRecord {
         default: endTime = nil
         }
         var tagId: String?
-        if case .scalar(.string(let text))? = document.value(of: object, key: "tagId") { tagId = text.uppercased() }
+        if case .scalar(.string(let text))? = document.value(of: object, key: "tagId") { tagId = RecordID(text).text }
         var comment: String?
         switch document.value(of: object, key: "comment") {
         case .scalar(.string(let text))?: comment = text
@@ -48,15 +48,15 @@ extension LegacyRecord {
         for name in document.keys(of: object) where !RecordView.knownKeys.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
             if let value = document.value(of: object, key: name) { others[name] = TypedValue.json(value, in: document) }
         }
-        self.init(id: key.uppercased(), startTime: startTime, endTime: endTime, tagId: tagId, comment: comment,
+        self.init(id: RecordID(key).text, startTime: startTime, endTime: endTime, tagId: tagId, comment: comment,
                   images: RecordView.images(of: object, in: document), otherFields: others)
     }
 
     /// Whether `stored` (read back from a document) holds the same values: ids compared in any
     /// case, other keys compared as the values they store.
     func hasSameValues(as stored: LegacyRecord) -> Bool {
-        id.uppercased() == stored.id.uppercased() && startTime == stored.startTime && endTime == stored.endTime
-            && tagId?.uppercased() == stored.tagId?.uppercased() && comment == stored.comment && images == stored.images
+        RecordID(id) == RecordID(stored.id) && startTime == stored.startTime && endTime == stored.endTime
+            && tagId.map { RecordID($0) } == stored.tagId.map { RecordID($0) } && comment == stored.comment && images == stored.images
             && StoredFields.same(otherFields, stored.otherFields)
     }
 }

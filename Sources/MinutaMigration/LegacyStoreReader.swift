@@ -222,7 +222,7 @@ public enum LegacyStoreReader {
             if required { throw failure("\"\(key)\" is required") }
             return nil
         case .string(let text)? where UUIDText.isValid(text):
-            return text.uppercased()
+            return RecordID(text).text
         case let value?:
             throw failure("\"\(key)\": expected a UUID string such as \"550E8400-E29B-41D4-A716-446655440000\", found \(brief(value))")
         }

@@ -41,13 +41,13 @@ extension LegacyTag {
         for name in document.keys(of: object) where !TagView.knownKeys.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
             if let value = document.value(of: object, key: name) { others[name] = TypedValue.json(value, in: document) }
         }
-        self.init(id: key.uppercased(), name: string("name") ?? "", color: string("color") ?? "#808080",
+        self.init(id: RecordID(key).text, name: string("name") ?? "", color: string("color") ?? "#808080",
                   createdAt: createdAt, isArchived: isArchived, otherFields: others)
     }
 
     /// Whether `stored` (read back from the tags document) holds the same values.
     func hasSameValues(as stored: LegacyTag) -> Bool {
-        id.uppercased() == stored.id.uppercased() && name == stored.name && color == stored.color && createdAt == stored.createdAt
+        RecordID(id) == RecordID(stored.id) && name == stored.name && color == stored.color && createdAt == stored.createdAt
             && isArchived == stored.isArchived && StoredFields.same(otherFields, stored.otherFields)
     }
 }

@@ -53,7 +53,7 @@ public struct Migration: Sendable {
     public let timeZone: StoreTimeZone
     public private(set) var summary = Summary()
     /// Ids of records and tags already in the documents with other values, left as they are.
-    public private(set) var keptIDs: Set<String> = []
+    public private(set) var keptIDs: Set<RecordID> = []
     /// Whether the legacy files are the truth for this run: the store has `tags.json` and no
     /// `tags.automerge`, which the mount refuses, so every document in it was written by a
     /// migration run that failed or was stopped. Otherwise the documents may hold edits made
@@ -132,15 +132,15 @@ public struct Migration: Sendable {
     }
 
     private mutating func addTags(_ legacyTags: [LegacyTag]) throws(StoreError) {
-        var existing: [String: String] = [:]
-        for key in tags.document.keys(of: .root) { existing[key.uppercased()] = key }
+        var existing: [RecordID: String] = [:]
+        for key in tags.document.keys(of: .root) { existing[RecordID(key)] = key }
         for tag in legacyTags {
-            if let key = existing[tag.id.uppercased()] {
+            if let key = existing[RecordID(tag.id)] {
                 if let stored = LegacyTag(key: key, in: tags.document), tag.hasSameValues(as: stored) {
                     summary.tagsPresent += 1
                 } else {
                     summary.tagsKept += 1
-                    keptIDs.insert(tag.id.uppercased())
+                    keptIDs.insert(RecordID(tag.id))
                     notes.append("tags.json: tag \(tag.id) (\(tag.name)) is already in tags.automerge with other values; kept those")
                 }
                 continue
@@ -150,7 +150,7 @@ public struct Migration: Sendable {
             } catch {
                 throw Self.writeFailure(error, file: "tags.json", operation: "storing tag \(tag.id)")
             }
-            existing[tag.id.uppercased()] = tag.id
+            existing[RecordID(tag.id)] = tag.id
             tags.changed = true
             summary.tagsAdded += 1
         }
@@ -158,9 +158,9 @@ public struct Migration: Sendable {
 
     private mutating func addRecords(_ entries: [LegacyStoreContents.Entry], actor: ActorID, progress: (Int, Int) -> Void) throws(StoreError) {
         // Where every record already in a document is, by upper-cased id.
-        var located: [String: (month: Month, key: String)] = [:]
+        var located: [RecordID: (month: Month, key: String)] = [:]
         for (month, prepared) in months {
-            for key in prepared.document.keys(of: .root) { located[key.uppercased()] = (month, key) }
+            for key in prepared.document.keys(of: .root) { located[RecordID(key)] = (month, key) }
         }
         for (index, entry) in entries.enumerated() {
             defer { progress(index + 1, entries.count) }
@@ -169,13 +169,13 @@ public struct Migration: Sendable {
             if record.endTime == nil { summary.runningTimers += 1 }
             var month = entry.folder
             var replacing = false
-            if let (existingMonth, key) = located[record.id.uppercased()] {
+            if let (existingMonth, key) = located[RecordID(record.id)] {
                 month = existingMonth
                 if let stored = LegacyRecord(key: key, in: months[existingMonth]?.document ?? Document()), record.hasSameValues(as: stored) {
                     summary.recordsPresent += 1
                 } else if !replacesEarlierRuns {
                     summary.recordsKept += 1
-                    keptIDs.insert(record.id.uppercased())
+                    keptIDs.insert(RecordID(record.id))
                     notes.append("\(entry.file): record \(record.id) is already in \(existingMonth.documentPath) with other values (changed since the migration); kept those, so this run cannot be verified")
                 } else {
                     do {
@@ -184,13 +184,13 @@ public struct Migration: Sendable {
                         throw .documentOperationFailed(file: existingMonth.documentPath, operation: "replacing record \(key)", cause: error)
                     }
                     months[existingMonth]?.changed = true
-                    located[record.id.uppercased()] = nil
+                    located[RecordID(record.id)] = nil
                     replacing = true
                     summary.recordsReplaced += 1
                     notes.append("\(entry.file): record \(record.id) was in \(existingMonth.documentPath) with other values from an earlier run that did not finish; replaced them with this file's values")
                 }
             }
-            if located[record.id.uppercased()] == nil {
+            if located[RecordID(record.id)] == nil {
                 month = timeZone.month(ofMilliseconds: record.startTime) ?? entry.folder
                 var prepared = months[month] ?? PreparedDocument(document: Document(actor: actor), changed: false, existed: false)
                 do {
@@ -200,7 +200,7 @@ public struct Migration: Sendable {
                 }
                 prepared.changed = true
                 months[month] = prepared
-                located[record.id.uppercased()] = (month, record.id)
+                located[RecordID(record.id)] = (month, record.id)
                 if !replacing { summary.recordsAdded += 1 }
             }
             planImages(of: record, from: entry, to: month)
@@ -208,7 +208,7 @@ public struct Migration: Sendable {
         guard replacesEarlierRuns else { return }
         // Not migrated yet: a record a failed run wrote whose legacy file is gone (the user kept
         // the other of two files with one id, say) goes too, so the documents hold the legacy files.
-        let legacyIDs = Set(entries.map { $0.record.id.uppercased() })
+        let legacyIDs = Set(entries.map { RecordID($0.record.id) })
         for (id, place) in located where !legacyIDs.contains(id) {
             do {
                 try months[place.month]?.document.delete(forKey: place.key)

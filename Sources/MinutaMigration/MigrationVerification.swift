@@ -30,11 +30,11 @@ public struct MigrationVerification: Sendable {
         } else if !contents.tags.isEmpty || contents.hasTagsFile {
             problems.append("tags.automerge: missing")
         }
-        var tagKeys: [String: String] = [:]
-        for key in tagsDocument.keys(of: .root) where LegacyTag(key: key, in: tagsDocument) != nil { tagKeys[key.uppercased()] = key }
+        var tagKeys: [RecordID: String] = [:]
+        for key in tagsDocument.keys(of: .root) where LegacyTag(key: key, in: tagsDocument) != nil { tagKeys[RecordID(key)] = key }
         documentTags = tagKeys.count
         for tag in contents.tags {
-            guard let key = tagKeys[tag.id.uppercased()], let stored = LegacyTag(key: key, in: tagsDocument) else {
+            guard let key = tagKeys[RecordID(tag.id)], let stored = LegacyTag(key: key, in: tagsDocument) else {
                 problems.append("tags.json: tag \(tag.id) (\(tag.name)) is not in tags.automerge")
                 continue
             }
@@ -45,14 +45,14 @@ public struct MigrationVerification: Sendable {
         }
 
         var documents: [Month: Document] = [:]
-        var located: [String: (month: Month, key: String)] = [:]
+        var located: [RecordID: (month: Month, key: String)] = [:]
         do {
             for month in try Self.documentMonths(storePath) {
                 do {
                     let document = try Migration.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: .random())
                     documents[month] = document
                     for key in document.keys(of: .root) where RecordView.object(key, in: document) != nil {
-                        located[key.uppercased()] = (month, key)
+                        located[RecordID(key)] = (month, key)
                     }
                 } catch {
                     problems.append(error.description)
@@ -64,7 +64,7 @@ public struct MigrationVerification: Sendable {
         documentRecords = located.count
         for entry in contents.records {
             let record = entry.record
-            guard let (month, key) = located[record.id.uppercased()], let document = documents[month] else {
+            guard let (month, key) = located[RecordID(record.id)], let document = documents[month] else {
                 problems.append("\(entry.file): record \(record.id) is in no month document")
                 continue
             }

@@ -26,9 +26,9 @@ struct RecordHolderIndex: Sendable {
     var identities: [Month: FileSystem.Identity] { entries.mapValues(\.identity) }
 
     /// FNV-1a of the upper-cased id's UTF-8: the same on every run.
-    static func hash(ofID id: String) -> UInt64 {
+    static func hash(ofID id: RecordID) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.uppercased().utf8 {
+        for byte in id.text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
@@ -36,7 +36,7 @@ struct RecordHolderIndex: Sendable {
     }
 
     /// The other months whose documents may hold the record with this id.
-    func otherHolders(of id: String, besides month: Month) -> [Month] {
+    func otherHolders(of id: RecordID, besides month: Month) -> [Month] {
         guard let months = sharedHolders[Self.hash(ofID: id)] else { return [] }
         return months.filter { $0 != month }.sorted()
     }
@@ -85,7 +85,7 @@ struct RecordHolderIndex: Sendable {
             seen.insert(month)
             guard let identity else { affected.formUnion(removeEntry(month)); continue }
             if entries[month]?.identity == identity { continue }
-            let ids = Set(read(month).map(Self.hash(ofID:)))
+            let ids = Set(read(month).map { Self.hash(ofID: RecordID($0)) })
             let before = entries[month]?.ids ?? []
             affected.formUnion(removeEntry(month))
             entries[month] = Entry(identity: identity, ids: ids)

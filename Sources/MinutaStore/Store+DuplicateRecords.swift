@@ -85,7 +85,7 @@ extension Store {
         kept.reserveCapacity(records.count)
         for record in records {
             if let shownIn = try monthShowingOtherCopy(of: record, in: month, document: document, state: &state) {
-                state.hiddenCopies[month.documentPath + " " + record.id.uppercased()] =
+                state.hiddenCopies[month.documentPath + " " + RecordID(record.id).text] =
                     HiddenCopy(id: record.id, document: month.documentPath, shownIn: shownIn.folderPath)
             } else {
                 kept.append(record)
@@ -100,15 +100,15 @@ extension Store {
         state: inout State
     ) throws(StoreError) -> Month? {
         guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start) else { return nil }
-        let id = record.id.uppercased()
+        let id = RecordID(record.id)
         if home != month {
             guard let other = try loadMonth(home, in: &state, parkingOthers: false),
-                  other.document.keys(of: .root).contains(where: { $0.uppercased() == id }) else { return nil }
+                  id.key(among: other.document.keys(of: .root)) != nil else { return nil }
             return home
         }
         for otherMonth in state.recordHolders.otherHolders(of: id, besides: month) {
             guard let other = try loadMonth(otherMonth, in: &state, parkingOthers: false),
-                  let key = other.document.keys(of: .root).first(where: { $0.uppercased() == id }),
+                  let key = id.key(among: other.document.keys(of: .root)),
                   let object = RecordView.object(key, in: other.document),
                   let otherStart = RecordView.startTime(of: object, in: other.document),
                   timeZone.month(ofMilliseconds: otherStart) == otherMonth else { continue }

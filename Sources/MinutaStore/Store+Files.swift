@@ -132,7 +132,7 @@ extension Store {
 
     private func updateImageList(_ name: String, in month: Month, attach: Bool, state: inout State) throws(StoreError) {
         guard let owner = Self.imageOwner(name), var loaded = try loadMonth(month, in: &state),
-              let view = try monthView(month, in: &state), let index = view.indexByID[owner.uppercased()] else { return }
+              let view = try monthView(month, in: &state), let index = view.indexByID[RecordID(owner)] else { return }
         let id = view.files[index].id
         guard let record = RecordView.object(id, in: loaded.document) else { return }
         var names = RecordView.images(of: record, in: loaded.document)
@@ -154,6 +154,6 @@ extension Store {
         loaded.invalidateView(changedRecord: id)
         try save(&loaded, to: month.documentPath, state: &state)
         state.months[month] = loaded
-        state.recordChangeTimes[id.uppercased()] = Self.now()
+        state.recordChangeTimes[RecordID(id)] = Self.now()
     }
 }

@@ -25,7 +25,7 @@ extension Store {
     /// Remembers a move (called by `move`, under the lock).
     func rememberMove(of id: String, object: ObjectID, from source: Month, document: Document, to destination: Month,
                       written: Document, state: inout State) {
-        state.movedAway[id.uppercased()] = MovedAway(
+        state.movedAway[RecordID(id)] = MovedAway(
             source: source, object: object, destination: destination,
             fieldsAtMove: Self.fields(of: id, object: object, in: document),
             fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: Self.now())
@@ -55,12 +55,12 @@ extension Store {
             var changed: [String] = []
             for (key, moved) in state.movedAway {
                 guard let old = state.months[moved.source]?.document else { continue }  // not merged into since
-                let now = Self.fields(of: key, object: moved.object, in: old)
+                let now = Self.fields(of: key.text, object: moved.object, in: old)
                 let theirs = now.filter { field in
                     !moved.fieldsAtMove.contains { $0.key == field.key && $0.value == field.value }
                 }
                 guard !theirs.isEmpty, var target = try loadMonth(moved.destination, in: &state),
-                      let id = target.document.keys(of: .root).first(where: { $0.uppercased() == key }),
+                      let id = key.key(among: target.document.keys(of: .root)),
                       let object = RecordView.object(id, in: target.document) else { continue }
                 let current = Self.fields(of: id, object: object, in: target.document)
                 var desired = current

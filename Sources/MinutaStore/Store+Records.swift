@@ -69,21 +69,21 @@ extension Store {
         }
         var target: (id: String, month: Month)?
         var shown = try recordFileLocked(named: name, in: month, state: &state)
-        if let file = shown, let writtenID, writtenID.uppercased() != file.record.id.uppercased(),
+        if let file = shown, let writtenID, RecordID(writtenID) != RecordID(file.record.id),
            try monthView(month, in: &state)?.indexByName[name] == nil {
             // The name only resolves through a recent save under another name (`tmp.json` of an earlier
             // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
             shown = nil
         }
         if let file = shown {
-            if let writtenID, writtenID.uppercased() != file.record.id.uppercased() {
+            if let writtenID, RecordID(writtenID) != RecordID(file.record.id) {
                 throw reject(.idOfAnotherRecord(writtenID), displayPath, locations)
             }
             target = (file.record.id, file.month)
         } else if let writtenID {
             target = try findRecord(writtenID, preferring: month, state: &state)
         }
-        let id = target?.id ?? (writtenID?.uppercased() ?? UUIDText.random())
+        let id = target?.id ?? (writtenID.map { RecordID($0) } ?? RecordID.random()).text
         let sourceMonth = target?.month ?? month
         try requireReadableFile(sourceMonth.documentPath, state: &state)
 
@@ -128,8 +128,8 @@ extension Store {
                 source.invalidateView(changedRecord: id)
                 let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
                 state.months[sourceMonth] = source
-                if changed { state.recordChangeTimes[id.uppercased()] = changedAt }
-                let newName = try monthView(sourceMonth, in: &state)?.indexByID[id.uppercased()].flatMap { index in
+                if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
+                let newName = try monthView(sourceMonth, in: &state)?.indexByID[RecordID(id)].flatMap { index in
                     // Only the name reported back to the mount; the save above is done either way.
                     try? monthView(sourceMonth, in: &state)?.files[index].name
                 } ?? name
@@ -220,9 +220,9 @@ extension Store {
         }
         // Both saves are done: a failure to forget the move only makes the next store check it again.
         try? moveJournal?.finish(journaled)
-        state.recordChangeTimes[id.uppercased()] = changedAt
+        state.recordChangeTimes[RecordID(id)] = changedAt
         state.movedRecords[oldName] = (id, destination, Self.now() + Self.gracePeriod)
-        let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[id.uppercased()].map { view.files[$0].name } } ?? oldName
+        let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
         return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
     }
 
@@ -241,7 +241,7 @@ extension Store {
     func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
         if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
         if let moved = state.movedRecords[month.folderPath + "/" + name], moved.until >= Self.now(),
-           let view = try monthView(moved.month, in: &state), let index = view.indexByID[moved.id.uppercased()] {
+           let view = try monthView(moved.month, in: &state), let index = view.indexByID[RecordID(moved.id)] {
             return (view.files[index], moved.month)
         }
         return nil
@@ -250,7 +250,7 @@ extension Store {
     /// Finds a record by id (any case), in `month` first, then in every month.
     func findRecord(_ id: String, preferring month: Month, state: inout State) throws(StoreError) -> (id: String, month: Month)? {
         for candidate in [month] + (try months()).filter({ $0 != month }) {
-            if let view = try monthView(candidate, in: &state), let index = view.indexByID[id.uppercased()] {
+            if let view = try monthView(candidate, in: &state), let index = view.indexByID[RecordID(id)] {
                 return (view.files[index].id, candidate)
             }
         }
@@ -264,7 +264,7 @@ extension Store {
         try state.withLock { (state: inout State) throws(StoreError) in
             guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
             guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
-                  destination.record.id.uppercased() == source.record.id.uppercased() else {
+                  RecordID(destination.record.id) == RecordID(source.record.id) else {
                 // Record names come from their startTime; renaming one would change nothing.
                 throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: .notPermitted) // EPERM
             }

@@ -34,7 +34,7 @@ extension Store {
         var loaded = try loadTags(in: &state)
         var document = loaded.document
         let existing = TagView.tags(in: document)
-        var kept = Set<String>()
+        var kept = Set<RecordID>()
         for (position, entry) in entries.enumerated() {
             guard case .object(let members) = entry else {
                 throw .rejected(file: file, line: nil, column: nil, reason: .notAnObject(expected: "tag \(position + 1) to be an object"))
@@ -44,11 +44,11 @@ extension Store {
                 guard case .string(let text) = idValue, UUIDText.isValid(text) else {
                     throw .rejected(file: file, line: nil, column: nil, reason: .invalidID("\(idValue)"))
                 }
-                id = existing.first { $0.id.uppercased() == text.uppercased() }?.id ?? text.uppercased()
+                id = existing.first { RecordID($0.id) == RecordID(text) }?.id ?? RecordID(text).text
             } else {
-                id = UUIDText.random()
+                id = RecordID.random().text
             }
-            guard kept.insert(id.uppercased()).inserted else {
+            guard kept.insert(RecordID(id)).inserted else {
                 throw .rejected(file: file, line: nil, column: nil, reason: .duplicateID(id))
             }
             let object: ObjectID
@@ -72,7 +72,7 @@ extension Store {
             }
             document = editor.document
         }
-        for tag in existing where !kept.contains(tag.id.uppercased()) {
+        for tag in existing where !kept.contains(RecordID(tag.id)) {
             // Fails only when the key is already gone: then there is nothing to delete.
             do { try document.delete(forKey: tag.id) } catch {}
         }

@@ -11,13 +11,13 @@ extension Store {
               let (bytes, identity) = try? FileSystem.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
         refreshRecordHolders(in: &state, maximumAge: .seconds(1))
-        for record in entry.records where !state.recordHolders.otherHolders(of: record.id, besides: month).isEmpty {
+        for record in entry.records where !state.recordHolders.otherHolders(of: RecordID(record.id), besides: month).isEmpty {
             return nil
         }
         state.forgetHiddenCopies(in: month)
         let files = entry.records.map { record in
             RecordFile(name: record.name, id: record.id, contents: record.contents,
-                       modificationTime: state.recordChangeTimes[record.id.uppercased()] ?? identity.modificationSeconds)
+                       modificationTime: state.recordChangeTimes[RecordID(record.id)] ?? identity.modificationSeconds)
         }
         let view = MonthView(files: files, startTimes: entry.records.map(\.startTime))
         state.months.park(month, as: ParkedMonth(bytes: bytes, identity: identity, view: view,

@@ -40,7 +40,7 @@ public final class Store: Sendable {
         var savedChangeCount: Int
         /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
         /// the next `monthView` renders only those again and takes the other files from it.
-        var reusableView: (view: MonthView, changedRecords: Set<String>)?
+        var reusableView: (view: MonthView, changedRecords: Set<RecordID>)?
         /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
         /// loaded again from after it was parked (see `Store+Parking.swift`).
         var savedBytes: [UInt8]?
@@ -53,8 +53,8 @@ public final class Store: Sendable {
 
         /// The record `id` changed and no other did (an edit of this store, not a merge).
         mutating func invalidateView(changedRecord id: String) {
-            var reusable = view.map { (view: $0, changedRecords: Set<String>()) } ?? reusableView
-            reusable?.changedRecords.insert(id.uppercased())
+            var reusable = view.map { (view: $0, changedRecords: Set<RecordID>()) } ?? reusableView
+            reusable?.changedRecords.insert(RecordID(id))
             view = nil
             reusableView = reusable
         }
@@ -65,7 +65,7 @@ public final class Store: Sendable {
         var tagsView: [UInt8]?
         var months = MonthDocuments()
         /// Record id (upper-cased) to when this process last saw it change (seconds).
-        var recordChangeTimes: [String: Int] = [:]
+        var recordChangeTimes: [RecordID: Int] = [:]
         /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
         var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
         /// Copies of records not shown because the month of their start holds them too, by
@@ -74,7 +74,7 @@ public final class Store: Sendable {
         /// Which month documents may hold which records (`RecordHolderIndex.swift`).
         var recordHolders = RecordHolderIndex()
         /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
-        var movedAway: [String: MovedAway] = [:]
+        var movedAway: [RecordID: MovedAway] = [:]
         /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
         var carriedConflicts: [String] = []
         var rejections: [String] = []
@@ -272,7 +272,7 @@ public final class Store: Sendable {
         files.reserveCapacity(records.count)
         let reusable = loaded.reusableView
         for (record, name) in zip(records, names) {
-            let key = record.id.uppercased()
+            let key = RecordID(record.id)
             let contents: [UInt8]
             if let reusable, !reusable.changedRecords.contains(key), let index = reusable.view.indexByID[key],
                reusable.view.files[index].id == record.id {
@@ -296,10 +296,10 @@ public final class Store: Sendable {
     /// second (the common save: a comment or an end time): the same names in the same order, those
     /// records rendered again, every modification time taken again (the document file's changed). Nil
     /// when the edits did more: then the view is built again.
-    private func editedView(_ view: MonthView, changedRecords: Set<String>, in document: Document, fileTime: Int, state: State) -> MonthView? {
+    private func editedView(_ view: MonthView, changedRecords: Set<RecordID>, in document: Document, fileTime: Int, state: State) -> MonthView? {
         var view = view
         for key in changedRecords {
-            guard let index = view.indexByID[key], view.files[index].id.uppercased() == key,
+            guard let index = view.indexByID[key], RecordID(view.files[index].id) == key,
                   let object = RecordView.object(view.files[index].id, in: document),
                   RecordView.startTime(of: object, in: document) == view.startTimes[index] else { return nil }
             let file = view.files[index]
@@ -308,7 +308,7 @@ public final class Store: Sendable {
         }
         for index in view.files.indices {
             let file = view.files[index]
-            let changed = state.recordChangeTimes[file.id.uppercased()] ?? fileTime
+            let changed = state.recordChangeTimes[RecordID(file.id)] ?? fileTime
             if changed != file.modificationTime {
                 view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
             }

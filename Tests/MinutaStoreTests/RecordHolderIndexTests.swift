@@ -21,18 +21,18 @@ struct RecordHolderIndexTests {
             }
         }
         #expect(update([(Self.january, 1), (Self.february, 1)]).isEmpty)
-        #expect(index.otherHolders(of: "A", besides: Self.january).isEmpty)
+        #expect(index.otherHolders(of: RecordID("A"), besides: Self.january).isEmpty)
         #expect(update([(Self.january, 1), (Self.february, 1)]).isEmpty)
         #expect(reads == [Self.january, Self.february], "an unchanged file was read again")
 
         contents[Self.february] = ["c", "A"]  // the id in another case: the same record
         #expect(update([(Self.january, 1), (Self.february, 2)]) == [Self.january, Self.february])
-        #expect(index.otherHolders(of: "a", besides: Self.january) == [Self.february])
-        #expect(index.otherHolders(of: "A", besides: Self.february) == [Self.january])
+        #expect(index.otherHolders(of: RecordID("a"), besides: Self.january) == [Self.february])
+        #expect(index.otherHolders(of: RecordID("A"), besides: Self.february) == [Self.january])
 
         // February's file is gone: the record is January's alone again.
         #expect(update([(Self.january, 1), (Self.february, nil)]) == [Self.january, Self.february])
-        #expect(index.otherHolders(of: "a", besides: Self.january).isEmpty)
+        #expect(index.otherHolders(of: RecordID("a"), besides: Self.january).isEmpty)
         #expect(update([(Self.january, 1)]).isEmpty)
     }
 }

@@ -24,7 +24,7 @@ struct UUIDTextTests {
     func randomIDs() {
         var seen = Set<String>()
         for _ in 0..<10_000 {
-            let id = UUIDText.random()
+            let id = RecordID.random().text
             #expect(Self.isUpperCaseVersion4(id), "\(id)")
             #expect(UUIDText.isValid(id), "\(id)")
             seen.insert(id)
@@ -45,5 +45,16 @@ struct UUIDTextTests {
             let outcome = try store.writeRecordFile(Array(json.utf8), named: "new.json", in: #require(Month(year: 2024, month: 1)))
             #expect(Self.isUpperCaseVersion4(outcome.id), "\(outcome.id)")
         }
+    }
+
+    @Test("a record id is the same id in any case: equal, one key, and found among a document's keys as written")
+    func recordIDIgnoresCase() {
+        let written = "5c168e2e-6b8f-412b-9329-121d1c34395f"
+        #expect(RecordID(written) == RecordID(written.uppercased()))
+        #expect(RecordID(written).text == written.uppercased())
+        #expect(Set([RecordID(written), RecordID(written.uppercased())]).count == 1)
+        #expect(RecordID(written).key(among: ["0BB84374-05B0-4A5F-94F7-B5A6B2AEBF81", written]) == written, "the key keeps its case")
+        #expect(RecordID(written.uppercased()).key(among: ["0BB84374-05B0-4A5F-94F7-B5A6B2AEBF81"]) == nil)
+        #expect(RecordID(UUID(uuidString: written)!) == RecordID(written))
     }
 }

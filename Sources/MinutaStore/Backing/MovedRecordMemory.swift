@@ -19,23 +19,23 @@ struct MovedRecordMemory: Sendable {
     }
 
     /// The moves remembered, by upper-case record id.
-    func load() -> [String: Store.MovedAway] {
+    func load() -> [RecordID: Store.MovedAway] {
         guard let bytes = try? FileSystem.read(path, limit: 64 << 20), let json = try? JSONParser.parse(bytes),
               case .array(let entries)? = json["moves"] else { return [:] }
-        var moves: [String: Store.MovedAway] = [:]
+        var moves: [RecordID: Store.MovedAway] = [:]
         for entry in entries {
             guard case .string(let id)? = entry["id"], let moved = Self.move(from: entry) else { continue }
-            moves[id] = moved
+            moves[RecordID(id)] = moved
         }
         return moves
     }
 
     /// Writes `moves` (the newest `limit` of them) atomically; returns what was kept.
-    func save(_ moves: [String: Store.MovedAway]) throws(StoreError) -> [String: Store.MovedAway] {
+    func save(_ moves: [RecordID: Store.MovedAway]) throws(StoreError) -> [RecordID: Store.MovedAway] {
         let kept = moves.sorted { ($0.value.movedAt, $0.key) > ($1.value.movedAt, $1.key) }.prefix(Self.limit)
         let entries: [JSONValue] = kept.sorted { $0.key < $1.key }.map { id, moved in
             .object([
-                (key: "id", value: .string(id)),
+                (key: "id", value: .string(id.text)),
                 (key: "source", value: .string(moved.source.yearSlashMonth)),
                 (key: "object", value: .string(moved.object.description)),
                 (key: "destination", value: .string(moved.destination.yearSlashMonth)),

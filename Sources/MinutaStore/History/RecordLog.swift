@@ -88,9 +88,9 @@ public struct RecordLog: Sendable {
     /// The key the document stores the record under: `id` as written, else in another case.
     private static func storedKey(of id: String, in document: Document) -> String {
         if document.value(of: .root, key: id) != nil { return id }
-        for candidate in [id.uppercased(), id.lowercased()] where document.value(of: .root, key: candidate) != nil { return candidate }
+        if let key = RecordID(id).key(among: document.keys(of: .root)) { return key }
         // Deleted since: the case the app and the mount write.
-        return UUIDText.isValid(id) ? id.uppercased() : id
+        return UUIDText.isValid(id) ? RecordID(id).text : id
     }
 
     /// The record's fields as its file shows them (without `id`), nil when the document does not hold it.

@@ -14,13 +14,12 @@ struct MonthView: Sendable {
     /// The startTime each file's name was made from (milliseconds), in the order of `files`.
     var startTimes: [Int64?]
     var indexByName: [String: Int]
-    /// Upper-cased record id to index.
-    var indexByID: [String: Int]
+    var indexByID: [RecordID: Int]
 
     init(files: [RecordFile], startTimes: [Int64?]) {
         self.files = files
         self.startTimes = startTimes
         indexByName = Dictionary(files.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        indexByID = Dictionary(files.enumerated().map { ($1.id.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        indexByID = Dictionary(files.enumerated().map { (RecordID($1.id), $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -15,10 +15,4 @@ public enum UUIDText {
         }
         return true
     }
-
-    /// A new random UUID as the app writes one: Foundation's `UUID().uuidString` (RFC 4122
-    /// version 4, upper-case).
-    public static func random() -> String {
-        UUID().uuidString
-    }
 }
