@@ -57,9 +57,9 @@ public enum DemoStore {
     ///   - timeZone: the zone the records' days and months are in.
     /// - Throws: ``StoreError/notEmpty(_:)`` for a folder that holds anything, or a write that fails.
     public static func write(to path: String, seed: UInt64, now: Int64, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
-        if let status = FileSystem.status(path) {
+        if let status = BackingFiles.status(path) {
             guard status.isDirectory else { throw .alreadyExists(path) }
-            guard try FileSystem.listDirectory(path).isEmpty else { throw .notEmpty(path) }
+            guard try BackingFiles.listDirectory(path).isEmpty else { throw .notEmpty(path) }
         }
         var random = DemoRandom(seed: seed)
         let devices = (0..<3).map { _ in ActorID(bytes: random.actorBytes()) } // phone, laptop, tablet
@@ -68,8 +68,8 @@ public enum DemoStore {
         attachImages(to: &records, random: &random)
 
         var summary = Summary()
-        try FileSystem.makeDirectories(FileSystem.absolutePath(path))
-        let store = FileSystem.absolutePath(path)
+        try BackingFiles.makeDirectories(BackingFiles.absolutePath(path))
+        let store = BackingFiles.absolutePath(path)
 
         // Tags: created by the phone over the weeks before the first record.
         var tagsDocument = Document(actor: devices[0])
@@ -92,7 +92,7 @@ public enum DemoStore {
             do { try tagsDocument.put(.boolean(true), forKey: "isArchived", in: object) } catch {}
             tagsDocument.commit(time: (firstStart + 60 * 86_400_000) / 1000)
         }
-        try FileSystem.writeAtomically(tagsDocument.save(), to: store + "/tags.automerge")
+        try BackingFiles.writeAtomically(tagsDocument.save(), to: store + "/tags.automerge")
         summary.tags = tags.count
 
         // One document per month, one change per record, as the device that made it.
@@ -142,26 +142,26 @@ public enum DemoStore {
                 documents[lastMonth] = primary
                 let stamp = "\(ISO8601.pad(today.year, 4))-\(ISO8601.pad(today.month, 2))-\(ISO8601.pad(today.day, 2))"
                 summary.conflictCopy = "records/\(lastMonth.yearName)/\(lastMonth.monthName) (Tablet's conflicted copy \(stamp)).automerge"
-                try FileSystem.makeDirectories(store + "/records/" + lastMonth.yearName)
-                try FileSystem.writeAtomically(copy.save(), to: store + "/" + summary.conflictCopy)
+                try BackingFiles.makeDirectories(store + "/records/" + lastMonth.yearName)
+                try BackingFiles.writeAtomically(copy.save(), to: store + "/" + summary.conflictCopy)
             }
         }
         for (month, var document) in documents.sorted(by: { $0.key < $1.key }) {
-            try FileSystem.makeDirectories(store + "/records/" + month.yearName)
-            try FileSystem.writeAtomically(document.save(), to: store + "/" + month.documentPath)
+            try BackingFiles.makeDirectories(store + "/records/" + month.yearName)
+            try BackingFiles.writeAtomically(document.save(), to: store + "/" + month.documentPath)
             summary.months += 1
         }
 
         // Images beside the documents, in the month folder of their record.
         for record in records where !record.images.isEmpty {
             guard let month = timeZone.month(ofMilliseconds: record.start) else { continue }
-            try FileSystem.makeDirectories(store + "/" + month.folderPath)
+            try BackingFiles.makeDirectories(store + "/" + month.folderPath)
             for name in record.images {
                 let colour: DemoImage.Colour = (UInt8.random(in: 40...230, using: &random), UInt8.random(in: 40...230, using: &random),
                                                 UInt8.random(in: 40...230, using: &random))
                 let bytes = name.hasSuffix(".png") ? DemoImage.png(from: colour, to: (255 - colour.red, 255 - colour.green, 200))
                     : DemoImage.jpeg(colour)
-                try FileSystem.writeNewFile(bytes, to: store + "/" + month.folderPath + "/" + name)
+                try BackingFiles.writeNewFile(bytes, to: store + "/" + month.folderPath + "/" + name)
                 summary.images += 1
             }
         }

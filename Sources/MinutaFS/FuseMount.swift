@@ -82,7 +82,7 @@ public final class FuseMount: Sendable {
         }
 
         let notifier = KernelCacheNotifier()
-        let fileSystem = MountedFileSystem(
+        let fileSystem = FuseFileSystem(
             tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay,
             settleDelay: options.settleDelay, invalidator: notifier,
             log: Self.logToStandardError)

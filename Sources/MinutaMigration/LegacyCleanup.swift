@@ -5,8 +5,8 @@ public enum LegacyCleanup {
     /// Removes `files` (relative to the store): `tags.json` and the record files the migration
     /// read. Images and folders stay. Call it only after a verified migration.
     public static func removeLegacyFiles(storePath: String, files: [String]) throws(StoreError) {
-        for file in files where file.hasSuffix(".json") && FileSystem.status(storePath + "/" + file)?.isRegularFile == true {
-            try FileSystem.remove(storePath + "/" + file)
+        for file in files where file.hasSuffix(".json") && BackingFiles.status(storePath + "/" + file)?.isRegularFile == true {
+            try BackingFiles.remove(storePath + "/" + file)
         }
     }
 }

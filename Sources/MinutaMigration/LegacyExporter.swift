@@ -24,34 +24,34 @@ public enum LegacyExporter {
     /// Exports the store at `storePath` into `destination`, which must not exist or be empty, and
     /// must not be inside the store.
     public static func export(storePath: String, to destination: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
-        let store = FileSystem.absolutePath(storePath)
-        let target = FileSystem.absolutePath(destination)
-        guard FileSystem.status(store)?.isDirectory == true else { throw .notFound(storePath) }
+        let store = BackingFiles.absolutePath(storePath)
+        let target = BackingFiles.absolutePath(destination)
+        guard BackingFiles.status(store)?.isDirectory == true else { throw .notFound(storePath) }
         let hasMonths = try !MigrationVerification.documentMonths(store).isEmpty
-        guard FileSystem.status(store + "/tags.automerge")?.isRegularFile == true || hasMonths else {
+        guard BackingFiles.status(store + "/tags.automerge")?.isRegularFile == true || hasMonths else {
             throw .notAStore(storePath)
         }
-        guard !FileSystem.isPath(target, inside: store) else {
+        guard !BackingFiles.isPath(target, inside: store) else {
             throw .invalidName(destination + " (inside the store; export to a folder outside it)")
         }
-        if let status = FileSystem.status(target) {
+        if let status = BackingFiles.status(target) {
             guard status.isDirectory else { throw .alreadyExists(destination) }
-            guard try FileSystem.listDirectory(target).isEmpty else { throw .notEmpty(destination) }
+            guard try BackingFiles.listDirectory(target).isEmpty else { throw .notEmpty(destination) }
         }
         // Written into a hidden folder beside DIR and renamed to DIR at the end (over DIR when it
         // is an empty folder): a failed export leaves no half-written DIR, and is removed.
-        try FileSystem.makeDirectories(FileSystem.parentPath(target))
+        try BackingFiles.makeDirectories(BackingFiles.parentPath(target))
         var random = SystemRandomNumberGenerator()
-        let temporary = FileSystem.parentPath(target) + "/." + FileSystem.lastComponent(target)
+        let temporary = BackingFiles.parentPath(target) + "/." + BackingFiles.lastComponent(target)
             + ".minutafs-export-" + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
-        try FileSystem.makeDirectory(temporary)
+        try BackingFiles.makeDirectory(temporary)
         let summary: Summary
         do {
             summary = try write(store: store, into: temporary, timeZone: timeZone)
-            try FileSystem.syncDirectory(temporary)
-            try FileSystem.move(temporary, to: target)
+            try BackingFiles.syncDirectory(temporary)
+            try BackingFiles.move(temporary, to: target)
         } catch {
-            FileSystem.removeTree(temporary)
+            BackingFiles.removeTree(temporary)
             throw error
         }
         return summary
@@ -62,7 +62,7 @@ public enum LegacyExporter {
         var summary = Summary()
         let tags = try loadMerged(store, relative: "tags.automerge", summary: &summary) ?? Document()
         summary.tags = TagView.tags(in: tags).count
-        try FileSystem.writeNewFile(TagView.fileContents(of: tags), to: target + "/tags.json")
+        try BackingFiles.writeNewFile(TagView.fileContents(of: tags), to: target + "/tags.json")
 
         for month in try monthFolders(store) {
             let folder = target + "/" + month.folderPath
@@ -73,21 +73,21 @@ public enum LegacyExporter {
                     records.append((key, object, RecordView.startTime(of: object, in: document)))
                 }
                 let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
-                if !records.isEmpty { try FileSystem.makeDirectories(folder) }
+                if !records.isEmpty { try BackingFiles.makeDirectories(folder) }
                 for (record, name) in zip(records, names) {
-                    try FileSystem.writeNewFile(JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document)), to: folder + "/" + name)
+                    try BackingFiles.writeNewFile(JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document)), to: folder + "/" + name)
                     summary.records += 1
                     if record.startTime == nil { summary.recordsWithoutStartTime += 1 }
                     if document.value(of: record.object, key: "endTime") == nil { summary.runningTimers += 1 }
                 }
             }
             let source = store + "/" + month.folderPath
-            guard FileSystem.status(source)?.isDirectory == true else { continue }
-            for name in try FileSystem.listDirectory(source) {
+            guard BackingFiles.status(source)?.isDirectory == true else { continue }
+            for name in try BackingFiles.listDirectory(source) {
                 guard !Store.isHiddenBackingName(name), !name.hasSuffix(".json"), !name.hasPrefix("."),
-                      FileSystem.status(source + "/" + name)?.isRegularFile == true else { continue }
-                try FileSystem.makeDirectories(folder)
-                try FileSystem.copyFile(from: source + "/" + name, to: folder + "/" + name)
+                      BackingFiles.status(source + "/" + name)?.isRegularFile == true else { continue }
+                try BackingFiles.makeDirectories(folder)
+                try BackingFiles.copyFile(from: source + "/" + name, to: folder + "/" + name)
                 summary.images += 1
             }
         }
@@ -99,17 +99,17 @@ public enum LegacyExporter {
     static func loadMerged(_ store: String, relative: String, summary: inout Summary) throws(StoreError) -> Document? {
         let path = store + "/" + relative
         var document: Document?
-        if let status = FileSystem.status(path) {
+        if let status = BackingFiles.status(path) {
             // A folder or anything else where the document belongs is not skipped: the export would lack it.
             guard status.isRegularFile else { throw .unloadableDocument(file: relative, reason: .notARegularFile) }
             document = try Migration.load(path, relative: relative, actor: .random())
         }
-        let folder = FileSystem.parentPath(path)
-        let primaryName = FileSystem.lastComponent(path)
-        for name in try FileSystem.listDirectory(folder) {
+        let folder = BackingFiles.parentPath(path)
+        let primaryName = BackingFiles.lastComponent(path)
+        for name in try BackingFiles.listDirectory(folder) {
             guard let match = ConflictCopyName.match(name), match.primaryName == primaryName,
-                  FileSystem.status(folder + "/" + name)?.isRegularFile == true else { continue }
-            let copyRelative = FileSystem.parentPath(relative) == "." ? name : FileSystem.parentPath(relative) + "/" + name
+                  BackingFiles.status(folder + "/" + name)?.isRegularFile == true else { continue }
+            let copyRelative = BackingFiles.parentPath(relative) == "." ? name : BackingFiles.parentPath(relative) + "/" + name
             let copy = try Migration.load(folder + "/" + name, relative: copyRelative, actor: .random())
             if document == nil {
                 document = copy
@@ -124,16 +124,16 @@ public enum LegacyExporter {
     /// Months with a document, a conflict copy of one, or an image folder.
     static func monthFolders(_ store: String) throws(StoreError) -> [Month] {
         let records = store + "/records"
-        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         var result = Set<Month>()
-        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
-            for name in try FileSystem.listDirectory(records + "/" + year) {
+        for year in try BackingFiles.listDirectory(records) where BackingFiles.status(records + "/" + year)?.isDirectory == true {
+            for name in try BackingFiles.listDirectory(records + "/" + year) {
                 if let month = Month(yearName: year, documentName: name) {
                     result.insert(month)
                 } else if let match = ConflictCopyName.match(name), match.primaryName != "tags.automerge",
                           let month = Month(yearName: year, documentName: match.primaryName) {
                     result.insert(month)
-                } else if let month = Month(yearName: year, monthName: name), FileSystem.status(records + "/" + year + "/" + name)?.isDirectory == true {
+                } else if let month = Month(yearName: year, monthName: name), BackingFiles.status(records + "/" + year + "/" + name)?.isDirectory == true {
                     result.insert(month)
                 }
             }

@@ -26,26 +26,26 @@ struct LegacyFileScan: Sendable {
     ///
     /// - Throws: ``StoreError`` when a folder cannot be listed.
     init(storePath: String) throws(StoreError) {
-        for name in try FileSystem.listDirectory(storePath).sorted()
-        where name != "tags.json" && name.hasPrefix("tags") && Self.isJSONName(name) && FileSystem.status(storePath + "/" + name)?.isRegularFile == true {
+        for name in try BackingFiles.listDirectory(storePath).sorted()
+        where name != "tags.json" && name.hasPrefix("tags") && Self.isJSONName(name) && BackingFiles.status(storePath + "/" + name)?.isRegularFile == true {
             tagCopies.append(name)
         }
-        guard FileSystem.status(storePath + "/records")?.isDirectory == true else { return }
+        guard BackingFiles.status(storePath + "/records")?.isDirectory == true else { return }
         try walk(storePath: storePath, relative: "records")
         recordFiles.sort { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
     }
 
     private mutating func walk(storePath: String, relative: String) throws(StoreError) {
-        for name in try FileSystem.listDirectory(storePath + "/" + relative).sorted() {
+        for name in try BackingFiles.listDirectory(storePath + "/" + relative).sorted() {
             let path = relative + "/" + name
-            guard let status = FileSystem.status(storePath + "/" + path) else { continue }
+            guard let status = BackingFiles.status(storePath + "/" + path) else { continue }
             if status.isDirectory {
                 try walk(storePath: storePath, relative: path)
                 continue
             }
             guard status.isRegularFile else { continue }
             guard Self.isJSONName(name) else {
-                if !name.contains(".automerge") && !FileSystem.isTemporaryName(name) { otherFiles.append(path) }
+                if !name.contains(".automerge") && !BackingFiles.isTemporaryName(name) { otherFiles.append(path) }
                 continue
             }
             if name.hasPrefix(".") {

@@ -18,7 +18,7 @@ public enum LegacyStoreReader {
     /// `.json` file anywhere under `records/`.
     public static func isLegacyStore(_ storePath: String) throws(StoreError) -> Bool {
         let scan = try LegacyFileScan(storePath: storePath)
-        return !scan.isEmpty || FileSystem.status(storePath + "/tags.json")?.isRegularFile == true
+        return !scan.isEmpty || BackingFiles.status(storePath + "/tags.json")?.isRegularFile == true
     }
 
     /// The earliest instant an integer date may be, in milliseconds: 1990-01-01T00:00:00Z. An
@@ -35,7 +35,7 @@ public enum LegacyStoreReader {
         let scan = try LegacyFileScan(storePath: storePath)
         let recordFiles = scan.recordFiles
         let total = recordFiles.count + 1
-        if FileSystem.status(storePath + "/tags.json")?.isRegularFile == true {
+        if BackingFiles.status(storePath + "/tags.json")?.isRegularFile == true {
             contents.hasTagsFile = true
             contents.files.append("tags.json")
             readTags(storePath, file: "tags.json", into: &contents)
@@ -51,7 +51,7 @@ public enum LegacyStoreReader {
             defer { progress(index + 2, total) }
             let record: LegacyRecord
             do {
-                let bytes = try FileSystem.read(storePath + "/" + file, followingSymbolicLinks: true)
+                let bytes = try BackingFiles.read(storePath + "/" + file, followingSymbolicLinks: true)
                 record = try Self.record(from: bytes)
             } catch let error as StoreError {
                 contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
@@ -93,7 +93,7 @@ public enum LegacyStoreReader {
     private static func readTags(_ storePath: String, file: String, into contents: inout LegacyStoreContents) {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.read(storePath + "/" + file, followingSymbolicLinks: true)
+            bytes = try BackingFiles.read(storePath + "/" + file, followingSymbolicLinks: true)
         } catch {
             contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
             return

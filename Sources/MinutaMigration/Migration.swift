@@ -96,13 +96,13 @@ public struct Migration: Sendable {
 
     private mutating func loadDocuments(actor: ActorID) throws(StoreError) {
         let tagsPath = storePath + "/tags.automerge"
-        if FileSystem.status(tagsPath)?.isRegularFile == true {
+        if BackingFiles.status(tagsPath)?.isRegularFile == true {
             tags = PreparedDocument(document: try Self.load(tagsPath, relative: "tags.automerge", actor: actor), changed: false, existed: true)
         }
         let records = storePath + "/records"
-        guard FileSystem.status(records)?.isDirectory == true else { return }
-        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
-            for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
+        guard BackingFiles.status(records)?.isDirectory == true else { return }
+        for year in try BackingFiles.listDirectory(records) where BackingFiles.status(records + "/" + year)?.isDirectory == true {
+            for name in try BackingFiles.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
                 guard let month = Month(yearName: year, documentName: name) else { continue }
                 let document = try Self.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: actor)
                 months[month] = PreparedDocument(document: document, changed: false, existed: true)
@@ -114,7 +114,7 @@ public struct Migration: Sendable {
     /// may still be writing it) stops the command, and is never written over (SPEC 5a).
     static func load(_ path: String, relative: String, actor: ActorID) throws(StoreError) -> Document {
         let bytes: [UInt8]
-        do { bytes = try FileSystem.read(path) } catch {
+        do { bytes = try BackingFiles.read(path) } catch {
             if case .system(_, _, let code) = error { throw .unloadableDocument(file: relative, reason: .cannotRead(errno: code)) }
             throw error
         }
@@ -227,8 +227,8 @@ public struct Migration: Sendable {
     /// was migrated before.
     public func unmarkMigrated() throws(StoreError) -> Bool {
         let path = storePath + "/tags.automerge"
-        guard replacesEarlierRuns, FileSystem.status(path)?.isRegularFile == true else { return false }
-        try FileSystem.remove(path)
+        guard replacesEarlierRuns, BackingFiles.status(path)?.isRegularFile == true else { return false }
+        try BackingFiles.remove(path)
         return true
     }
 
@@ -237,9 +237,9 @@ public struct Migration: Sendable {
     private mutating func planImages(of record: LegacyRecord, from entry: LegacyStoreContents.Entry, to month: Month) {
         for image in record.images {
             let target = month.folderPath + "/" + image
-            guard FileSystem.status(storePath + "/" + target)?.isRegularFile != true else { continue }
+            guard BackingFiles.status(storePath + "/" + target)?.isRegularFile != true else { continue }
             let source = entry.folder.folderPath + "/" + image
-            if FileSystem.status(storePath + "/" + source)?.isRegularFile == true {
+            if BackingFiles.status(storePath + "/" + source)?.isRegularFile == true {
                 if !imageCopies.contains(where: { $0.to == target }) {
                     imageCopies.append((source, target))
                     summary.imagesCopied += 1
@@ -261,9 +261,9 @@ public struct Migration: Sendable {
     public func write(includingTags: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) -> Int {
         for copy in imageCopies {
             let target = storePath + "/" + copy.to
-            guard FileSystem.status(target) == nil else { continue }
-            try FileSystem.makeDirectories(FileSystem.parentPath(target))
-            try FileSystem.copyFile(from: storePath + "/" + copy.from, to: target)
+            guard BackingFiles.status(target) == nil else { continue }
+            try BackingFiles.makeDirectories(BackingFiles.parentPath(target))
+            try BackingFiles.copyFile(from: storePath + "/" + copy.from, to: target)
         }
         let writeTags = includingTags ? (tags.changed || !tags.existed) : (tags.changed && tags.existed)
         let changedMonths = months.filter { $0.value.changed }.sorted { $0.key < $1.key }
@@ -272,14 +272,14 @@ public struct Migration: Sendable {
         for (month, prepared) in changedMonths {
             var document = prepared.document
             let path = storePath + "/" + month.documentPath
-            try FileSystem.makeDirectories(FileSystem.parentPath(path))
-            try FileSystem.writeAtomically(document.save(), to: path)
+            try BackingFiles.makeDirectories(BackingFiles.parentPath(path))
+            try BackingFiles.writeAtomically(document.save(), to: path)
             done += 1
             progress(done, total)
         }
         if writeTags {
             var document = tags.document
-            try FileSystem.writeAtomically(document.save(), to: storePath + "/tags.automerge")
+            try BackingFiles.writeAtomically(document.save(), to: storePath + "/tags.automerge")
             done += 1
             progress(done, total)
         }

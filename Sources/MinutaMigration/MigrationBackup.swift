@@ -13,10 +13,10 @@ public enum MigrationBackup {
         let c = ISO8601.components(milliseconds: now, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: now))
         let stamp = ISO8601.pad(c.year, 4) + ISO8601.pad(c.month, 2) + ISO8601.pad(c.day, 2) + "-"
             + ISO8601.pad(c.hour, 2) + ISO8601.pad(c.minute, 2) + ISO8601.pad(c.second, 2)
-        let base = FileSystem.absolutePath(storePath) + ".backup-" + stamp
+        let base = BackingFiles.absolutePath(storePath) + ".backup-" + stamp
         var candidate = base
         var attempt = 1
-        while FileSystem.status(candidate) != nil || FileSystem.status(candidate + incompleteSuffix) != nil {
+        while BackingFiles.status(candidate) != nil || BackingFiles.status(candidate + incompleteSuffix) != nil {
             attempt += 1
             candidate = base + "-" + String(attempt)
         }
@@ -37,28 +37,28 @@ public enum MigrationBackup {
     ///   exists, ``StoreError/invalidName(_:)`` when it is inside the store, or the first copy that fails.
     public static func create(storePath: String, files: [String], at destination: String, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
         try check(destination, forStore: storePath)
-        let store = FileSystem.absolutePath(storePath)
-        let target = FileSystem.absolutePath(destination)
+        let store = BackingFiles.absolutePath(storePath)
+        let target = BackingFiles.absolutePath(destination)
         let incomplete = target + incompleteSuffix
-        guard FileSystem.status(incomplete) == nil else { throw .alreadyExists(destination + incompleteSuffix) }
-        try FileSystem.makeDirectories(incomplete)
+        guard BackingFiles.status(incomplete) == nil else { throw .alreadyExists(destination + incompleteSuffix) }
+        try BackingFiles.makeDirectories(incomplete)
         for (index, file) in files.enumerated() {
             let copy = incomplete + "/" + file
-            try FileSystem.makeDirectories(FileSystem.parentPath(copy))
-            try FileSystem.copyFile(from: store + "/" + file, to: copy)
+            try BackingFiles.makeDirectories(BackingFiles.parentPath(copy))
+            try BackingFiles.copyFile(from: store + "/" + file, to: copy)
             progress(index + 1, files.count)
         }
-        try FileSystem.syncDirectory(incomplete)
-        try FileSystem.move(incomplete, to: target)
+        try BackingFiles.syncDirectory(incomplete)
+        try BackingFiles.move(incomplete, to: target)
     }
 
     /// Backups of `storePath` left incomplete by a run that was stopped while making them
     /// (`STORE.backup-….incomplete` beside the store), as paths.
     public static func incompleteBackups(ofStore storePath: String) -> [String] {
-        let store = FileSystem.absolutePath(storePath)
-        let parent = FileSystem.parentPath(store)
-        let prefix = FileSystem.lastComponent(store) + ".backup-"
-        let names = (try? FileSystem.listDirectory(parent)) ?? []
+        let store = BackingFiles.absolutePath(storePath)
+        let parent = BackingFiles.parentPath(store)
+        let prefix = BackingFiles.lastComponent(store) + ".backup-"
+        let names = (try? BackingFiles.listDirectory(parent)) ?? []
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(incompleteSuffix) }.map { (parent == "/" ? "" : parent) + "/" + $0 }
     }
 
@@ -66,8 +66,8 @@ public enum MigrationBackup {
     ///
     /// - Throws: ``StoreError/invalidName(_:)`` inside the store, ``StoreError/alreadyExists(_:)``.
     public static func check(_ destination: String, forStore storePath: String) throws(StoreError) {
-        let target = FileSystem.absolutePath(destination)
-        guard !FileSystem.isPath(target, inside: FileSystem.absolutePath(storePath)) else { throw .invalidName(destination) }
-        guard FileSystem.status(target) == nil else { throw .alreadyExists(destination) }
+        let target = BackingFiles.absolutePath(destination)
+        guard !BackingFiles.isPath(target, inside: BackingFiles.absolutePath(storePath)) else { throw .invalidName(destination) }
+        guard BackingFiles.status(target) == nil else { throw .alreadyExists(destination) }
     }
 }

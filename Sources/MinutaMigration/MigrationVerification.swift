@@ -21,7 +21,7 @@ public struct MigrationVerification: Sendable {
     /// because the store was already migrated, so `--cleanup` never removes a value the documents lack.
     public init(storePath: String, contents: LegacyStoreContents) {
         var tagsDocument = Document()
-        if FileSystem.status(storePath + "/tags.automerge")?.isRegularFile == true {
+        if BackingFiles.status(storePath + "/tags.automerge")?.isRegularFile == true {
             do {
                 tagsDocument = try Migration.load(storePath + "/tags.automerge", relative: "tags.automerge", actor: .random())
             } catch {
@@ -74,8 +74,8 @@ public struct MigrationVerification: Sendable {
                 problems.append("\(entry.file): record \(record.id) has other values in \(month.documentPath)")
             }
             for image in stored?.images ?? record.images {
-                let existedBefore = FileSystem.status(storePath + "/" + entry.folder.folderPath + "/" + image)?.isRegularFile == true
-                if existedBefore && FileSystem.status(storePath + "/" + month.folderPath + "/" + image)?.isRegularFile != true {
+                let existedBefore = BackingFiles.status(storePath + "/" + entry.folder.folderPath + "/" + image)?.isRegularFile == true
+                if existedBefore && BackingFiles.status(storePath + "/" + month.folderPath + "/" + image)?.isRegularFile != true {
                     problems.append("\(entry.file): image \(image) is not in \(month.folderPath)/")
                 }
             }
@@ -84,12 +84,12 @@ public struct MigrationVerification: Sendable {
 
     static func documentMonths(_ storePath: String) throws(StoreError) -> [Month] {
         let records = storePath + "/records"
-        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         var result: [Month] = []
-        for year in try FileSystem.listDirectory(records) where FileSystem.status(records + "/" + year)?.isDirectory == true {
-            for name in try FileSystem.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
+        for year in try BackingFiles.listDirectory(records) where BackingFiles.status(records + "/" + year)?.isDirectory == true {
+            for name in try BackingFiles.listDirectory(records + "/" + year) where name.hasSuffix(".automerge") {
                 if let month = Month(yearName: year, documentName: name),
-                   FileSystem.status(storePath + "/" + month.documentPath)?.isRegularFile == true {
+                   BackingFiles.status(storePath + "/" + month.documentPath)?.isRegularFile == true {
                     result.append(month)
                 }
             }

@@ -8,7 +8,7 @@ import AutomergeKit
 /// sure.
 struct RecordHolderIndex: Sendable {
     private struct Entry: Sendable {
-        var identity: FileSystem.Identity
+        var identity: BackingFiles.Identity
         var ids: Set<UInt64>
     }
 
@@ -23,7 +23,7 @@ struct RecordHolderIndex: Sendable {
     var isBeingBuilt = false
 
     /// The version of each month's file the index was read from.
-    var identities: [Month: FileSystem.Identity] { entries.mapValues(\.identity) }
+    var identities: [Month: BackingFiles.Identity] { entries.mapValues(\.identity) }
 
     /// FNV-1a of the upper-cased id's UTF-8: the same on every run.
     static func hash(ofID id: RecordID) -> UInt64 {
@@ -76,7 +76,7 @@ struct RecordHolderIndex: Sendable {
     /// returns the months whose shown records may change because of it: every holder of an id that
     /// is, or was, held by two documents.
     mutating func update(
-        files: [(month: Month, identity: FileSystem.Identity?)], reading read: (Month) -> Set<String>
+        files: [(month: Month, identity: BackingFiles.Identity?)], reading read: (Month) -> Set<String>
     ) -> Set<Month> {
         lastUpdate = .now
         var affected: Set<Month> = []

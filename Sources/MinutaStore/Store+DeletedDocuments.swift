@@ -28,7 +28,7 @@ extension Store {
             for (month, records) in held {
                 // Anything but a link there (a folder, a file that does not load) is not a deletion:
                 // that is an unreadable document (SPEC 5a), refused with EROFS.
-                let exists = FileSystem.status(absolute(month.documentPath)).map { !$0.isSymbolicLink } ?? false
+                let exists = BackingFiles.status(absolute(month.documentPath)).map { !$0.isSymbolicLink } ?? false
                 if !exists, deletedMonths.withLock({ $0.insert(month).inserted }) {
                     noteDocumentEvent("\(month.documentPath) was deleted from the folder while mounted; its \(records) record(s) are still shown, read-only; saving an edit to one of them writes the month back", state: &state)
                     changed.append(month)
@@ -44,7 +44,7 @@ extension Store {
     /// After a save of `file` touching `months`: a deleted document among them is back on disk.
     func noteWrittenBack(_ months: [Month], by file: String, state: inout State) {
         for month in months where isDeletedDocument(month) {
-            guard FileSystem.status(absolute(month.documentPath))?.isRegularFile == true else { continue }
+            guard BackingFiles.status(absolute(month.documentPath))?.isRegularFile == true else { continue }
             deletedMonths.withLock { _ = $0.remove(month) }
             noteDocumentEvent("\(month.documentPath) was written back to the folder by a save of \(file); its records are writable again", state: &state)
         }

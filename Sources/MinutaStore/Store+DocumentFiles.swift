@@ -19,8 +19,8 @@ extension Store {
     /// What is at a document's path.
     enum DocumentFileContents {
         case absent
-        case unreadable(UnreadableReason, identity: FileSystem.Identity?)
-        case loaded(Document, identity: FileSystem.Identity, bytes: [UInt8])
+        case unreadable(UnreadableReason, identity: BackingFiles.Identity?)
+        case loaded(Document, identity: BackingFiles.Identity, bytes: [UInt8])
     }
 
     /// Reads and loads the document file at `relative` (an empty file does not count as a document).
@@ -28,11 +28,11 @@ extension Store {
         let file = absolute(relative)
         // A symbolic link is never followed (SPEC: nothing outside the store is reached): no document,
         // and a save replaces the link itself.
-        guard let status = FileSystem.status(file), !status.isSymbolicLink else { return .absent }
+        guard let status = BackingFiles.status(file), !status.isSymbolicLink else { return .absent }
         guard status.isRegularFile else { return .unreadable(.notARegularFile, identity: status.identity) }
-        let read: (bytes: [UInt8], identity: FileSystem.Identity)
+        let read: (bytes: [UInt8], identity: BackingFiles.Identity)
         do {
-            read = try FileSystem.readWithIdentity(file)
+            read = try BackingFiles.readWithIdentity(file)
         } catch {
             guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: .ioError), identity: status.identity) }
             return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
@@ -51,7 +51,7 @@ extension Store {
     // MARK: Unreadable documents
 
     /// Notes that the file at `relative` does not load (once per version of the file).
-    func markUnreadable(_ relative: String, reason: UnreadableReason, identity: FileSystem.Identity?, state: inout State) {
+    func markUnreadable(_ relative: String, reason: UnreadableReason, identity: BackingFiles.Identity?, state: inout State) {
         if let known = state.unreadable[relative], known.identity == identity, known.reason == reason { return }
         var entry = state.unreadable[relative] ?? UnreadableDocument(reason: reason, identity: identity, since: Self.now())
         entry.reason = reason
@@ -74,7 +74,7 @@ extension Store {
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String, state: inout State) throws(StoreError) {
         guard let known = state.unreadable[relative] else { return }
-        if FileSystem.status(absolute(relative))?.identity == known.identity {
+        if BackingFiles.status(absolute(relative))?.identity == known.identity {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
     }
@@ -96,12 +96,12 @@ extension Store {
     /// (merged into such a copy if one loads there already; another number if one does not load).
     /// Returns the copy's relative path.
     func writeConflictCopy(of document: Document, for relative: String) throws(StoreError) -> String {
-        let folder = FileSystem.parentPath(relative)
-        let base = String(FileSystem.lastComponent(relative).dropLast(".automerge".count))
+        let folder = BackingFiles.parentPath(relative)
+        let base = String(BackingFiles.lastComponent(relative).dropLast(".automerge".count))
         let day = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
         let date = "\(ISO8601.pad(day.year, 4))-\(ISO8601.pad(day.month, 2))-\(ISO8601.pad(day.day, 2))"
         // The primary's permissions, but always readable by its owner: a copy nobody can merge helps no one.
-        let mode = FileSystem.mode(ofExisting: absolute(relative)) | 0o600
+        let mode = BackingFiles.mode(ofExisting: absolute(relative)) | 0o600
         for number in 1...50 {
             let name = base + " (minutafs conflicted copy " + date + (number == 1 ? "" : " \(number)") + ").automerge"
             let copy = (folder == "." || folder.isEmpty ? "" : folder + "/") + name
@@ -117,7 +117,7 @@ extension Store {
                 do { try merged.merge(existing) } catch { continue }
                 exists = true
             }
-            let written = try FileSystem.writeTemporary(merged.save(), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
+            let written = try BackingFiles.writeTemporary(merged.save(), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
             if exists {
                 // Our own copy, which loaded and is merged in: replacing it loses nothing.
                 guard rename(written.path, absolute(copy)) == 0 else {
@@ -125,12 +125,12 @@ extension Store {
                     unlink(written.path)
                     throw .system(file: copy, operation: "rename", errno: Errno(rawValue: code))
                 }
-            } else if try !FileSystem.renameWithoutReplacing(written.path, to: absolute(copy)) {
+            } else if try !BackingFiles.renameWithoutReplacing(written.path, to: absolute(copy)) {
                 // Someone made a file of that name a moment ago: try the next name.
                 unlink(written.path)
                 continue
             }
-            try FileSystem.syncDirectory(FileSystem.parentPath(absolute(copy)))
+            try BackingFiles.syncDirectory(BackingFiles.parentPath(absolute(copy)))
             return copy
         }
         throw .system(file: relative, operation: "write a conflict copy", errno: .fileExists)
@@ -142,7 +142,7 @@ extension Store {
     /// (nil when there is none) and whether `loaded` gained changes. A file that does not load is
     /// noted, what `loaded` holds beyond it is preserved, and ``StoreError/unloadableDocument(file:reason:)``
     /// is thrown.
-    func mergeFromDisk(_ loaded: inout LoadedDocument, _ relative: String, state: inout State) throws(StoreError) -> (identity: FileSystem.Identity?, gained: Bool) {
+    func mergeFromDisk(_ loaded: inout LoadedDocument, _ relative: String, state: inout State) throws(StoreError) -> (identity: BackingFiles.Identity?, gained: Bool) {
         switch readDocumentFile(relative) {
         case .absent:
             return (nil, false)
@@ -183,12 +183,12 @@ extension Store {
     @discardableResult
     func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
         loaded.document.commit()
-        let status = FileSystem.status(absolute(relative))
+        let status = BackingFiles.status(absolute(relative))
         if let known = state.unreadable[relative], status?.identity == known.identity {
             try preserveHeldChanges(of: loaded, for: relative, state: &state)
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
-        var expected: FileSystem.Identity?
+        var expected: BackingFiles.Identity?
         if let status, status.identity == loaded.identity {
             expected = status.identity
         } else if status != nil {
@@ -204,10 +204,10 @@ extension Store {
 
     /// Puts `loaded` at `relative`, where the file whose identity is `expected` (nil: none) is
     /// believed to be. See the extension's comment for how nothing unmerged is replaced.
-    func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: FileSystem.Identity?, state: inout State) throws(StoreError) {
+    func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: BackingFiles.Identity?, state: inout State) throws(StoreError) {
         let file = absolute(relative)
-        let folder = FileSystem.parentPath(file)
-        try FileSystem.makeDirectories(folder)
+        let folder = BackingFiles.parentPath(file)
+        try BackingFiles.makeDirectories(folder)
         var expected = initial
         // (`unlink(written.path)` below removes only our own temporary file, never renamed: nothing else is in it.)
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
@@ -230,12 +230,12 @@ extension Store {
             } else {
                 bytes = loaded.document.save()
             }
-            let written = try FileSystem.writeTemporary(bytes, beside: file, mode: FileSystem.mode(ofExisting: file))
+            let written = try BackingFiles.writeTemporary(bytes, beside: file, mode: BackingFiles.mode(ofExisting: file))
             var swappedOut: String?
             if expected == nil {
-                guard try FileSystem.renameWithoutReplacing(written.path, to: file) else {
+                guard try BackingFiles.renameWithoutReplacing(written.path, to: file) else {
                     unlink(written.path)
-                    if let status = FileSystem.status(file), status.isSymbolicLink {
+                    if let status = BackingFiles.status(file), status.isSymbolicLink {
                         // A link where the document belongs is replaced, never written through.
                         expected = status.identity
                     } else {
@@ -244,11 +244,11 @@ extension Store {
                     }
                     continue
                 }
-            } else if try FileSystem.exchange(written.path, file) {
+            } else if try BackingFiles.exchange(written.path, file) {
                 swappedOut = written.path
             } else {
                 // The file system cannot exchange: rename over the file if it is still the one merged.
-                guard FileSystem.status(file)?.identity == expected else {
+                guard BackingFiles.status(file)?.identity == expected else {
                     unlink(written.path)
                     expected = try mergeFromDisk(&loaded, relative, state: &state).identity
                     continue
@@ -259,8 +259,8 @@ extension Store {
                     throw .system(file: relative, operation: "rename", errno: Errno(rawValue: code))
                 }
             }
-            try FileSystem.syncDirectory(folder)
-            if let swappedOut, let displaced = FileSystem.status(swappedOut), displaced.identity != expected {
+            try BackingFiles.syncDirectory(folder)
+            if let swappedOut, let displaced = BackingFiles.status(swappedOut), displaced.identity != expected {
                 // Someone replaced the file after we merged it: what they put there is at `swappedOut` now.
                 switch readDocumentFile(relativePath(of: swappedOut)) {
                 case .loaded(let other, _, _):
@@ -305,12 +305,12 @@ extension Store {
     /// were, and keep what this store holds in a conflict copy instead. Always throws.
     private func putBack(
         _ swappedOut: String, over file: String, loaded: inout LoadedDocument, _ relative: String, reason: UnreadableReason,
-        identity: FileSystem.Identity?, mergedAway: [String], state: inout State
+        identity: BackingFiles.Identity?, mergedAway: [String], state: inout State
     ) throws(StoreError) -> Never {
-        guard try FileSystem.exchange(swappedOut, file) else {
+        guard try BackingFiles.exchange(swappedOut, file) else {
             throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: .ioError)
         }
-        try FileSystem.syncDirectory(FileSystem.parentPath(file))
+        try BackingFiles.syncDirectory(BackingFiles.parentPath(file))
         markUnreadable(relative, reason: reason, identity: identity, state: &state)
         // Our version is at `swappedOut` now; the conflict copy takes its place. Always written here:
         // files merged away in this save are removed next, and their changes must be on disk first.

@@ -7,18 +7,18 @@ extension Store {
     /// The month documents in the folder as one look found them: each one's identity (nil: none), and
     /// the record ids of those the holder index had not read in that version.
     struct FolderScan: Sendable {
-        var files: [(month: Month, identity: FileSystem.Identity?)]
+        var files: [(month: Month, identity: BackingFiles.Identity?)]
         var ids: [Month: Set<String>]
     }
 
     /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``: run without the store's
     /// lock it reads the changed documents' ids (all of them at the first look after a mount, a tenth
     /// of loading each) while readers go on; under the lock it is the refresh's own look.
-    func scanRecordHolders(known: [Month: FileSystem.Identity]? = nil) -> FolderScan {
+    func scanRecordHolders(known: [Month: BackingFiles.Identity]? = nil) -> FolderScan {
         let known = known ?? state.withLock { $0.recordHolders.identities }
         var scan = FolderScan(files: [], ids: [:])
         for month in (try? months()) ?? [] {
-            let status = FileSystem.status(absolute(month.documentPath))
+            let status = BackingFiles.status(absolute(month.documentPath))
             let identity = status?.isRegularFile == true ? status?.identity : nil
             scan.files.append((month, identity))
             if let identity, known[month] != identity { scan.ids[month] = recordIDsWritten(in: month) }
@@ -48,7 +48,7 @@ extension Store {
     }
 
     private func recordIDsWritten(in month: Month) -> Set<String> {
-        guard let bytes = try? FileSystem.read(absolute(month.documentPath)),
+        guard let bytes = try? BackingFiles.read(absolute(month.documentPath)),
               let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
         return keys
     }

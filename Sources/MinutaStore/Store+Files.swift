@@ -14,11 +14,11 @@ extension Store {
 
     /// Reads a passed-through file, `relative` to the store.
     public func passThroughContents(_ relative: String) throws(StoreError) -> [UInt8] {
-        try FileSystem.read(absolute(relative))
+        try BackingFiles.read(absolute(relative))
     }
 
     public func passThroughStatus(_ relative: String) -> (isDirectory: Bool, size: Int, modificationSeconds: Int, modificationNanoseconds: Int)? {
-        guard let status = FileSystem.status(absolute(relative)), status.isDirectory || status.isRegularFile else { return nil }
+        guard let status = BackingFiles.status(absolute(relative)), status.isDirectory || status.isRegularFile else { return nil }
         return (status.isDirectory, Int(status.size), status.modificationSeconds, status.modificationNanoseconds)
     }
 
@@ -26,9 +26,9 @@ extension Store {
     /// and without symbolic links (never followed out of the store).
     public func passThroughEntries(_ relative: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
         let folder = relative.isEmpty ? path : absolute(relative)
-        guard FileSystem.status(folder)?.isDirectory == true else { return [] }
-        return try FileSystem.listDirectory(folder).compactMap { name in
-            guard !Self.isHiddenBackingName(name), let status = FileSystem.status(folder + "/" + name),
+        guard BackingFiles.status(folder)?.isDirectory == true else { return [] }
+        return try BackingFiles.listDirectory(folder).compactMap { name in
+            guard !Self.isHiddenBackingName(name), let status = BackingFiles.status(folder + "/" + name),
                   status.isDirectory || status.isRegularFile else { return nil }
             return (name, status.isDirectory)
         }
@@ -42,7 +42,7 @@ extension Store {
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
         try state.withLock { (state: inout State) throws(StoreError) in
-            let name = FileSystem.lastComponent(relative)
+            let name = BackingFiles.lastComponent(relative)
             let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
                 .recordUnderOtherName(name)
             } else if month == nil, relative == name, name.hasPrefix("tags.json"), Self.isTagsJSON(bytes) {
@@ -58,37 +58,37 @@ extension Store {
             }
             let file = absolute(relative)
             // An image of a record is attached to it: not while its document does not load.
-            if let month, Self.imageOwner(FileSystem.lastComponent(relative)) != nil {
+            if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try requireReadableFile(month.documentPath, state: &state)
             }
-            try FileSystem.makeDirectories(FileSystem.parentPath(file))
-            try FileSystem.writeAtomically(bytes, to: file)
+            try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
+            try BackingFiles.writeAtomically(bytes, to: file)
             guard let month else { return }
-            try updateImageList(FileSystem.lastComponent(relative), in: month, attach: true, state: &state)
+            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true, state: &state)
         }
     }
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
-            if let month, Self.imageOwner(FileSystem.lastComponent(relative)) != nil {
+            if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try requireReadableFile(month.documentPath, state: &state)
             }
-            try FileSystem.remove(absolute(relative))
+            try BackingFiles.remove(absolute(relative))
             guard let month else { return }
-            try updateImageList(FileSystem.lastComponent(relative), in: month, attach: false, state: &state)
+            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false, state: &state)
         }
     }
 
     public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
-            try FileSystem.move(absolute(source), to: absolute(destination))
+            try BackingFiles.move(absolute(source), to: absolute(destination))
         }
     }
 
     public func makeFolder(_ relative: String) throws(StoreError) {
         let folder = absolute(relative)
-        guard FileSystem.status(folder) == nil else { throw .alreadyExists(relative) }
-        try FileSystem.makeDirectories(folder)
+        guard BackingFiles.status(folder) == nil else { throw .alreadyExists(relative) }
+        try BackingFiles.makeDirectories(folder)
     }
 
     /// Removes an empty folder; a month folder whose document still holds records is not empty.
@@ -96,12 +96,12 @@ extension Store {
         try state.withLock { (state: inout State) throws(StoreError) in
             if let month, let view = try monthView(month, in: &state), !view.files.isEmpty { throw .notEmpty(relative) }
             let folder = absolute(relative)
-            guard FileSystem.status(folder)?.isDirectory == true else { throw .notFound(relative) }
-            guard try FileSystem.listDirectory(folder).isEmpty else { throw .notEmpty(relative) }
-            try FileSystem.removeDirectory(folder)
-            if let month, FileSystem.status(absolute(month.documentPath)) != nil, try monthView(month, in: &state)?.files.isEmpty ?? true {
+            guard BackingFiles.status(folder)?.isDirectory == true else { throw .notFound(relative) }
+            guard try BackingFiles.listDirectory(folder).isEmpty else { throw .notEmpty(relative) }
+            try BackingFiles.removeDirectory(folder)
+            if let month, BackingFiles.status(absolute(month.documentPath)) != nil, try monthView(month, in: &state)?.files.isEmpty ?? true {
                 // An empty month: its document has no records left, so it goes with the folder.
-                try FileSystem.remove(absolute(month.documentPath))
+                try BackingFiles.remove(absolute(month.documentPath))
                 state.months[month] = nil
             }
         }

@@ -8,17 +8,17 @@ extension Store {
         var reports: [MergeReport] = []
         for month in try months() {
             let folder = absolute(month.folderPath)
-            guard FileSystem.status(folder)?.isDirectory == true else { continue }
-            for name in try FileSystem.listDirectory(folder) {
+            guard BackingFiles.status(folder)?.isDirectory == true else { continue }
+            for name in try BackingFiles.listDirectory(folder) {
                 guard let original = ImageConflictCopyName.original(ofCopy: name), Self.imageOwner(original) != nil,
-                      let copyStatus = FileSystem.status(folder + "/" + name), copyStatus.isRegularFile,
-                      let originalStatus = FileSystem.status(folder + "/" + original), originalStatus.isRegularFile,
+                      let copyStatus = BackingFiles.status(folder + "/" + name), copyStatus.isRegularFile,
+                      let originalStatus = BackingFiles.status(folder + "/" + original), originalStatus.isRegularFile,
                       copyStatus.size == originalStatus.size else { continue }
                 // Unreadable now (being written by the sync tool): looked at again next time.
-                guard let copyBytes = try? FileSystem.read(folder + "/" + name),
-                      let originalBytes = try? FileSystem.read(folder + "/" + original),
+                guard let copyBytes = try? BackingFiles.read(folder + "/" + name),
+                      let originalBytes = try? BackingFiles.read(folder + "/" + original),
                       copyBytes == originalBytes else { continue }
-                try FileSystem.remove(folder + "/" + name)
+                try BackingFiles.remove(folder + "/" + name)
                 reports.append(MergeReport(copy: month.folderPath + "/" + name, primary: month.folderPath + "/" + original, outcome: .duplicateRemoved))
             }
         }

@@ -15,7 +15,7 @@ extension Store {
     /// A month document set aside: see the extension's comment.
     struct ParkedMonth: Sendable {
         var bytes: [UInt8]
-        var identity: FileSystem.Identity?
+        var identity: BackingFiles.Identity?
         var view: MonthView?
         /// Whether any of its records has a field with concurrent values (`conflictReport` skips it if not).
         var hasConflicts: Bool

@@ -17,7 +17,7 @@ extension Store {
         guard needed, case .loaded(let document, let identity, let bytes) = readDocumentFile(month.documentPath) else { return }
         state.withLock { (state: inout State) in
             guard state.months[month] == nil, state.months.parked[month] == nil,
-                  FileSystem.status(absolute(month.documentPath))?.identity == identity else { return }
+                  BackingFiles.status(absolute(month.documentPath))?.identity == identity else { return }
             clearUnreadable(month.documentPath, state: &state)
             state.months[month] = LoadedDocument(read: document, identity: identity, bytes: bytes)
             state.months.markUsed(month)

@@ -231,9 +231,9 @@ extension Store {
     func moveImages(_ images: [String], from source: Month, to destination: Month) throws(StoreError) {
         for image in images where FieldRule.isValidFileName(image) {
             let from = absolute(source.folderPath + "/" + image)
-            guard FileSystem.status(from)?.isRegularFile == true else { continue }
-            try FileSystem.makeDirectories(absolute(destination.folderPath))
-            try FileSystem.move(from, to: absolute(destination.folderPath + "/" + image))
+            guard BackingFiles.status(from)?.isRegularFile == true else { continue }
+            try BackingFiles.makeDirectories(absolute(destination.folderPath))
+            try BackingFiles.move(from, to: absolute(destination.folderPath + "/" + image))
         }
     }
 
@@ -287,7 +287,7 @@ extension Store {
             state.months[recordMonth] = loaded
             for image in images where FieldRule.isValidFileName(image) {
                 let imagePath = absolute(recordMonth.folderPath + "/" + image)
-                if FileSystem.status(imagePath)?.isRegularFile == true { try FileSystem.remove(imagePath) }
+                if BackingFiles.status(imagePath)?.isRegularFile == true { try BackingFiles.remove(imagePath) }
             }
         }
     }

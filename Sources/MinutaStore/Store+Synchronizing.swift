@@ -40,10 +40,10 @@ extension Store {
         var result: [(copy: String, primary: String)] = []
         for folder in try documentFolders() {
             let prefix = folder.isEmpty ? "" : folder + "/"
-            for name in try FileSystem.listDirectory(folder.isEmpty ? path : absolute(folder)) {
+            for name in try BackingFiles.listDirectory(folder.isEmpty ? path : absolute(folder)) {
                 guard let match = ConflictCopyName.match(name) else { continue }
                 if folder.isEmpty ? match.primaryName != "tags.automerge" : match.primaryName == "tags.automerge" { continue }
-                guard FileSystem.status(absolute(prefix + name))?.isRegularFile == true else { continue }
+                guard BackingFiles.status(absolute(prefix + name))?.isRegularFile == true else { continue }
                 result.append((prefix + name, prefix + match.primaryName))
             }
         }
@@ -74,7 +74,7 @@ extension Store {
     private func mergeCopy(_ copy: String, into primary: String, state: inout State) throws(StoreError) -> MergeReport {
         // Merging into a document that does not load would need writing over it: the copy waits.
         try requireReadableFile(primary, state: &state)
-        let bytes = try FileSystem.read(absolute(copy))
+        let bytes = try BackingFiles.read(absolute(copy))
         let incoming: Document
         do {
             incoming = try Document.load(bytes)
@@ -97,7 +97,7 @@ extension Store {
         loaded.view = nil
         try save(&loaded, to: primary, state: &state)
         if let month { state.months[month] = loaded } else { state.tags = loaded; state.tagsView = nil }
-        try FileSystem.remove(absolute(copy))
+        try BackingFiles.remove(absolute(copy))
         let added = loaded.document.changeCount - before
         state.mergedCopyCount += 1
         state.lastMerge = "\(copy) into \(primary)"
@@ -106,15 +106,15 @@ extension Store {
 
     func quarantine(_ relative: String) throws(StoreError) -> String {
         let folder = ".minutafs-quarantine"
-        try FileSystem.makeDirectories(absolute(folder))
+        try BackingFiles.makeDirectories(absolute(folder))
         let flattened = relative.split(separator: "/").joined(separator: "__")
         var destination = folder + "/" + flattened
         var attempt = 1
-        while FileSystem.status(absolute(destination)) != nil {
+        while BackingFiles.status(absolute(destination)) != nil {
             attempt += 1
             destination = folder + "/" + flattened + "." + String(attempt)
         }
-        try FileSystem.move(absolute(relative), to: absolute(destination))
+        try BackingFiles.move(absolute(relative), to: absolute(destination))
         return destination
     }
 
@@ -130,7 +130,7 @@ extension Store {
         return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
             var changed: [String] = []
             // A parked document whose file changed is loaded again (without parking others) to merge.
-            for (month, parked) in state.months.parked where FileSystem.status(absolute(month.documentPath))?.identity != parked.identity {
+            for (month, parked) in state.months.parked where BackingFiles.status(absolute(month.documentPath))?.identity != parked.identity {
                 _ = try loadMonth(month, in: &state, parkingOthers: false)
             }
             for month in Array(state.months.loaded.keys) {
@@ -157,7 +157,7 @@ extension Store {
             // Files that did not load and were never held: a readable version is loaded when next used.
             for (file, known) in state.unreadable {
                 let isHeld = file == "tags.automerge" ? state.tags != nil : Month(documentPath: file).map { state.months[$0] != nil } ?? false
-                guard !isHeld, FileSystem.status(absolute(file))?.identity != known.identity else { continue }
+                guard !isHeld, BackingFiles.status(absolute(file))?.identity != known.identity else { continue }
                 switch readDocumentFile(file) {
                 case .absent, .loaded:
                     clearUnreadable(file, state: &state)
@@ -173,13 +173,13 @@ extension Store {
     /// Returns whether the held document gained changes from the file. A file that does not load is
     /// noted and left alone; what the store holds beyond it goes to a conflict copy.
     private func refresh(_ loaded: inout LoadedDocument, file: String, state: inout State) throws(StoreError) -> Bool {
-        guard let status = FileSystem.status(absolute(file)) else { return false }
+        guard let status = BackingFiles.status(absolute(file)) else { return false }
         if let known = state.unreadable[file] {
             guard status.identity != known.identity else { return false }
         } else {
             guard status.identity != loaded.identity else { return false }
         }
-        let merged: (identity: FileSystem.Identity?, gained: Bool)
+        let merged: (identity: BackingFiles.Identity?, gained: Bool)
         do {
             merged = try mergeFromDisk(&loaded, file, state: &state)
         } catch {

@@ -19,17 +19,17 @@ extension Store {
             let prefix = folder.isEmpty ? "" : folder + "/"
             // Only folders and names of temporary files are looked at closer: the images are never stat'ed.
             // A folder that cannot be listed is swept by the next mount; nothing in it is touched now.
-            guard let entries = try? FileSystem.listDirectoryKinds(folder.isEmpty ? path : absolute(folder)) else { continue }
+            guard let entries = try? BackingFiles.listDirectoryKinds(folder.isEmpty ? path : absolute(folder)) else { continue }
             for (name, isDirectory) in entries {
                 if isDirectory {
                     if name != ".minutafs-quarantine" { folders.append(prefix + name) }
                     continue
                 }
-                guard FileSystem.isTemporaryName(name), let status = FileSystem.status(absolute(prefix + name)),
+                guard BackingFiles.isTemporaryName(name), let status = BackingFiles.status(absolute(prefix + name)),
                       status.isRegularFile, status.modificationSeconds < cutoff else { continue }
                 if let primary = Self.documentOfTemporaryFile(named: name, in: folder) {
                     guard bringInLeftover(prefix + name, primary: primary) else { continue }
-                } else if (try? FileSystem.remove(absolute(prefix + name))) == nil {
+                } else if (try? BackingFiles.remove(absolute(prefix + name))) == nil {
                     // Not removable now (permissions, I/O): left for the next mount to try; nothing is lost.
                     continue
                 }
@@ -86,7 +86,7 @@ extension Store {
                             state.tagsView = nil
                         }
                     }
-                    try FileSystem.remove(absolute(relative))
+                    try BackingFiles.remove(absolute(relative))
                     return true
                 } catch {
                     noteEvent("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is", state: &state)

@@ -8,7 +8,7 @@ extension Store {
     /// document decides which copy is shown, `Store+DuplicateRecords.swift`).
     func cachedMonthView(_ month: Month, in state: inout State) -> MonthView? {
         guard let cache = viewCache, state.unreadable[month.documentPath] == nil,
-              let (bytes, identity) = try? FileSystem.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
+              let (bytes, identity) = try? BackingFiles.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
         refreshRecordHolders(in: &state, maximumAge: .seconds(1))
         for record in entry.records where !state.recordHolders.otherHolders(of: RecordID(record.id), besides: month).isEmpty {

@@ -30,7 +30,7 @@ public final class Store: Sendable {
     struct LoadedDocument: Sendable {
         var document: Document
         /// The file as this process last read or wrote it; a different one means someone else wrote it.
-        var identity: FileSystem.Identity?
+        var identity: BackingFiles.Identity?
         /// The record files of the document as it is; nil when they must be rendered again. Setting it to
         /// nil renders every record again (see `invalidateView(changedRecord:)`).
         var view: MonthView? {
@@ -120,9 +120,9 @@ public final class Store: Sendable {
             }
         }
         while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
-        guard let status = FileSystem.status(absolute), status.isDirectory else { throw .notFound(absolute) }
-        let hasTags = FileSystem.status(absolute + "/tags.automerge") != nil
-        if !hasTags && FileSystem.status(absolute + "/tags.json")?.isRegularFile == true {
+        guard let status = BackingFiles.status(absolute), status.isDirectory else { throw .notFound(absolute) }
+        let hasTags = BackingFiles.status(absolute + "/tags.automerge") != nil
+        if !hasTags && BackingFiles.status(absolute + "/tags.json")?.isRegularFile == true {
             throw .legacyStore(absolute)
         }
         self.path = absolute
@@ -195,9 +195,9 @@ public final class Store: Sendable {
     /// The months that have a document or an image folder, in order.
     public func months() throws(StoreError) -> [Month] {
         let records = absolute("records")
-        guard FileSystem.status(records)?.isDirectory == true else { return [] }
+        guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         var result: [Month] = []
-        for yearName in try FileSystem.listDirectory(records) {
+        for yearName in try BackingFiles.listDirectory(records) {
             result += try months(inYear: yearName)
         }
         return Array(Set(result).union(deletedMonths.withLock { $0 })).sorted()
@@ -208,13 +208,13 @@ public final class Store: Sendable {
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = absolute("records/" + yearName)
         var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
-        guard FileSystem.status(absolute("records"))?.isDirectory == true,
-              FileSystem.status(folder)?.isDirectory == true else { return result.sorted() }
-        for entry in try FileSystem.listDirectory(folder) {
+        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
+              BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
+        for entry in try BackingFiles.listDirectory(folder) {
             if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
             } else if let month = Month(yearName: yearName, monthName: entry),
-                      FileSystem.status(folder + "/" + entry)?.isDirectory == true {
+                      BackingFiles.status(folder + "/" + entry)?.isDirectory == true {
                 result.insert(month)
             }
         }
@@ -224,19 +224,19 @@ public final class Store: Sendable {
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     public func hasMonth(_ month: Month) -> Bool {
         if isDeletedDocument(month) { return true }
-        guard FileSystem.status(absolute("records"))?.isDirectory == true,
-              FileSystem.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
-        return FileSystem.status(absolute(month.documentPath)) != nil
-            || FileSystem.status(absolute(month.folderPath))?.isDirectory == true
+        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
+              BackingFiles.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
+        return BackingFiles.status(absolute(month.documentPath)) != nil
+            || BackingFiles.status(absolute(month.folderPath))?.isDirectory == true
     }
 
     /// The years that have at least one month folder or document, or an empty folder.
     public func years() throws(StoreError) -> [String] {
         let records = absolute("records")
-        guard FileSystem.status(records)?.isDirectory == true else { return [] }
-        return try FileSystem.listDirectory(records).filter { name in
+        guard BackingFiles.status(records)?.isDirectory == true else { return [] }
+        return try BackingFiles.listDirectory(records).filter { name in
             name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
-                && FileSystem.status(records + "/" + name)?.isDirectory == true
+                && BackingFiles.status(records + "/" + name)?.isDirectory == true
         }
     }
 
@@ -253,7 +253,7 @@ public final class Store: Sendable {
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
         let document = loaded.document
-        let fileTime = FileSystem.status(absolute(month.documentPath))?.modificationSeconds ?? 0
+        let fileTime = BackingFiles.status(absolute(month.documentPath))?.modificationSeconds ?? 0
         if let reusable = loaded.reusableView,
            let view = editedView(reusable.view, changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, state: state) {
             loaded.view = view
@@ -401,7 +401,7 @@ public final class Store: Sendable {
 
 extension Store.LoadedDocument {
     /// A document as just read from its file (`bytes`, whose `identity` it has): nothing unsaved.
-    init(read document: Document, identity: FileSystem.Identity, bytes: [UInt8]) {
+    init(read document: Document, identity: BackingFiles.Identity, bytes: [UInt8]) {
         self.init(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
                   savedBytes: bytes, lastReadHeads: document.heads)
     }

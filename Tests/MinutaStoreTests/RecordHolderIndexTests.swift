@@ -5,8 +5,8 @@ import Testing
 struct RecordHolderIndexTests {
     static let january = Month(year: 2024, month: 1)!, february = Month(year: 2024, month: 2)!
 
-    static func identity(_ version: Int) -> FileSystem.Identity {
-        FileSystem.Identity(device: 1, inode: 1, size: Int64(version), modificationSeconds: version, modificationNanoseconds: 0)
+    static func identity(_ version: Int) -> BackingFiles.Identity {
+        BackingFiles.Identity(device: 1, inode: 1, size: Int64(version), modificationSeconds: version, modificationNanoseconds: 0)
     }
 
     @Test("an id arriving in a second document affects both months; a file read again only when it changes")

@@ -22,7 +22,7 @@ struct UnreadableDocumentTests {
 
     /// Replaces a file the way a sync tool does: a temporary file in the same folder, then a rename.
     func deliver(_ bytes: [UInt8], to path: String) throws {
-        let temporary = FileSystem.parentPath(path) + "/.syncthing.delivery.tmp"
+        let temporary = BackingFiles.parentPath(path) + "/.syncthing.delivery.tmp"
         try Data(bytes).write(to: URL(fileURLWithPath: temporary))
         #expect(rename(temporary, path) == 0)
     }
@@ -47,7 +47,7 @@ struct UnreadableDocumentTests {
             #expect(status.map(\.file) == ["records/2024/01.automerge"])
             let copy = try #require(status.first?.preservedIn)
             #expect(copy.hasPrefix("records/2024/01 (minutafs conflicted copy "))
-            #expect(ConflictCopyName.match(FileSystem.lastComponent(copy))?.primaryName == "01.automerge")
+            #expect(ConflictCopyName.match(BackingFiles.lastComponent(copy))?.primaryName == "01.automerge")
             let copied = try Document.load(Fixtures.contents(ofFileAtPath: storePath + "/" + copy))
             #expect(try #require(try store.document(of: Self.january)).heads.allSatisfy(copied.containsChange))
 

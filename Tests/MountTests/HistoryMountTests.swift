@@ -39,7 +39,7 @@ struct HistoryMountTests {
             try Array(changed.utf8).withUnsafeBufferPointer { try Data($0).write(to: URL(fileURLWithPath: live + "/" + edited)) }
             try FileManager.default.removeItem(atPath: live + "/" + deleted)
             let now = "/.minutafs/history/2999-01-01T00:00Z/records/2024/03"
-            // The removal reaches the store a moment after `rm` (see MountedFileSystem.unlink).
+            // The removal reaches the store a moment after `rm` (see FuseFileSystem.unlink).
             func isGone() -> Bool {
                 do { return try fileName(holding: Self.deletedID, in: mounted.mountPoint + now) == nil } catch { return false }
             }

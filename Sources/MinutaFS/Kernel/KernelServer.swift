@@ -9,12 +9,12 @@ import Glibc
 import Musl
 #endif
 
-/// Answers the kernel's requests from a `MountedFileSystem`: turns the C arguments into Swift values
+/// Answers the kernel's requests from a `FuseFileSystem`: turns the C arguments into Swift values
 /// (copying every name and buffer before anything else happens) and the results into replies.
 ///
 /// The session's userdata: libfuse's worker threads reach it through `fuse_req_userdata`.
 final class KernelServer: Sendable {
-    let fileSystem: MountedFileSystem
+    let fileSystem: FuseFileSystem
     let owner: FileOwner
     /// How long the kernel may trust names and attributes without asking again. Changes made through the
     /// mount update the kernel's caches as they happen; changes underneath are invalidated explicitly.
@@ -24,7 +24,7 @@ final class KernelServer: Sendable {
     /// sends no OPEN, FLUSH or RELEASE at all, and reads come without a handle (see `read`).
     let kernelOpensFiles = Atomic<Bool>(false)
 
-    init(fileSystem: MountedFileSystem, owner: FileOwner, cacheTimeout: Double) {
+    init(fileSystem: FuseFileSystem, owner: FileOwner, cacheTimeout: Double) {
         self.fileSystem = fileSystem
         self.owner = owner
         self.cacheTimeout = cacheTimeout

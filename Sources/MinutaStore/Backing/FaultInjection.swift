@@ -5,7 +5,7 @@ import Synchronization
 /// running at the same time do not see each other's. Empty outside tests.
 package enum FaultInjection {
     package enum Point: Hashable, Sendable {
-        /// `fsync` of a folder after a rename or unlink (``FileSystem/syncDirectory(_:)``).
+        /// `fsync` of a folder after a rename or unlink (``BackingFiles/syncDirectory(_:)``).
         case fsyncDirectory
         /// `renameat2(RENAME_EXCHANGE)` is reported unsupported, so the rename fallback runs.
         case exchange

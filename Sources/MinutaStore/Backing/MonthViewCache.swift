@@ -55,7 +55,7 @@ struct MonthViewCache: Sendable {
         self.renderer = renderer
         self.sizeLimit = sizeLimit
         self.trimInterval = trimInterval
-        try FileSystem.makeDirectories(folder)
+        try BackingFiles.makeDirectories(folder)
         // The entries hold the records' contents: for the user alone, as the store's files are.
         chmod(folder, 0o700)
     }
@@ -87,9 +87,9 @@ struct MonthViewCache: Sendable {
     /// The entry for `key`, or nil when there is none or it does not check out.
     func entry(for key: [UInt8]) -> Entry? {
         let path = path(of: key)
-        guard let bytes = try? FileSystem.read(path, limit: Store.maximumJSONFileSize * 4) else { return nil }
+        guard let bytes = try? BackingFiles.read(path, limit: Store.maximumJSONFileSize * 4) else { return nil }
         guard let entry = Self.decode(bytes, key: key) else {
-            try? FileSystem.remove(path)
+            try? BackingFiles.remove(path)
             return nil
         }
         // Used: the last to be removed when the folder is over its size.
@@ -100,7 +100,7 @@ struct MonthViewCache: Sendable {
     /// Stores `entry` for `key`; a cache that cannot be written is only slower.
     func store(_ entry: Entry, for key: [UInt8]) {
         let bytes = Self.encode(entry, key: key)
-        guard (try? FileSystem.writeWithoutSync(bytes, to: path(of: key))) != nil else { return }
+        guard (try? BackingFiles.writeWithoutSync(bytes, to: path(of: key))) != nil else { return }
         trimIfNeeded(adding: bytes.count)
     }
 
@@ -193,19 +193,19 @@ struct MonthViewCache: Sendable {
             last = now
             return true
         }
-        guard due, let names = try? FileSystem.listDirectory(folder) else { return }
+        guard due, let names = try? BackingFiles.listDirectory(folder) else { return }
         var entries: [(path: String, size: Int64, used: (Int, Int))] = []
         for name in names {
             let path = folder + "/" + name
-            guard let status = FileSystem.status(path), status.isRegularFile else { continue }
+            guard let status = BackingFiles.status(path), status.isRegularFile else { continue }
             // A temporary file a killed process left behind an hour ago or more.
-            if FileSystem.isTemporaryName(name) && now - status.modificationSeconds > 3600 { try? FileSystem.remove(path); continue }
+            if BackingFiles.isTemporaryName(name) && now - status.modificationSeconds > 3600 { try? BackingFiles.remove(path); continue }
             guard name.hasSuffix(".view") else { continue }
             entries.append((path, status.size, (status.modificationSeconds, status.modificationNanoseconds)))
         }
         var total = entries.reduce(Int64(0)) { $0 + $1.size }
         for entry in entries.sorted(by: { $0.used < $1.used }) where total > Int64(sizeLimit) {
-            try? FileSystem.remove(entry.path)
+            try? BackingFiles.remove(entry.path)
             total -= entry.size
         }
     }

@@ -22,7 +22,7 @@ struct MoveJournal: Sendable {
 
     /// The journal of the store at `storePath`, in `stateDirectory` (created if missing).
     init(stateDirectory: String, storePath: String) throws(StoreError) {
-        try FileSystem.makeDirectories(stateDirectory)
+        try BackingFiles.makeDirectories(stateDirectory)
         let digest = SHA256.hash(data: Array(storePath.utf8))
         let name = digest.prefix(12).map { byte in
             let hex = String(byte, radix: 16)
@@ -35,7 +35,7 @@ struct MoveJournal: Sendable {
     func pending() -> [Move] {
         // No journal (the usual case) or an unreadable one: no move to finish. A record a lost entry
         // leaves in two months is still in both documents, never in neither.
-        guard let bytes = try? FileSystem.read(path, limit: 1 << 20) else { return [] }
+        guard let bytes = try? BackingFiles.read(path, limit: 1 << 20) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, !fields[0].isEmpty,
@@ -53,7 +53,7 @@ struct MoveJournal: Sendable {
     func finish(_ move: Move) throws(StoreError) {
         let remaining = pending().filter { $0 != move }
         if remaining.isEmpty {
-            if FileSystem.status(path) != nil { try FileSystem.remove(path) }
+            if BackingFiles.status(path) != nil { try BackingFiles.remove(path) }
         } else {
             try write(remaining)
         }
@@ -61,6 +61,6 @@ struct MoveJournal: Sendable {
 
     private func write(_ moves: [Move]) throws(StoreError) {
         let text = moves.map { "\($0.id)\t\($0.source.yearSlashMonth)\t\($0.destination.yearSlashMonth)\n" }.joined()
-        try FileSystem.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
+        try BackingFiles.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
     }
 }

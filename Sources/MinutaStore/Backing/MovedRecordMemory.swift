@@ -14,13 +14,13 @@ struct MovedRecordMemory: Sendable {
 
     /// The memory of the store at `storePath`, in `stateDirectory` (created if missing).
     init(stateDirectory: String, storePath: String) throws(StoreError) {
-        try FileSystem.makeDirectories(stateDirectory)
+        try BackingFiles.makeDirectories(stateDirectory)
         path = stateDirectory + "/moved-" + StoreLock.key(for: storePath) + ".json"
     }
 
     /// The moves remembered, by upper-case record id.
     func load() -> [RecordID: Store.MovedAway] {
-        guard let bytes = try? FileSystem.read(path, limit: 64 << 20), let json = try? JSONParser.parse(bytes),
+        guard let bytes = try? BackingFiles.read(path, limit: 64 << 20), let json = try? JSONParser.parse(bytes),
               case .array(let entries)? = json["moves"] else { return [:] }
         var moves: [RecordID: Store.MovedAway] = [:]
         for entry in entries {
@@ -44,7 +44,7 @@ struct MovedRecordMemory: Sendable {
                 (key: "fieldsWritten", value: .object(moved.fieldsWritten)),
             ])
         }
-        try FileSystem.writeAtomically(JSONWriter.pretty(.object([(key: "version", value: .integer(1)), (key: "moves", value: .array(entries))])),
+        try BackingFiles.writeAtomically(JSONWriter.pretty(.object([(key: "version", value: .integer(1)), (key: "moves", value: .array(entries))])),
                                        to: path, permissions: 0o600)
         return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
     }

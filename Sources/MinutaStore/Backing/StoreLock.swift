@@ -20,7 +20,7 @@ public final class StoreLock: Sendable {
     /// e.g. "mounted at /home/me/minuta").
     /// - Throws: ``StoreError/storeInUse(store:holder:)`` when another process holds it.
     public init(storePath: String, stateDirectory: String, purpose: String) throws(StoreError) {
-        try FileSystem.makeDirectories(stateDirectory)
+        try BackingFiles.makeDirectories(stateDirectory)
         path = stateDirectory + "/lock-" + Self.key(for: storePath)
         var opened: Int32
         repeat { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) } while opened < 0 && errno == EINTR
@@ -29,7 +29,7 @@ public final class StoreLock: Sendable {
         repeat { result = flock(opened, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
             let code = errno
-            let holder = (try? FileSystem.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let holder = (try? BackingFiles.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             close(opened)
             if code == EWOULDBLOCK {
                 let said = holder.split(separator: "\n").first.map(String.init) ?? ""

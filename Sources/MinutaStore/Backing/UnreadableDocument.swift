@@ -4,7 +4,7 @@ import AutomergeKit
 struct UnreadableDocument: Sendable {
     var reason: UnreadableReason
     /// The file's identity when it failed to load: a different one is a new version, tried again.
-    var identity: FileSystem.Identity?
+    var identity: BackingFiles.Identity?
     /// When the store first found it unreadable (seconds since the epoch).
     var since: Int
     /// The conflict copy this store wrote its held changes to, if it held any the file may lack.

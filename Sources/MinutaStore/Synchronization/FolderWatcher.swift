@@ -33,12 +33,12 @@ final class FolderWatcher: Sendable {
 
     private func addWatches() {
         var folders = [root, root + "/records"]
-        if let years = try? FileSystem.listDirectory(root + "/records") {
-            for year in years where FileSystem.status(root + "/records/" + year)?.isDirectory == true {
+        if let years = try? BackingFiles.listDirectory(root + "/records") {
+            for year in years where BackingFiles.status(root + "/records/" + year)?.isDirectory == true {
                 folders.append(root + "/records/" + year)
                 // Month folders hold images, whose conflict copies are cleaned up too.
-                for month in (try? FileSystem.listDirectory(root + "/records/" + year)) ?? []
-                where FileSystem.status(root + "/records/" + year + "/" + month)?.isDirectory == true {
+                for month in (try? BackingFiles.listDirectory(root + "/records/" + year)) ?? []
+                where BackingFiles.status(root + "/records/" + year + "/" + month)?.isDirectory == true {
                     folders.append(root + "/records/" + year + "/" + month)
                 }
             }

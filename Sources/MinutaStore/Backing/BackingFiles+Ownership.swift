@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Keeping a rewritten document's owner and group (issue 18, item 11).
-extension FileSystem {
+extension BackingFiles {
     /// Gives the open file `descriptor` (the temporary file that replaces `path`) the owner and
     /// group of the file at `path`, when that is a regular file owned by someone else. Run as root
     /// on a user's store (a system service, `sudo minutafs merge`), a rewritten document stays the

@@ -11,7 +11,7 @@ struct RenameFlags: OptionSet, Equatable {
     static let exchange = RenameFlags(rawValue: 2)
 }
 
-extension MountedFileSystem {
+extension FuseFileSystem {
     /// `mkdir`: the tree makes the directory.
     func makeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         if isReadOnly { throw .readOnlyFileSystem }

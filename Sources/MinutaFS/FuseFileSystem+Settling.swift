@@ -7,7 +7,7 @@ import Dispatch
 /// the tree never sees the temporary name. Still there `settleDelay` seconds after its last handle
 /// closed, it is a file the user really put there, and the tree gets it with one `write` (which may
 /// refuse it: the file is then dropped and the refusal logged; the tree says why in its own way).
-extension MountedFileSystem {
+extension FuseFileSystem {
     /// Starts the wait of a settling scratch file whose last handle on `inode` closed (or that was renamed
     /// to another scratch name); a later call supersedes it.
     func scheduleSettling(ofInode inode: UInt64) {

@@ -47,7 +47,7 @@ struct OpenedFile: Equatable {
     var cachesListing = false
 }
 
-extension MountedFileSystem {
+extension FuseFileSystem {
     /// `lookup`: the attributes of `name` in `parent`, counted as one more reference the kernel holds.
     ///
     /// The attributes and the inode are one answer: a rename that gives the path another inode while the
@@ -430,7 +430,7 @@ extension MountedFileSystem {
     }
 }
 
-extension MountedFileSystem.MountState {
+extension FuseFileSystem.MountState {
     /// Opens a handle on a file of the tree with these attributes (a handle from `O_TRUNC` starts empty),
     /// keeping the kernel's pages if they hold these contents already.
     mutating func openTreeFile(inode: UInt64, attributes: TreeAttributes, flags: OpenFlags, at now: TreeTime) -> OpenedFile {

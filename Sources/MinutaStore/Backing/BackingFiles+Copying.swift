@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Whole-file copies and new files for the migration's backup, image copies and the export.
-extension FileSystem {
+extension BackingFiles {
     /// Copies a regular file to a path that must not exist yet, with the source's permissions,
     /// flushed to disk. A partial copy is removed.
     package static func copyFile(from source: String, to destination: String) throws(StoreError) {

@@ -8,7 +8,7 @@ import SystemPackage
 /// Every request handler thread of libfuse calls in here at once. All mutable state is one `MountState`
 /// behind one `Mutex`; the tree is only ever called with that lock released, so the tree may call the
 /// change handler (and through it, this file system) from inside any of its methods.
-final class MountedFileSystem: Sendable {
+final class FuseFileSystem: Sendable {
     let tree: any FileTree
     let isReadOnly: Bool
     let invalidator: any KernelCacheInvalidating
@@ -17,7 +17,7 @@ final class MountedFileSystem: Sendable {
 
     /// How long the tree's removal of an unlinked file waits (see `unlink`).
     let removalDelay: Double
-    /// How long a settling scratch file waits after its last close (see `MountedFileSystem+Settling.swift`).
+    /// How long a settling scratch file waits after its last close (see `FuseFileSystem+Settling.swift`).
     let settleDelay: Double
     let state = Mutex(MountState())
     /// Held for the whole of a save (`save(handle:isFlush:repeatsRefusal:)`), so two closes of one
@@ -152,7 +152,7 @@ final class MountedFileSystem: Sendable {
     }
 }
 
-extension MountedFileSystem.MountState {
+extension FuseFileSystem.MountState {
     /// The contents of `inode` changed: the kernel's page cache must not be kept at the next open, and
     /// handles without unsaved changes reload.
     mutating func forgetCachedContent(ofInode inode: UInt64) {

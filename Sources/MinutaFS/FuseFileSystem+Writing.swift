@@ -9,7 +9,7 @@ struct AttributeChanges: Equatable {
     var modificationTime: TreeTime?
 }
 
-extension MountedFileSystem {
+extension FuseFileSystem {
     /// `create`: opens `name` in `parent`, making it if it does not exist.
     ///
     /// A name the tree accepts becomes a file that exists only in the returned handle until its first save;

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The system calls the store needs, with typed errors and EINTR retried. Paths are absolute.
-package enum FileSystem {
+package enum BackingFiles {
     package struct Identity: Equatable, Sendable {
         package var device: UInt64
         package var inode: UInt64
@@ -309,7 +309,7 @@ package enum FileSystem {
 public enum DocumentFileAccess {
     /// Reads a file, following a symbolic link the user named.
     public static func read(_ path: String) throws(StoreError) -> [UInt8] {
-        try FileSystem.read(path, followingSymbolicLinks: true)
+        try BackingFiles.read(path, followingSymbolicLinks: true)
     }
 
     /// Replaces a file atomically and durably (temporary file, fsync, rename, fsync of the folder),
@@ -317,14 +317,14 @@ public enum DocumentFileAccess {
     public static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
         var target = path
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        if let status = FileSystem.status(path), status.isSymbolicLink, realpath(path, &buffer) != nil {
+        if let status = BackingFiles.status(path), status.isSymbolicLink, realpath(path, &buffer) != nil {
             target = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        try FileSystem.writeAtomically(bytes, to: target)
+        try BackingFiles.writeAtomically(bytes, to: target)
     }
 }
 
-extension FileSystem.Identity {
+extension BackingFiles.Identity {
     package init(_ info: stat) {
         self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                   modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))

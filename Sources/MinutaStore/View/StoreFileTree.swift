@@ -4,10 +4,10 @@ import Synchronization
 
 /// The store as the mount shows it: paths (`/tags.json`, `/records/2024/01/2024-01-15_093000.json`,
 /// images, `/.minutafs/status`) mapped onto records, tags and backing files (SPEC section 3).
-/// The FUSE adapter reaches the store only through this type, as a `FileTree` (`StoreTree+FileTree.swift`:
+/// The FUSE adapter reaches the store only through this type, as a `FileTree` (`StoreFileTree+FileTree.swift`:
 /// the store's errors become the errno a program gets there, once). The methods here answer in the
 /// store's terms (`StoreError`); `StoreSynchronizer` reports what the sync tool changed through it.
-public final class StoreTree: Sendable {
+public final class StoreFileTree: Sendable {
     public let store: Store
     /// Shown in `.minutafs/status`.
     public let mountDescription: String
@@ -215,7 +215,7 @@ public final class StoreTree: Sendable {
         case .controlFile:
             return TreeAttributes(isDirectory: false, size: try storeContents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
-            guard let status = store.passThroughStatus(relative), !Store.isHiddenBackingName(FileSystem.lastComponent(relative)) else { throw .notFound(path) }
+            guard let status = store.passThroughStatus(relative), !Store.isHiddenBackingName(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
             return TreeAttributes(isDirectory: status.isDirectory, size: status.size, modificationSeconds: status.modificationSeconds,
                               modificationNanoseconds: status.modificationNanoseconds, isWritable: true)
         }
@@ -264,7 +264,7 @@ public final class StoreTree: Sendable {
             default: return Array(try store.conflictReport().joined().utf8)
             }
         case .passThrough(let relative, _):
-            guard !Store.isHiddenBackingName(FileSystem.lastComponent(relative)) else { throw .notFound(path) }
+            guard !Store.isHiddenBackingName(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
             return try store.passThroughContents(relative)
         default:
             throw .invalidName(path)
