@@ -32,4 +32,26 @@ struct UndecodableNameTests {
             #expect(stillThere == 0)
         }
     }
+
+    @Test("the listing keeps a name that is not UTF-8 as its bytes, so a folder the program made and holds one is removed whole")
+    func keptAsBytes() throws {
+        try withTemporaryDirectory { folder in
+            let tree = folder + "/export.partial"
+            try FileManager.default.createDirectory(atPath: tree + "/records/2024", withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: tree + "/records/2024/01.json", contents: Data("{}".utf8)))
+            let raw: [UInt8] = Array((tree + "/records/2024/").utf8) + [0x66, 0xFF, 0x2E, 0x6A, 0x73, 0x6F, 0x6E, 0]
+            let descriptor = raw.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            }
+            try #require(descriptor >= 0)
+            close(descriptor)
+
+            let names = try BackingFiles.entryNames(Array((tree + "/records/2024").utf8))
+            #expect(names.count == 2)
+            #expect(names.contains([0x66, 0xFF, 0x2E, 0x6A, 0x73, 0x6F, 0x6E]), "the undecodable name is there, as its bytes")
+            #expect(try BackingFiles.listDirectory(tree + "/records/2024") == ["01.json"], "and left out of what the store lists")
+            BackingFiles.removeTree(tree)
+            #expect(!FileManager.default.fileExists(atPath: tree), "removed whole, the undecodable name included")
+        }
+    }
 }

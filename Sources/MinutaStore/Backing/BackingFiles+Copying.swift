@@ -18,8 +18,10 @@ extension BackingFiles {
     /// Creates a file that must not exist yet and writes `bytes` to it, flushed to disk. A partial
     /// file is removed.
     package static func writeNewFile(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
-        let descriptor = openRetrying(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create", errno: Errno(rawValue: errno)) }
+        let descriptor: FileDescriptor
+        do { descriptor = try openDescriptor(path, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: permissions) } catch {
+            throw .system(file: path, operation: "create", errno: error)
+        }
         let failure = finishWriting(bytes, to: descriptor, path: path)
         if let failure {
             unlink(path)
@@ -29,13 +31,20 @@ extension BackingFiles {
 
     /// Removes `path` and everything in it, as far as it can; symbolic links are removed, never
     /// followed. For folders this program made itself (a failed export's temporary folder).
+    /// Names that are not UTF-8 are removed too: they are reached by their bytes.
     package static func removeTree(_ path: String) {
-        if status(path)?.isDirectory == true, let entries = try? listDirectoryKinds(path) {
-            for entry in entries { removeTree(path + "/" + entry.name) }
-            rmdir(path)
-        } else {
-            unlink(path)
+        removeTree(bytes: Array(path.utf8))
+    }
+
+    private static func removeTree(bytes path: [UInt8]) {
+        let isDirectory = withCString(path) { name in
+            var info = stat()
+            return lstat(name, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        } ?? false
+        if isDirectory, let names = try? entryNames(path) {
+            for name in names { removeTree(bytes: path + [UInt8(ascii: "/")] + name) }
         }
+        _ = withCString(path) { name in isDirectory ? rmdir(name) : unlink(name) }
     }
 
     /// The absolute form of `path`, with `.` and `..` resolved through the real folders when

@@ -5,7 +5,12 @@ import Synchronization
 import Glibc
 #endif
 
-/// The system calls the store needs, with typed errors and EINTR retried. Paths are absolute.
+/// The system calls the store makes on its backing folder, with typed errors (`StoreError.system`
+/// carries the `Errno`). Files are opened, read, written, stat'ed and closed through swift-system's
+/// `FileDescriptor` and `Stat` (which retry a call a signal interrupts); `lstat`, `fsync`, `renameat2`,
+/// the directory listing and `fchmod`/`fchown` call the C library (the first two for speed: see
+/// `status`; the others have no swift-system form). Paths are absolute `String`s; a name that is not
+/// UTF-8 is reached as bytes (`entryNames`, `removeTree`), never decoded into a name that does not exist.
 package enum BackingFiles {
     package struct Identity: Equatable, Sendable {
         package var device: UInt64
@@ -27,14 +32,15 @@ package enum BackingFiles {
 
     /// `lstat`: never follows a symbolic link.
     package static func status(_ path: String) -> Status? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        let type = info.st_mode & S_IFMT
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                                modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))
-        return Status(isDirectory: type == S_IFDIR, isRegularFile: type == S_IFREG, isSymbolicLink: type == S_IFLNK,
-                      size: Int64(info.st_size), modificationSeconds: Int(info.st_mtim.tv_sec),
-                      modificationNanoseconds: Int(info.st_mtim.tv_nsec), identity: identity)
+        // lstat(2) itself: building a `FilePath` to call swift-system's `stat` costs a hundred times
+        // the call in a debug build, and this runs for every document at every synchronization pass.
+        var raw = stat()
+        guard lstat(path, &raw) == 0 else { return nil }
+        let info = Stat(rawValue: raw)
+        let identity = Identity(info)
+        return Status(isDirectory: info.type == .directory, isRegularFile: info.type == .regular, isSymbolicLink: info.type == .symbolicLink,
+                      size: identity.size, modificationSeconds: identity.modificationSeconds,
+                      modificationNanoseconds: identity.modificationNanoseconds, identity: identity)
     }
 
     /// The names in a folder (without `.` and `..`), sorted by their UTF-8 bytes.
@@ -52,30 +58,70 @@ package enum BackingFiles {
         }
     }
 
+    /// Calls `body` with each entry of a folder as `readdir` gives it (its name's bytes, without the
+    /// NUL, and its `d_type`), in the folder's order, without `.` and `..`.
+    private static func forEachEntry(
+        _ path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer, UInt8) -> Void
+    ) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw.prefix(while: { $0 != 0 }))
+                let isDot = name.count == 1 && name[0] == UInt8(ascii: ".")
+                let isDotDot = name.count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".")
+                if !isDot && !isDotDot { body(name, entry.pointee.d_type) }
+            }
+        }
+        return true
+    }
+
+    /// Calls `body` with `bytes` as a C string (a path whose name may not be UTF-8).
+    static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T? {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { $0.baseAddress.map(body) }
+        }
+    }
+
+    /// The names in a folder as the bytes on disk, UTF-8 or not (see ``removeTree(_:)``).
+    package static func entryNames(_ path: [UInt8]) throws(StoreError) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        let listed = withCString(path) { path in forEachEntry(path) { name, _ in names.append(Array(name)) } } ?? false
+        guard listed else { throw .system(file: String(decoding: path, as: UTF8.self), operation: "opendir", errno: Errno(rawValue: errno)) }
+        return names
+    }
+
     /// `readdir`: each entry's name and `d_type`, in the folder's order, without `.` and `..`.
     ///
     /// A name that is not valid UTF-8 is left out: decoded with replacement characters it would be a
     /// name that does not exist (and two such names could look alike), so every operation on it would
     /// fail or reach the wrong file. The file stays in the folder untouched; nothing the store does
-    /// removes or renames what it does not list.
+    /// removes or renames what it does not list. (``entryNames(_:)`` keeps every name as its bytes.)
     private static func directoryEntries(_ path: String) throws(StoreError) -> [(name: String, type: UInt8)] {
-        guard let directory = opendir(path) else { throw .system(file: path, operation: "opendir", errno: Errno(rawValue: errno)) }
-        defer { closedir(directory) }
         var entries: [(name: String, type: UInt8)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(validating: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if let name, name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
+        let listed = forEachEntry(path) { name, type in
+            if let text = String(validating: name, as: UTF8.self) { entries.append((text, type)) }
         }
+        guard listed else { throw .system(file: path, operation: "opendir", errno: Errno(rawValue: errno)) }
         return entries
     }
 
-    /// `open(2)`, tried again when a signal interrupts it.
-    static func openRetrying(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-        var descriptor: Int32
-        repeat { descriptor = open(path, flags, mode) } while descriptor < 0 && errno == EINTR
-        return descriptor
+    /// Runs a call of swift-system, whose functions are declared `throws` but only ever throw `Errno`.
+    private static func systemCall<T>(_ body: () throws -> T) throws(Errno) -> T {
+        do { return try body() } catch let error as Errno { throw error } catch { throw .ioError }
+    }
+
+    /// `open(2)` through swift-system (tried again when a signal interrupts it), always close-on-exec.
+    static func openDescriptor(
+        _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [], permissions: mode_t? = nil
+    ) throws(Errno) -> FileDescriptor {
+        // The C-string form: no `FilePath` is parsed for a path that is only passed on.
+        try systemCall {
+            try path.withCString { path in
+                try FileDescriptor.open(path, mode, options: options.union(.closeOnExec),
+                                        permissions: permissions.map { FilePermissions(rawValue: $0) })
+            }
+        }
     }
 
     /// Reads a whole regular file, refusing symbolic links and anything over `limit` bytes.
@@ -86,29 +132,41 @@ package enum BackingFiles {
     /// ``read(_:limit:followingSymbolicLinks:)``, with the identity of the file the bytes came from
     /// (taken from the open descriptor, so it names exactly that file even if the name is replaced).
     package static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
-        var descriptor: Int32
-        repeat { descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLinks ? 0 : O_NOFOLLOW)) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "open", errno: Errno(rawValue: errno)) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system(file: path, operation: "fstat", errno: Errno(rawValue: errno)) }
-        let identity = Identity(info)
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .system(file: path, operation: "read", errno: .isDirectory) }
-        guard Int(info.st_size) <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
+        let descriptor: FileDescriptor
+        do { descriptor = try openDescriptor(path, .readOnly, options: followingSymbolicLinks ? [] : .noFollow) } catch {
+            throw .system(file: path, operation: "open", errno: error)
+        }
+        defer { try? descriptor.close() }
+        let info: Stat
+        do { info = try descriptor.stat() } catch { throw .system(file: path, operation: "fstat", errno: error) }
+        guard info.type == .regular else { throw .system(file: path, operation: "read", errno: .isDirectory) }
+        guard info.size <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(Int(info.size))
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system(file: path, operation: "read", errno: Errno(rawValue: errno))
+            let count: Int
+            do { count = try systemCall { try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) } } } catch {
+                throw .system(file: path, operation: "read", errno: error)
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
             guard bytes.count <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
         }
-        return (bytes, identity)
+        return (bytes, Identity(info))
+    }
+
+    /// A new file beside `path` named by ``temporaryName(for:suffix:)`` with a random suffix, opened
+    /// for writing (never an existing file, never through a link).
+    private static func createTemporary(beside path: String, permissions: mode_t) throws(StoreError) -> (path: String, descriptor: FileDescriptor) {
+        var random = SystemRandomNumberGenerator()
+        let suffix = String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
+        let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: suffix)
+        do {
+            return (temporary, try openDescriptor(temporary, .writeOnly, options: [.create, .exclusiveCreate, .noFollow], permissions: permissions))
+        } catch {
+            throw .system(file: path, operation: "create temporary file", errno: error)
+        }
     }
 
     /// Writes a file atomically: a temporary file in the same folder, fsync, rename over the
@@ -116,17 +174,11 @@ package enum BackingFiles {
     /// never half of one.
     package static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(StoreError) {
         // A file that exists keeps its permissions.
-        var existing = stat()
-        let mode = lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG ? existing.st_mode & 0o7777 : permissions
-        let folder = parentPath(path)
-        let name = lastComponent(path)
-        var random = SystemRandomNumberGenerator()
-        let temporary = folder + "/" + temporaryName(for: name, suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
-        let descriptor = openRetrying(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
+        let mode = mode(ofExisting: path, fallback: permissions)
+        let (temporary, descriptor) = try createTemporary(beside: path, permissions: permissions)
         var failure: StoreError?
-        copyOwnership(from: path, to: descriptor)
-        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
+        copyOwnership(from: path, to: descriptor.rawValue)
+        if fchmod(descriptor.rawValue, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
         failure = finishWriting(bytes, to: descriptor, path: path, failure: failure)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: Errno(rawValue: errno)) }
         if let failure {
@@ -134,17 +186,13 @@ package enum BackingFiles {
             unlink(temporary)
             throw failure
         }
-        try syncDirectory(folder)
+        try syncDirectory(parentPath(path))
     }
 
     /// Writes a file whose loss in a crash costs nothing (a cache entry): a temporary file in the same
     /// folder renamed over the target, so a reader sees the old file or the new one, but no fsync.
     package static func writeWithoutSync(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(StoreError) {
-        var random = SystemRandomNumberGenerator()
-        let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
-        var descriptor: Int32
-        repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
+        let (temporary, descriptor) = try createTemporary(beside: path, permissions: permissions)
         var failure = finishWriting(bytes, to: descriptor, path: path, syncing: false)
         if failure == nil && rename(temporary, path) != 0 { failure = .system(file: path, operation: "rename", errno: Errno(rawValue: errno)) }
         if let failure {
@@ -158,26 +206,24 @@ package enum BackingFiles {
     /// file is swapped in, that identity at `path` means the file is still the one we wrote.
     /// The temporary file takes the owner and group of `ownerOf` (default: `path`), as a replacement should.
     package static func writeTemporary(_ bytes: [UInt8], beside path: String, mode: mode_t, ownerOf: String? = nil) throws(StoreError) -> (path: String, identity: Identity) {
-        var random = SystemRandomNumberGenerator()
-        let temporary = parentPath(path) + "/" + temporaryName(for: lastComponent(path), suffix: String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16))
-        var descriptor: Int32
-        repeat { descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else { throw .system(file: path, operation: "create temporary file", errno: Errno(rawValue: errno)) }
+        let (temporary, descriptor) = try createTemporary(beside: path, permissions: mode)
         var failure: StoreError?
-        if fchmod(descriptor, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
-        copyOwnership(from: ownerOf ?? path, to: descriptor)
-        var info = stat()
+        if fchmod(descriptor.rawValue, mode) != 0 { failure = .system(file: path, operation: "fchmod", errno: Errno(rawValue: errno)) }
+        copyOwnership(from: ownerOf ?? path, to: descriptor.rawValue)
+        var identity: Identity?
         if failure == nil {
             failure = finishWriting(bytes, to: descriptor, path: path, closing: false)
-            if failure == nil && fstat(descriptor, &info) != 0 { failure = .system(file: path, operation: "fstat", errno: Errno(rawValue: errno)) }
+            if failure == nil {
+                do { identity = Identity(try descriptor.stat()) } catch { failure = .system(file: path, operation: "fstat", errno: error) }
+            }
         }
-        if close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: Errno(rawValue: errno)) }
-        if let failure {
+        do { try systemCall { try descriptor.close() } } catch where failure == nil { failure = .system(file: path, operation: "close", errno: error) } catch {}
+        guard let identity, failure == nil else {
             // Our own temporary file, never renamed: nothing else can be in it.
             unlink(temporary)
-            throw failure
+            throw failure ?? .system(file: path, operation: "fstat", errno: .ioError)
         }
-        return (temporary, Identity(info))
+        return (temporary, identity)
     }
 
     /// The permission bits a replacement of `path` gets: those of the file there, else `fallback`.
@@ -220,21 +266,16 @@ package enum BackingFiles {
     /// Writes all of `bytes` (unless `failure` already happened), fsyncs (unless not `syncing`) and
     /// closes `descriptor`, and returns the first failure.
     package static func finishWriting(
-        _ bytes: [UInt8], to descriptor: Int32, path: String, failure initial: StoreError? = nil, closing: Bool = true, syncing: Bool = true
+        _ bytes: [UInt8], to descriptor: FileDescriptor, path: String, failure initial: StoreError? = nil, closing: Bool = true, syncing: Bool = true
     ) -> StoreError? {
         var failure = initial
-        var written = 0
-        while written < bytes.count && failure == nil {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                failure = .system(file: path, operation: "write", errno: Errno(rawValue: errno))
-            } else {
-                written += count
-            }
+        if failure == nil {
+            do { _ = try systemCall { try descriptor.writeAll(bytes) } } catch { failure = .system(file: path, operation: "write", errno: error) }
         }
-        if syncing && failure == nil && fsync(descriptor) != 0 { failure = .system(file: path, operation: "fsync", errno: Errno(rawValue: errno)) }
-        if closing && close(descriptor) != 0 && failure == nil { failure = .system(file: path, operation: "close", errno: Errno(rawValue: errno)) }
+        if syncing && failure == nil && fsync(descriptor.rawValue) != 0 { failure = .system(file: path, operation: "fsync", errno: Errno(rawValue: errno)) }
+        if closing {
+            do { try systemCall { try descriptor.close() } } catch where failure == nil { failure = .system(file: path, operation: "close", errno: error) } catch {}
+        }
         return failure
     }
 
@@ -255,13 +296,15 @@ package enum BackingFiles {
     /// Makes a folder's entries durable (a rename or unlink in it survives a crash).
     /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
     package static func syncDirectory(_ path: String) throws(StoreError) {
-        let descriptor = openRetrying(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .system(file: path, operation: "open folder for fsync", errno: Errno(rawValue: errno)) }
-        defer { close(descriptor) }
+        let descriptor: FileDescriptor
+        do { descriptor = try openDescriptor(path, .readOnly, options: .directory) } catch {
+            throw .system(file: path, operation: "open folder for fsync", errno: error)
+        }
+        defer { try? descriptor.close() }
         if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {
             throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
         }
-        guard fsync(descriptor) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
+        guard fsync(descriptor.rawValue) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 
     package static func remove(_ path: String) throws(StoreError) {
@@ -325,8 +368,8 @@ public enum DocumentFileAccess {
 }
 
 extension BackingFiles.Identity {
-    package init(_ info: stat) {
-        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+    package init(_ info: Stat) {
+        self.init(device: UInt64(info.deviceID.rawValue), inode: UInt64(info.inode.rawValue), size: info.size,
                   modificationSeconds: Int(info.st_mtim.tv_sec), modificationNanoseconds: Int(info.st_mtim.tv_nsec))
     }
 }
