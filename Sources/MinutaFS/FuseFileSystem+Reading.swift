@@ -81,28 +81,50 @@ extension FuseFileSystem {
     }
 
     /// `getattr`.
+    ///
+    /// Like `lookUp`, the path and the attributes are one answer: a save by rename that detaches this
+    /// inode while the tree is asked makes it ask again, and then the inode answers with the version the
+    /// rename retained, never with the new file's size.
     func attributes(ofInode inode: UInt64) throws(Errno) -> NodeAttributes {
-        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
-            // Replaced by a rename: what it held (see `RetainedVersion`).
-            return NodeAttributes(inode: inode, retained.attributes)
+        enum Local {
+            case attributes(NodeAttributes)
+            case path(String, pathGeneration: UInt64)
         }
-        let path: String
-        do throws(Errno) {
-            path = try self.path(ofInode: inode)
-        } catch {
-            // An unlinked file that is still open: what its handle holds.
-            let open = state.withLock { state in
-                state.handles.files.values.first { $0.inode == inode && $0.contents != nil }
+        var attempt = 0
+        while true {
+            attempt += 1
+            // One look, under one lock: a rename retains the old version before it detaches the path, so
+            // an inode found without a path has its retained version by then, if it has one.
+            let local = try state.withLock { state throws(Errno) -> Local in
+                if let retained = state.inodes.retainedVersion(ofInode: inode) {
+                    // Replaced by a rename: what it held (see `RetainedVersion`).
+                    return .attributes(NodeAttributes(inode: inode, retained.attributes))
+                }
+                if let path = state.inodes.path(ofInode: inode) {
+                    return .path(path, pathGeneration: state.inodes.pathGeneration)
+                }
+                // An unlinked file that is still open: what its handle holds.
+                guard let open = state.handles.files.values.first(where: { $0.inode == inode && $0.contents != nil }) else {
+                    throw .noSuchFileOrDirectory
+                }
+                return .attributes(NodeAttributes(inode: inode, open))
             }
-            guard let open else { throw error }
-            return NodeAttributes(inode: inode, open)
+            let path: String
+            let pathGeneration: UInt64
+            switch local {
+            case .attributes(let attributes): return attributes
+            case .path(let treePath, let generation): (path, pathGeneration) = (treePath, generation)
+            }
+            var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
+            attributes.inode = inode
+            let stands = state.withLock { state -> Bool in
+                // A storm of renames must not hold the request forever: after a few tries, the last answer stands.
+                guard state.inodes.pathGeneration == pathGeneration || attempt >= 8 else { return false }
+                if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
+                return true
+            }
+            if stands { return attributes }
         }
-        var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
-        attributes.inode = inode
-        if let fromTree {
-            state.withLock { $0.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
-        }
-        return attributes
     }
 
     /// `open` of a file (directories go through `openDirectory`).
@@ -111,37 +133,25 @@ extension FuseFileSystem {
     /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
     func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
-        let retained = state.withLock { state -> OpenedFile? in
-            guard let version = state.inodes.retainedVersion(ofInode: inode) else { return nil }
-            // Replaced by a rename (a program resolved the name just before): the old version, as on a disk.
-            var file = OpenFile(
-                inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
-                contents: version.contents, modificationTime: version.attributes.modificationTime)
-            if flags.truncates && flags.isWritable { file.change({ $0 = [] }, at: TreeTime.now()) }
-            return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
-        }
-        if let retained { return retained }
-        if !flags.isWritable {
-            let opened = state.withLock { state -> OpenedFile? in
-                guard let path = state.inodes.path(ofInode: inode), !state.scratch.contains(path),
-                    let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory,
-                    state.handles.pendingFile(ofInode: inode) == nil
-                else { return nil }
-                return state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: TreeTime.now())
-            }
-            if let opened { return opened }
-        }
-        let path = try path(ofInode: inode)
         let now = TreeTime.now()
         let truncates = flags.truncates && flags.isWritable
-        let local: OpenedFile? = state.withLock { state in
+        enum Start {
+            case opened(OpenedFile)
+            case tree(path: String)
+        }
+        // One look, under one lock (see `attributes(ofInode:)`): an open that found no retained version
+        // and then no path would fail with ENOENT for a reader that resolved the name just before a save
+        // by rename, about once in 200,000 reads under load.
+        let start = try state.withLock { state throws(Errno) -> Start in
+            if let opened = state.openRetainedVersion(ofInode: inode, flags: flags, at: now) { return .opened(opened) }
+            guard let path = state.inodes.path(ofInode: inode) else { throw .noSuchFileOrDirectory }
             if state.scratch.contains(path) {
                 if truncates {
                     state.scratch[path]?.contents = []
                     state.scratch[path]?.modificationTime = now
                 }
                 let file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
-                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+                return .opened(OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable))
             }
             if let pending = state.handles.pendingFile(ofInode: inode) {
                 // Another handle holds unsaved changes: this one starts from them, as it would on a disk.
@@ -152,17 +162,26 @@ extension FuseFileSystem {
                     file.change({ $0 = [] }, at: now)
                     file.awaitsFirstWrite = true
                 }
-                return OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+                return .opened(OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable))
             }
-            return nil
+            if !flags.isWritable, let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory {
+                return .opened(state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now))
+            }
+            return .tree(path: path)
         }
-        if let local { return local }
+        let path: String
+        switch start {
+        case .opened(let opened): return opened
+        case .tree(let treePath): path = treePath
+        }
 
         let generation = state.withLock { $0.inodes.attributeGeneration }
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
         if attributes.isDirectory { throw .isDirectory }
         if flags.isWritable && !attributes.isWritable { throw isInReadOnlyDirectory(path) ? .readOnlyFileSystem : .permissionDenied }
         return state.withLock { state in
+            // Replaced by a rename while the tree was asked: the version the rename kept, not the new file's.
+            if let opened = state.openRetainedVersion(ofInode: inode, flags: flags, at: now) { return opened }
             state.inodes.remember(attributes, ofInode: inode, generation: generation)
             return state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now)
         }
@@ -209,11 +228,22 @@ extension FuseFileSystem {
     /// every read (`.minutafs/status`), opened `direct_io` otherwise, are invalidated after each read so
     /// the next one asks again, size included.
     func read(inode: UInt64, from offset: Int, length: Int) throws(Errno) -> [UInt8] {
-        if let retained = state.withLock({ $0.inodes.retainedVersion(ofInode: inode) }) {
-            return retained.contents.bytes(from: offset, length: length)
+        enum Local {
+            case retained([UInt8])
+            case tree(path: String, remembered: TreeAttributes?)
         }
-        let path = try path(ofInode: inode)
-        let remembered = state.withLock { $0.inodes.treeAttributes(ofInode: inode) }
+        // One look, under one lock (see `attributes(ofInode:)`).
+        let local = try state.withLock { state throws(Errno) -> Local in
+            if let retained = state.inodes.retainedVersion(ofInode: inode) { return .retained(retained.contents) }
+            guard let path = state.inodes.path(ofInode: inode) else { throw .noSuchFileOrDirectory }
+            return .tree(path: path, remembered: state.inodes.treeAttributes(ofInode: inode))
+        }
+        let path: String
+        let remembered: TreeAttributes?
+        switch local {
+        case .retained(let contents): return contents.bytes(from: offset, length: length)
+        case .tree(let treePath, let treeAttributes): (path, remembered) = (treePath, treeAttributes)
+        }
         let attributes: TreeAttributes
         if let remembered {
             attributes = remembered
@@ -431,6 +461,17 @@ extension FuseFileSystem {
 }
 
 extension FuseFileSystem.MountState {
+    /// Opens a handle on the version a rename retained for `inode` (a program resolved the name just
+    /// before the rename): the old version, as on a disk. Nil when the inode has none.
+    mutating func openRetainedVersion(ofInode inode: UInt64, flags: OpenFlags, at now: TreeTime) -> OpenedFile? {
+        guard let version = inodes.retainedVersion(ofInode: inode) else { return nil }
+        var file = OpenFile(
+            inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
+            contents: version.contents, modificationTime: version.attributes.modificationTime)
+        if flags.truncates && flags.isWritable { file.change({ $0 = [] }, at: now) }
+        return OpenedFile(handle: handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+    }
+
     /// Opens a handle on a file of the tree with these attributes (a handle from `O_TRUNC` starts empty),
     /// keeping the kernel's pages if they hold these contents already.
     mutating func openTreeFile(inode: UInt64, attributes: TreeAttributes, flags: OpenFlags, at now: TreeTime) -> OpenedFile {

@@ -50,6 +50,8 @@ final class InMemoryTree: FileTree {
         var maximumFileSize: Int?
         /// The paths `didRefuseOversizedWrite(toPath:)` was told of.
         var oversizedWrites: [String] = []
+        /// Run once, outside the lock, when the attributes of the path are next asked for.
+        var attributesHooks: [String: @Sendable () -> Void] = [:]
     }
 
     private let state = Mutex(State())
@@ -145,6 +147,12 @@ final class InMemoryTree: FileTree {
         state.withLock { $0.maximumFileSize = size }
     }
 
+    /// Runs `action` the next time the mount asks for the attributes of `path`, before answering: lets a
+    /// test put another request (a rename) between the mount's look at its own state and the tree's answer.
+    func whenAskedForAttributes(ofPath path: String, run action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.attributesHooks[path] = action }
+    }
+
     var oversizedWrites: [String] {
         state.withLock { $0.oversizedWrites }
     }
@@ -187,7 +195,8 @@ final class InMemoryTree: FileTree {
     }
 
     func attributes(ofPath path: String) throws(TreeError) -> TreeAttributes {
-        try state.withLock { state throws(TreeError) in
+        if let hook = state.withLock({ $0.attributesHooks.removeValue(forKey: path) }) { hook() }
+        return try state.withLock { state throws(TreeError) in
             guard let node = state.nodes[path] else { throw .notFound }
             return TreeAttributes(
                 isDirectory: node.isDirectory, size: node.contents.count, modificationTime: node.modificationTime,
