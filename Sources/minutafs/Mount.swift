@@ -74,7 +74,7 @@ extension Minutafs {
         }
 
         private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
-            let tree = StoreFileTree(store: store, mountDescription: "\(mountPoint) (\(description))")
+            let tree = StoreView(store: store, mountDescription: "\(mountPoint) (\(description))")
             let logger = logging.makeLogger()
             let synchronizer: StoreSynchronizer
             let mount: FuseMount

@@ -4,7 +4,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// Every bad write of the shared table (`BadInput.all`), through `StoreFileTree.write` as the mount
+/// Every bad write of the shared table (`BadInput.all`), through `StoreView.write` as the mount
 /// calls it: refused with a reason, recorded for `.minutafs/errors`, and the backing folder byte
 /// for byte as it was (SPEC section 4).
 struct BadInputTests {
@@ -24,7 +24,7 @@ struct BadInputTests {
     }
 
     /// The path a case writes to, in the tree's terms, and what the file shows before.
-    static func target(of input: BadInput, in tree: StoreFileTree) throws -> (path: String, current: [UInt8]) {
+    static func target(of input: BadInput, in tree: StoreView) throws -> (path: String, current: [UInt8]) {
         switch input.target {
         case .tags:
             return ("/tags.json", try tree.contents(ofPath: "/tags.json"))
@@ -40,7 +40,7 @@ struct BadInputTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let before = try Self.snapshot(path)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let (file, current) = try Self.target(of: input, in: tree)
             let bytes = input.bytes(String(decoding: current, as: UTF8.self))
             #expect(bytes != current)
@@ -65,7 +65,7 @@ struct BadInputTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let before = try Self.snapshot(path)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             var huge = Array(#"{"comment": ""#.utf8)
             huge += [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
             huge += Array(#""}"#.utf8)

@@ -9,7 +9,7 @@ struct DeletedDocumentTests {
     static let january = Month(year: 2024, month: 1)!
     static let name = "2024-01-03_034234.json"
 
-    func text(_ tree: StoreFileTree, _ path: String) throws -> String {
+    func text(_ tree: StoreView, _ path: String) throws -> String {
         String(decoding: try tree.contents(ofPath: path), as: UTF8.self)
     }
 
@@ -18,7 +18,7 @@ struct DeletedDocumentTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
-            let tree = StoreFileTree(store: store)
+            let tree = StoreView(store: store)
             let recordPath = "/records/2024/01/" + Self.name
             let shown = try store.recordFiles(in: Self.january).map(\.name)
             #expect(try tree.attributes(ofPath: recordPath).isWritable)

@@ -39,7 +39,7 @@ struct DuplicateRecordTests {
             let (path, id) = try storeWithTwoCopies(in: folder)
             let utc = try Store(path: path, timeZone: .utc)
             #expect(try count(id, in: utc) == [Self.january])
-            let status = String(decoding: try StoreFileTree(store: utc).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
+            let status = String(decoding: try StoreView(store: utc).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
             #expect(status.contains("records in two documents: \(id) shown in records/2024/01, also in records/2024/02.automerge (not shown)"), "\(status)")
 
             // In Berlin both starts fall in February: the February copy is the one shown.
@@ -102,7 +102,7 @@ struct DuplicateRecordTests {
             for order in [[Self.february, Self.march], [Self.march, Self.february]] {
                 let store = try Store(path: path, timeZone: .utc)
                 #expect(try months(holding: id, in: store, listing: order) == [Self.february], "listing \(order)")
-                let status = String(decoding: try StoreFileTree(store: store).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
+                let status = String(decoding: try StoreView(store: store).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
                 #expect(status.contains("records in two documents: \(id) shown in records/2024/02, also in records/2024/03.automerge (not shown)"), "\(status)")
             }
         }

@@ -78,12 +78,12 @@ struct HistoryFixtureTests {
     }
 
     /// A store of the two Minuta-shaped reference documents.
-    func tree(in folder: String) throws -> StoreFileTree {
+    func tree(in folder: String) throws -> StoreView {
         let store = folder + "/store"
         try FileManager.default.createDirectory(atPath: store + "/records/2024", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path("minuta-tags.automerge"), toPath: store + "/tags.automerge")
         try FileManager.default.copyItem(atPath: try Fixtures.path("minuta-month.automerge"), toPath: store + "/records/2024/03.automerge")
-        return StoreFileTree(store: try Store(path: store, timeZone: .utc))
+        return StoreView(store: try Store(path: store, timeZone: .utc))
     }
 
     @Test("a snapshot at each effective time of a month document shows the reference's records of then")

@@ -13,7 +13,7 @@ struct HistoryTests {
     static let withImage = "478594E3-17C2-407E-8493-B78CB2137020"
     static let withoutImage = "0144B87B-34CC-4DD9-AF76-D07C366E1C12"
 
-    func text(_ tree: StoreFileTree, _ path: String) throws -> String {
+    func text(_ tree: StoreView, _ path: String) throws -> String {
         String(decoding: try tree.contents(ofPath: path), as: UTF8.self)
     }
 
@@ -57,7 +57,7 @@ struct HistoryTests {
     func hiddenAndListed() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             #expect(try !tree.entries(inDirectory: "/.minutafs").contains { $0.name == "history" })
             #expect(try tree.attributes(ofPath: "/.minutafs/history").isDirectory)
             let days = try tree.entries(inDirectory: "/.minutafs/history").map(\.name)
@@ -86,7 +86,7 @@ struct HistoryTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
-            let tree = StoreFileTree(store: store)
+            let tree = StoreView(store: store)
             let files = try store.recordFiles(in: Self.march)
             let edited = try #require(files.first { $0.id == Self.withImage })
             let deleted = try #require(files.first { $0.id == Self.withoutImage })
@@ -114,7 +114,7 @@ struct HistoryTests {
             // Past snapshots are unchanged (also rendered afresh, not from the cache); one after the edits shows them.
             #expect(try tree.contents(ofPath: snapshot + edited.name) == edited.contents)
             #expect(try tree.contents(ofPath: snapshot + deleted.name) == deleted.contents)
-            let fresh = StoreFileTree(store: store)
+            let fresh = StoreView(store: store)
             #expect(try fresh.contents(ofPath: snapshot + edited.name) == edited.contents)
             #expect(try fresh.contents(ofPath: snapshot + deleted.name) == deleted.contents)
             let later = "/.minutafs/history/2100-01-01T00:00Z/records/2024/03/"
@@ -138,7 +138,7 @@ struct HistoryTests {
     func readOnly() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let snapshot = "/.minutafs/history/2025-01-01"
             let file = snapshot + "/records/2024/03/" + (try tree.entries(inDirectory: snapshot + "/records/2024/03").first { $0.name.hasSuffix(".json") }?.name ?? "")
             func isReadOnly(_ body: () throws(TreeError) -> Void) -> Bool {
@@ -162,7 +162,7 @@ struct HistoryTests {
     func restoreTags() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let original = try tree.contents(ofPath: "/tags.json")
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(original)) as? [String: [[String: Any]]])
             var tags = try #require(parsed["tags"])
@@ -175,7 +175,7 @@ struct HistoryTests {
             #expect(snapshot == original)
             try tree.write(snapshot, toPath: "/tags.json")
             #expect(try tree.contents(ofPath: "/tags.json") == original)
-            #expect(try StoreFileTree(store: try Store(path: path, timeZone: .utc)).contents(ofPath: "/tags.json") == original)
+            #expect(try StoreView(store: try Store(path: path, timeZone: .utc)).contents(ofPath: "/tags.json") == original)
         }
     }
 }

@@ -174,7 +174,7 @@ struct MonthPrefetchTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let expected = try Store(path: path, timeZone: .utc).months().map { try Store(path: path, timeZone: .utc).recordFiles(in: $0) }
             let store = try Store(path: path, timeZone: .utc)
-            let tree = StoreFileTree(store: store)
+            let tree = StoreView(store: store)
             #expect(store.state.withLock { $0.months.loaded.count + $0.months.parked.count } == 0)
             _ = try tree.entries(inDirectory: "/records/2024")
             tree.prefetcher.waitUntilIdle()

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The store as the mount sees it (issue 13): `StoreFileTree` answers `FileTree` calls itself, its errors
+/// The store as the mount sees it (issue 13): `StoreView` answers `FileTree` calls itself, its errors
 /// carry the errno a program gets, and `StoreSynchronizer` reports what another device changed.
 struct StoreSeamTests {
     static let january = Month(year: 2024, month: 1)!
@@ -36,7 +36,7 @@ struct StoreSeamTests {
     func saveReportsOtherPaths() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let reported = Mutex<[String]>([])
             tree.setChangeHandler { paths in reported.withLock { $0 += paths } }
             let file = try #require(try tree.store.recordFiles(in: Self.january).first)
@@ -63,7 +63,7 @@ struct StoreSeamTests {
             let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "an Jürgen", with: "an Ana")
             _ = try otherStore.writeRecordFile(Array(edited.utf8), named: file.name, in: Self.january)
 
-            let tree = StoreFileTree(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let synchronizer = try StoreSynchronizer(tree: tree)
             let reported = Mutex<[String]>([])
             tree.setChangeHandler { paths in reported.withLock { $0 += paths } }

@@ -19,7 +19,7 @@ struct UndecodableNameTests {
             close(descriptor)
 
             let store = try Store(path: path, timeZone: .utc)
-            let tree = StoreFileTree(store: store)
+            let tree = StoreView(store: store)
             let names = try tree.entries(inDirectory: "/records/2024/02").map(\.name)
             #expect(!names.contains { $0.unicodeScalars.contains("\u{FFFD}") }, "\(names)")
             #expect(names.contains { $0.hasSuffix(".json") })

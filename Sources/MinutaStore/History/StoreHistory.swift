@@ -171,7 +171,7 @@ public final class StoreHistory: Sendable {
             if parts[1] == "tags.json" { return .tags(instant) }
             if parts[1] == "records" { return .records(instant) }
         case 3:
-            if parts[1] == "records", StoreFileTree.isYearName(parts[2]) { return .year(instant, String(parts[2])) }
+            if parts[1] == "records", StoreView.isYearName(parts[2]) { return .year(instant, String(parts[2])) }
         case 4:
             if parts[1] == "records", let month = Month(yearName: String(parts[2]), monthName: String(parts[3])) { return .month(instant, month) }
         case 5:
@@ -236,7 +236,7 @@ public final class StoreHistory: Sendable {
         }
         switch try place(parts, path: path) {
         case .root:
-            // The backing folder's time: cheap, and not a time that moves at every look (see `StoreFileTree.folderTime`).
+            // The backing folder's time: cheap, and not a time that moves at every look (see `StoreView.folderTime`).
             let time = store.passThroughStatus("")?.modificationSeconds ?? 0
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: time, modificationNanoseconds: 0, isWritable: false)
         case .snapshot(let instant):

@@ -9,14 +9,14 @@ import Foundation
 /// (what inotify cannot see: network file systems, a queue overflow), and once more after `stop` by the
 /// caller. The watcher and the periodic pass are two threads that both end on one `EventSignal`.
 public final class StoreSynchronizer: Sendable {
-    public let tree: StoreFileTree
+    public let tree: StoreView
     /// Seconds between two periodic passes.
     public let period: Double
     private let stopSignal: EventSignal
     /// Each pass that found something is logged here (`mount --verbose`).
     private let debugLog: @Sendable (String) -> Void
 
-    public init(tree: StoreFileTree, period: Double = 5, debugLog: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
+    public init(tree: StoreView, period: Double = 5, debugLog: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
         self.tree = tree
         self.period = period
         self.debugLog = debugLog

@@ -4,10 +4,10 @@ import Synchronization
 
 /// The store as the mount shows it: paths (`/tags.json`, `/records/2024/01/2024-01-15_093000.json`,
 /// images, `/.minutafs/status`) mapped onto records, tags and backing files (SPEC section 3).
-/// The FUSE adapter reaches the store only through this type, as a `FileTree` (`StoreFileTree+FileTree.swift`:
+/// The FUSE adapter reaches the store only through this type, as a `FileTree` (`StoreView+FileTree.swift`:
 /// the store's errors become the errno a program gets there, once). The methods here answer in the
 /// store's terms (`StoreError`); `StoreSynchronizer` reports what the sync tool changed through it.
-public final class StoreFileTree: Sendable {
+public final class StoreView: Sendable {
     public let store: Store
     /// Shown in `.minutafs/status`.
     public let mountDescription: String

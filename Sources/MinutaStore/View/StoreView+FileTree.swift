@@ -3,7 +3,7 @@ import SystemPackage
 
 /// The store's tree as the mount serves it: every answer in the mount's terms. A `StoreError` becomes
 /// the `TreeError` a program gets, here and only here (``TreeError/init(_:writing:)``).
-extension StoreFileTree: FileTree {
+extension StoreView: FileTree {
     public func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry] {
         try answering { () throws(StoreError) in
             try storeEntries(inDirectory: path).map { TreeEntry(name: $0.name, isDirectory: $0.isDirectory) }
