@@ -47,13 +47,13 @@ extension StoreView: FileTree {
     }
 
     public func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
-        changeHandler.withLock { $0 = handler }
+        changeHandler.withLock { $0 = ChangeHandler(call: handler) }
     }
 
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
-        handler(paths)
+        handler.call(paths)
     }
 
     /// `writing`: the request would change something, so a document that does not load makes it

@@ -21,7 +21,15 @@ public final class StoreView: Sendable {
     /// Loads a listed year's months ahead of the reader (`Store+Prefetch.swift`).
     let prefetcher: MonthPrefetcher
     /// Told the paths that changed other than through the mount's own request (`setChangeHandler`).
-    let changeHandler = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    let changeHandler = Mutex<ChangeHandler?>(nil)
+
+    /// The mount's change handler, held in a struct. A function value kept directly in a `Mutex` (a
+    /// generic container) is re-wrapped in two reabstraction thunks at every `withLock` that reads it,
+    /// and the wrappers are stored back: after 20,000 saves a report went through 40,000 of them (time
+    /// and memory that grew with every save, issue 19). A struct's function field is not re-wrapped.
+    struct ChangeHandler {
+        let call: @Sendable ([String]) -> Void
+    }
 
     public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
