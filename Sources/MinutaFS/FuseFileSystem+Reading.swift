@@ -151,7 +151,7 @@ extension FuseFileSystem {
                     state.scratch[path]?.modificationTime = now
                 }
                 let file = OpenFile(inode: inode, isWritable: flags.isWritable, isAppending: flags.appends, modificationTime: now)
-                return .opened(OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable))
+                return .opened(state.openWithoutKeptPages(file, flags: flags))
             }
             if let pending = state.handles.pendingFile(ofInode: inode) {
                 // Another handle holds unsaved changes: this one starts from them, as it would on a disk.
@@ -162,7 +162,7 @@ extension FuseFileSystem {
                     file.change({ $0 = [] }, at: now)
                     file.awaitsFirstWrite = true
                 }
-                return .opened(OpenedFile(handle: state.handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable))
+                return .opened(state.openWithoutKeptPages(file, flags: flags))
             }
             if !flags.isWritable, let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory {
                 return .opened(state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now))
@@ -469,7 +469,13 @@ extension FuseFileSystem.MountState {
             inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
             contents: version.contents, modificationTime: version.attributes.modificationTime)
         if flags.truncates && flags.isWritable { file.change({ $0 = [] }, at: now) }
-        return OpenedFile(handle: handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+        return openWithoutKeptPages(file, flags: flags)
+    }
+
+    /// Opens a handle on `file`, whose bytes are the mount's own (a scratch file, unsaved changes, a
+    /// retained version): the kernel drops the pages it kept for the inode.
+    mutating func openWithoutKeptPages(_ file: OpenFile, flags: OpenFlags) -> OpenedFile {
+        OpenedFile(handle: handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
     }
 
     /// Opens a handle on a file of the tree with these attributes (a handle from `O_TRUNC` starts empty),
