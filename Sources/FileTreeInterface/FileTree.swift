@@ -37,6 +37,18 @@ public protocol FileTree: AnyObject, Sendable {
     /// stay the mount's until it ends.
     func settles(fileNamed name: String, inDirectory path: String) -> Bool
 
+    /// Whether a settling scratch file (see `settles(fileNamed:inDirectory:)`) holding `contents` is a file
+    /// of its own when a program fsyncs it: the mount then gives it to the tree at once and `fsync`
+    /// returns only when the tree holds it durably (or fails with the tree's error). Otherwise (the
+    /// temporary half of a save, such as a record's JSON under `x.json.tmp`) it stays in memory and
+    /// `fsync` returns 0: its rename is the save. The default is false.
+    func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool
+
+    /// Work the mount did after it had told a program it succeeded (`what`: a removal after its grace
+    /// period, a file written a while after its last close) failed with `error`; `outcome` says what the
+    /// mount kept. The tree records it where users look (an errors file, status). The default does nothing.
+    func didFailDeferredWork(_ what: String, error: TreeError, outcome: String)
+
     /// Creates or replaces a file with new contents.
     ///
     /// Called once per save: when a file written through the mount is flushed, fsynced or closed with
@@ -46,6 +58,11 @@ public protocol FileTree: AnyObject, Sendable {
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError)
 
     func removeFile(atPath path: String) throws(TreeError)
+
+    /// Throws the error a write or removal of `path` would fail with now, changing nothing: the mount asks
+    /// before it defers a removal, so that an `rm` that cannot be carried out fails at once instead of
+    /// returning 0 and failing later. The default throws nothing.
+    func checkWritable(atPath path: String) throws(TreeError)
 
     /// Renames a file between two accepted names (an image file, or `mv` of a record view). The mount
     /// refuses directory renames itself (`EPERM`), and never calls this for scratch names.
@@ -99,4 +116,10 @@ extension FileTree {
     public func didRefuseOversizedWrite(toPath path: String) {}
 
     public func settles(fileNamed name: String, inDirectory path: String) -> Bool { false }
+
+    public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool { false }
+
+    public func checkWritable(atPath path: String) throws(TreeError) {}
+
+    public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 }

@@ -16,6 +16,7 @@ extension FuseFileSystem {
     func makeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         if isReadOnly { throw .readOnlyFileSystem }
         let path = try path(of: name, inDirectory: parent)
+        try fromTree { () throws(TreeError) in try tree.checkWritable(atPath: path) }
         try fromTree { () throws(TreeError) in try tree.makeDirectory(atPath: path) }
         var attributes = try attributes(ofPath: path)
         attributes.inode = state.withLock { $0.inodes.lookUp(path) }
@@ -54,11 +55,14 @@ extension FuseFileSystem {
 
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
         if attributes.isDirectory { throw .isDirectory }
+        // A file the tree shows read-only (its month's document does not load, or is gone) is removed
+        // now or refused now: a deferred removal would return 0 and then fail.
         guard removalDelay > 0, attributes.isWritable, tree.accepts(fileNamed: name, inDirectory: directory) else {
             try fromTree { () throws(TreeError) in try tree.removeFile(atPath: path) }
             state.withLock { $0.inodes.detach(path) }
             return
         }
+        try fromTree { () throws(TreeError) in try tree.checkWritable(atPath: path) }
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
@@ -118,6 +122,9 @@ extension FuseFileSystem {
         for path in due { removeFromTree(path) }
     }
 
+    /// Removes a file whose `unlink` returned 0 a while ago. When the tree cannot (the folder is full or
+    /// read-only, the month's document does not load), the file is still there: the listing shows it
+    /// again at once, and the failure goes where users look (`FileTree.didFailDeferredWork`).
     private func removeFromTree(_ path: String) {
         do throws(TreeError) {
             try tree.removeFile(atPath: path)
@@ -125,6 +132,8 @@ extension FuseFileSystem {
             // Gone already (a sync tool, or the tree itself).
         } catch {
             log("rm \(path): the tree refused the removal: \(error)")
+            tree.didFailDeferredWork("rm \(path)", error: error, outcome: "the file was not removed and is shown again; remove it again once the cause is gone")
+            treeDidChange([path])  // the kernel cached its absence
         }
     }
 
@@ -192,9 +201,13 @@ extension FuseFileSystem {
         }
         switch (sourceIsScratch, destinationIsAccepted) {
         case (true, false):
+            // Whether it settles goes with the new name: a program that writes `.notes.txt.XXXXXX` and
+            // renames it to `notes.txt` (Foundation's atomic write) gives the user a file of their own.
+            let settles = tree.settles(fileNamed: newName, inDirectory: TreePath.parent(of: destination))
             state.withLock { state in
                 state.scratch.remove(destination)
                 state.scratch.move(source, to: destination)
+                state.scratch[destination]?.settles = settles
                 state.inodes.move(source, to: destination)
             }
             if let inode = state.withLock({ $0.inodes.inode(atPath: destination) }) { scheduleSettling(ofInode: inode) }

@@ -1,4 +1,5 @@
 import FileTreeInterface
+import SystemPackage
 import Dispatch
 
 /// Scratch files that settle into the tree (`FileTree.settles(fileNamed:inDirectory:)`): a name such as
@@ -33,8 +34,32 @@ extension FuseFileSystem {
         for (path, token) in due { settle(path, token: token, evenIfOpen: true) }
     }
 
+    /// `fsync` of a settling scratch file: a file of the user's own (`FileTree.settlesWhenSynced`) goes
+    /// to the tree now, and the program learns the outcome: 0 once the tree holds it durably, else the
+    /// tree's error (the bytes stay here, shown in the folder). The temporary half of a save stays in
+    /// memory: its rename is the save.
+    func settleNow(ofInode inode: UInt64) throws(Errno) {
+        let due = state.withLock { state -> (path: String, contents: [UInt8], token: UInt64)? in
+            guard let path = state.inodes.path(ofInode: inode), let file = state.scratch[path], file.settles else { return nil }
+            return (path, file.contents, file.settleToken)
+        }
+        guard let due, tree.settlesWhenSynced(due.contents, atPath: due.path) else { return }
+        do throws(TreeError) {
+            try tree.write(due.contents, toPath: due.path)
+        } catch {
+            log("\(due.path): fsync wrote it to the tree, which refused it: \(error); the bytes stay in the mount")
+            throw error.code
+        }
+        finishSettling(due.path, token: due.token, contents: due.contents)
+    }
+
     /// Writes the scratch file at `path` to the tree, unless it was renamed, removed, reopened or
     /// scheduled again since `token` was given.
+    ///
+    /// Refused content (`EINVAL`: a record's JSON under a name that is not a record's) is dropped: the
+    /// tree keeps its bytes where it shows refused writes. Any other failure (a full or read-only folder,
+    /// a document that does not load) keeps the file here, shown in its folder, says so once through
+    /// `FileTree.didFailDeferredWork` (the program's `close` returned 0 long ago), and tries again later.
     private func settle(_ path: String, token: UInt64, evenIfOpen: Bool) {
         let contents = state.withLock { state -> [UInt8]? in
             guard let file = state.scratch[path], file.settles, file.settleToken == token else { return nil }
@@ -44,13 +69,35 @@ extension FuseFileSystem {
             return file.contents
         }
         guard let contents else { return }
-        var refusal: TreeError?
         do throws(TreeError) {
             try tree.write(contents, toPath: path)
+        } catch where error.code != .invalidArgument {
+            keepAfterFailedSettling(path, token: token, error: error, retrying: !evenIfOpen)
+            return
         } catch {
-            refusal = error
             log("\(path): kept in memory while written, then given to the tree, which refused it: \(error)")
+            dropRefused(path, token: token)
+            return
         }
+        finishSettling(path, token: token, contents: contents)
+    }
+
+    /// The tree took the scratch file at `path`: it is the tree's file from now on.
+    private func finishSettling(_ path: String, token: UInt64, contents: [UInt8]) {
+        let (notices, hadFailed) = state.withLock { state -> ([KernelCacheNotice], Bool) in
+            // Changed since it was read (written, renamed, scheduled again): what the tree got is not all.
+            guard let file = state.scratch[path], file.settleToken == token, file.contents == contents else { return ([], false) }
+            state.scratch.remove(path)
+            guard let inode = state.inodes.inode(atPath: path) else { return ([], file.deferredFailure != nil) }
+            state.forgetCachedContent(ofInode: inode)
+            return ([.inode(inode)], file.deferredFailure != nil)
+        }
+        if hadFailed { log("\(path): written to the folder after all") }
+        if !notices.isEmpty { invalidator.invalidateSoon(notices) }
+    }
+
+    /// The tree refused the content: the scratch file goes, and the folder's listing with it.
+    private func dropRefused(_ path: String, token: UInt64) {
         let notices = state.withLock { state -> [KernelCacheNotice] in
             guard state.scratch[path]?.settleToken == token else { return [] }
             state.scratch.remove(path)
@@ -59,15 +106,36 @@ extension FuseFileSystem {
                 state.forgetCachedContent(ofInode: inode)
                 notices.append(.inode(inode))
             }
-            if refusal != nil {
-                state.inodes.detach(path)
-                if let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
-                    notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
-                    notices.append(.inode(parent))  // the folder's listing the kernel may keep
-                }
+            state.inodes.detach(path)
+            if let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
+                notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+                notices.append(.inode(parent))  // the folder's listing the kernel may keep
             }
             return notices
         }
         if !notices.isEmpty { invalidator.invalidateSoon(notices) }
+    }
+
+    /// The tree could not take the scratch file now: it stays in the mount with its bytes, the failure is
+    /// reported once per error, and (while the mount runs) it is tried again after another `settleDelay`.
+    private func keepAfterFailedSettling(_ path: String, token: UInt64, error: TreeError, retrying: Bool) {
+        let isNew = state.withLock { state -> Bool? in
+            guard state.scratch[path]?.settleToken == token else { return nil }
+            let isNew = state.scratch[path]?.deferredFailure != error.code
+            state.scratch[path]?.deferredFailure = error.code
+            return isNew
+        }
+        guard let isNew else { return }
+        log("\(path): could not be written to the folder after its last close: \(error); kept in the mount")
+        if isNew {
+            let outcome = retrying
+                ? "its bytes stay in the mount at \(path) and are written to the folder once it takes them"
+                : "the mount is ending, so its bytes are not kept"
+            tree.didFailDeferredWork("writing \(path) to the folder", error: error, outcome: outcome)
+        }
+        guard retrying else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(settleDelay, 1)) { [weak self] in
+            self?.settle(path, token: token, evenIfOpen: false)
+        }
     }
 }

@@ -20,6 +20,8 @@ extension FuseFileSystem {
         if isReadOnly { throw .readOnlyFileSystem }
         let directory = try path(ofInode: parent)
         let path = TreePath.appending(name, to: directory)
+        // A month whose document does not load, a store folder that is gone: no new file, scratch or not.
+        try fromTree { () throws(TreeError) in try tree.checkWritable(atPath: path) }
         if directory != TreePath.root {
             let directoryAttributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: directory) }
             if !directoryAttributes.isDirectory { throw .notDirectory }
@@ -162,6 +164,10 @@ extension FuseFileSystem {
     }
 
     private func saveNow(handle: UInt64, isFlush: Bool, repeatsRefusal: Bool) throws(Errno) {
+        if !isFlush, repeatsRefusal, let inode = state.withLock({ $0.handles[file: handle]?.inode }) {
+            // `fsync` of a file held while written: a file of its own is written to the tree now.
+            try settleNow(ofInode: inode)
+        }
         enum Plan {
             case nothing
             case refused(Errno)

@@ -1,4 +1,5 @@
 import FileTreeInterface
+import SystemPackage
 
 /// A file the mount keeps itself, in memory: an editor's swap, backup or temporary file, whose name the
 /// tree does not accept (SPEC section 4). It lives until it is unlinked, renamed onto an accepted name,
@@ -14,6 +15,9 @@ struct ScratchFile {
     var settles = false
     /// The token of the latest scheduled settling; an older one finds it changed and does nothing.
     var settleToken: UInt64 = 0
+    /// The error the tree gave when this file was last given to it after its last close (a full or
+    /// read-only folder): the file stays here, and is tried again, until the tree takes it.
+    var deferredFailure: Errno?
 }
 
 /// The scratch files of one mount, by path.

@@ -26,9 +26,9 @@ extension Store {
             }
             var changed: [Month] = []
             for (month, records) in held {
-                // Anything but a link there (a folder, a file that does not load) is not a deletion:
-                // that is an unreadable document (SPEC 5a), refused with EROFS.
-                let exists = BackingFiles.status(absolute(month.documentPath)).map { !$0.isSymbolicLink } ?? false
+                // Anything there (a link, a folder, a file that does not load) is not a deletion: that
+                // is an unreadable document (SPEC 5a, 5b), refused with EROFS.
+                let exists = BackingFiles.status(absolute(month.documentPath)) != nil
                 if !exists, deletedMonths.withLock({ $0.insert(month).inserted }) {
                     noteDocumentEvent("\(month.documentPath) was deleted from the folder while mounted; its \(records) record(s) are still shown, read-only; saving an edit to one of them writes the month back", state: &state)
                     changed.append(month)

@@ -26,10 +26,12 @@ extension Store {
     /// Reads and loads the document file at `relative` (an empty file does not count as a document).
     func readDocumentFile(_ relative: String) -> DocumentFileContents {
         let file = absolute(relative)
-        // A symbolic link is never followed (SPEC: nothing outside the store is reached): no document,
-        // and a save replaces the link itself.
-        guard let status = BackingFiles.status(file), !status.isSymbolicLink else { return .absent }
-        guard status.isRegularFile else { return .unreadable(.notARegularFile, identity: status.identity) }
+        // A symbolic link is never followed (nothing outside the store is reached), and never replaced
+        // either: like a folder or a FIFO at a document's name, it is a file minutafs cannot read (SPEC 5b).
+        guard let status = BackingFiles.status(file) else { return .absent }
+        guard status.isRegularFile else {
+            return .unreadable(status.isSymbolicLink ? .symbolicLink : .notARegularFile, identity: status.identity)
+        }
         let read: (bytes: [UInt8], identity: BackingFiles.Identity)
         do {
             read = try BackingFiles.readWithIdentity(file)
@@ -96,6 +98,7 @@ extension Store {
     /// (merged into such a copy if one loads there already; another number if one does not load).
     /// Returns the copy's relative path.
     func writeConflictCopy(of document: Document, for relative: String) throws(StoreError) -> String {
+        guard backingFolderIsPresent else { throw .backingFolderGone(path) }
         let folder = BackingFiles.parentPath(relative)
         let base = String(BackingFiles.lastComponent(relative).dropLast(".automerge".count))
         let day = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
@@ -183,6 +186,7 @@ extension Store {
     @discardableResult
     func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
         loaded.document.commit()
+        try requireBackingFolder(state: &state)
         let status = BackingFiles.status(absolute(relative))
         if let known = state.unreadable[relative], status?.identity == known.identity {
             try preserveHeldChanges(of: loaded, for: relative, state: &state)
@@ -205,6 +209,7 @@ extension Store {
     /// Puts `loaded` at `relative`, where the file whose identity is `expected` (nil: none) is
     /// believed to be. See the extension's comment for how nothing unmerged is replaced.
     func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: BackingFiles.Identity?, state: inout State) throws(StoreError) {
+        try requireBackingFolder(state: &state)
         let file = absolute(relative)
         let folder = BackingFiles.parentPath(file)
         try BackingFiles.makeDirectories(folder)
@@ -235,13 +240,9 @@ extension Store {
             if expected == nil {
                 guard try BackingFiles.renameWithoutReplacing(written.path, to: file) else {
                     unlink(written.path)
-                    if let status = BackingFiles.status(file), status.isSymbolicLink {
-                        // A link where the document belongs is replaced, never written through.
-                        expected = status.identity
-                    } else {
-                        // A file appeared there since we looked: merge it first.
-                        expected = try mergeFromDisk(&loaded, relative, state: &state).identity
-                    }
+                    // A file appeared there since we looked: merge it first (anything that is not a
+                    // document, a link included, makes the month unreadable and the save fails).
+                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
                     continue
                 }
             } else if try BackingFiles.exchange(written.path, file) {

@@ -42,6 +42,7 @@ extension Store {
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
         try state.withLock { (state: inout State) throws(StoreError) in
+            try requireBackingFolder(state: &state)
             let name = BackingFiles.lastComponent(relative)
             let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
                 .recordUnderOtherName(name)
@@ -70,6 +71,7 @@ extension Store {
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
+            try requireBackingFolder(state: &state)
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try requireReadableFile(month.documentPath, state: &state)
             }
@@ -81,11 +83,13 @@ extension Store {
 
     public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
+            try requireBackingFolder(state: &state)
             try BackingFiles.move(absolute(source), to: absolute(destination))
         }
     }
 
     public func makeFolder(_ relative: String) throws(StoreError) {
+        try requireBackingFolder()
         let folder = absolute(relative)
         guard BackingFiles.status(folder) == nil else { throw .alreadyExists(relative) }
         try BackingFiles.makeDirectories(folder)
@@ -94,6 +98,7 @@ extension Store {
     /// Removes an empty folder; a month folder whose document still holds records is not empty.
     public func removeFolder(_ relative: String, month: Month?) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
+            try requireBackingFolder(state: &state)
             if let month, let view = try monthView(month, in: &state), !view.files.isEmpty { throw .notEmpty(relative) }
             let folder = absolute(relative)
             guard BackingFiles.status(folder)?.isDirectory == true else { throw .notFound(relative) }

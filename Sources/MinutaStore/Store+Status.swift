@@ -16,6 +16,11 @@ extension Store {
         /// Document files that do not load (SPEC 5a), in path order, each with why and where this
         /// store kept the changes it held that the file may lack.
         public var unreadableDocuments: [UnreadableDocumentStatus]
+        /// Whether the backing folder was found moved, deleted or replaced (`Store+BackingFolder.swift`).
+        public var backingFolderGone = false
+        /// Deferred work (a removal after its grace period, a file held while written) that failed after
+        /// the program was told it succeeded; each one is in `.minutafs/errors`.
+        public var failedDeferredWork = 0
     }
 
     /// A document file that does not load, for `.minutafs/status` and `minutafs check`.
@@ -39,7 +44,17 @@ extension Store {
                    lastMergeFailure: state.synchronization.lastFailure,
                    unreadableDocuments: state.unreadable.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
                        UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
-                   })
+                   }, backingFolderGone: state.backingFolderGone, failedDeferredWork: state.failedDeferredWork)
+        }
+    }
+
+    /// Notes, for `.minutafs/errors`, status and the log, that work done after a program was told it
+    /// succeeded (`what`: a removal after its grace period, a file held while written) failed; the
+    /// mount keeps what it was given and says so in `outcome`.
+    public func noteDeferredFailure(_ what: String, error: String, outcome: String) {
+        state.withLock { state in
+            state.failedDeferredWork += 1
+            noteEvent("\(what) failed after the program was told it succeeded: \(error); \(outcome)", state: &state)
         }
     }
 

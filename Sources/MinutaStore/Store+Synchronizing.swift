@@ -53,6 +53,8 @@ extension Store {
     /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
     /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted.
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
+        // A folder that is no longer the store's own is not merged into (nor written) at all.
+        try requireBackingFolder()
         // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
         let duplicates = (try? removeIdenticalImageCopies()) ?? []
         let copies = try conflictCopies()
@@ -105,6 +107,7 @@ extension Store {
     }
 
     func quarantine(_ relative: String) throws(StoreError) -> String {
+        guard backingFolderIsPresent else { throw .backingFolderGone(path) }
         let folder = ".minutafs-quarantine"
         try BackingFiles.makeDirectories(absolute(folder))
         let flattened = relative.split(separator: "/").joined(separator: "__")
@@ -123,6 +126,8 @@ extension Store {
     /// A file that does not load is left as it is (SPEC 5a). Returns the documents (relative paths)
     /// whose content changed.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
+        // Another folder at the store's path (or none) holds nothing to merge into this store.
+        try requireBackingFolder()
         // The holder index is built by the first month view or `indexRecordHolders` (not here: a
         // mount's first pass runs before it serves); once built, every pass keeps it current.
         let indexed = state.withLock { $0.recordHolders.lastUpdate != nil }

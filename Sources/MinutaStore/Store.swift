@@ -26,6 +26,8 @@ public final class Store: Sendable {
     let movedRecordMemory: MovedRecordMemory?
     /// Where the store reports what happened to its document files (the mount's log).
     let log: @Sendable (String) -> Void
+    /// The backing folder's device and inode when the store was opened (`Store+BackingFolder.swift`).
+    let folderIdentity: FolderIdentity?
 
     struct LoadedDocument: Sendable {
         var document: Document
@@ -87,6 +89,11 @@ public final class Store: Sendable {
         /// Document files (relative paths) that do not load, and what is known of them (SPEC 5a).
         var unreadable: [String: UnreadableDocument] = [:]
         var synchronization = SynchronizationCounts()
+        /// The backing folder was found moved, deleted or replaced (noted once; `Store+BackingFolder.swift`).
+        var backingFolderGone = false
+        /// Work done after a program was told it succeeded (a removal's grace period, a file held while
+        /// written) that then failed: counted for `.minutafs/status`, each one in `.minutafs/errors`.
+        var failedDeferredWork = 0
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
@@ -126,6 +133,7 @@ public final class Store: Sendable {
             throw .legacyStore(absolute)
         }
         self.path = absolute
+        self.folderIdentity = FolderIdentity(path: absolute)
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())

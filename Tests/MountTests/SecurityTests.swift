@@ -106,7 +106,8 @@ struct SecurityTests {
                 #expect(read.status != 0 && read.output.contains("No such file or directory"), "\(link): \(read.output)")
             }
             #expect(try Shell.run("cat '\(mounted.mountPoint)/records/2024/01/etc/passwd'").status != 0)
-            #expect(try Shell.run("grep -rl root: '\(mounted.mountPoint)'").output.isEmpty)
+            // (Reading February fails with EIO: its document is a link; only what grep finds counts here.)
+            #expect(try Shell.run("grep -rl root: '\(mounted.mountPoint)' 2>/dev/null").output.isEmpty)
             // Writing where a link is replaces the link with a file; the target is untouched.
             #expect(try Shell.run("printf 'new image' > '\(mounted.january)/victim.jpg'").status == 0)
             #expect(try String(contentsOfFile: victim, encoding: .utf8) == "outside the store\n")
@@ -118,11 +119,17 @@ struct SecurityTests {
             }
             #expect(replaced, "the link was not replaced by a file")
             #expect(try String(contentsOfFile: victim, encoding: .utf8) == "outside the store\n")
-            // February's linked document is not read, and a new February record does not write through it.
+            // February's linked document is not read, and is unreadable in the sense of SPEC 5a: a new
+            // February record is refused (EROFS) with the reason in .minutafs/errors, and the link stays.
             #expect(try FileManager.default.contentsOfDirectory(atPath: mounted.mountPoint + "/records/2024/02").filter { $0.hasSuffix(".json") }.isEmpty)
             let new = #"{"startTime": "2024-02-20T10:00:00Z", "endTime": "2024-02-20T11:00:00Z", "comment": "new"}"#
-            #expect(try Shell.run("printf '%s' '\(new)' > '\(mounted.mountPoint)/records/2024/02/new.json'").status == 0)
+            let created = try Shell.run("printf '%s' '\(new)' > '\(mounted.mountPoint)/records/2024/02/new.json'")
+            #expect(created.status != 0 && created.output.contains("Read-only file system"), "\(created.output)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: store + "/records/2024/02.automerge") == victimDocument)
             #expect(try Fixtures.contents(ofFileAtPath: victimDocument) == victimDocumentBytes)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/records/2024").filter { $0.hasPrefix("02") } == ["02.automerge"])
+            let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors")
+            #expect(errors.contains("records/2024/02.automerge") && errors.contains("symbolic link"), "\(errors)")
             #expect(mounted.unmount() == 0)
         }
     }

@@ -22,6 +22,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another minutafs process writes this store now (SPEC 5a: one writer per store per machine).
     case storeInUse(store: String, holder: String)
     case legacyStore(String)
+    /// The backing folder is no longer the one the store was opened on: moved, deleted or replaced
+    /// (SPEC 5b). Nothing is written, at its old path or anywhere.
+    case backingFolderGone(String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .system(file, operation, errno): return "\(file): \(operation) failed: \(String(cString: strerror(errno.rawValue)))"
         case let .storeInUse(store, holder): return "\(store): the store is in use: \(holder); unmount it (or wait for that process) first"
         case .notAStore(let path): return "\(path): not a Minuta store (no tags.automerge and no records folder)"
+        case .backingFolderGone(let path): return "\(path): the store folder was moved, deleted or replaced while mounted; nothing more is written to it (every write fails with EROFS). Unmount, then mount the store from where it is now"
         case .legacyStore(let path): return "\(path): this is a legacy JSON store; run `minutafs migrate \(path)` first"
         }
     }

@@ -9,8 +9,10 @@ import Glibc
 public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
     /// Zero bytes: most often a sync tool that has created the file and not yet written it.
     case empty
-    /// A folder, a link or a device where a document belongs.
+    /// A folder, a FIFO or a device where a document belongs.
     case notARegularFile
+    /// A symbolic link where a document belongs: never followed, never replaced.
+    case symbolicLink
     /// `open` or `read` failed (permissions, I/O): the C error code.
     case cannotRead(errno: Errno)
     /// The bytes are not a document automerge 0.6 can load.
@@ -27,7 +29,9 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
         case .empty:
             return "the file is empty (a sync tool may still be downloading it)"
         case .notARegularFile:
-            return "it is not a regular file"
+            return "it is not a regular file (a folder, FIFO or device is where the document belongs); move it away to use this month again"
+        case .symbolicLink:
+            return "it is a symbolic link, which minutafs never follows or replaces; put the document itself there to use this month again"
         case .cannotRead(let code):
             return "it cannot be read (\(String(cString: strerror(code.rawValue))))"
         case .format(let error) where isNewerFormat:

@@ -53,6 +53,12 @@ public final class StoreSynchronizer: Sendable {
     /// Merges what the sync tool delivered (conflict copies, replaced documents) and reports the
     /// paths whose contents or listings changed: the month folders and every record file in them.
     public func synchronize() {
+        // The folder at the store's path is no longer the store's (moved, deleted, replaced): nothing
+        // there is merged or written, and the store says so once (SPEC 5b).
+        do throws(StoreError) { try store.requireBackingFolder() } catch {
+            store.recordSynchronizationPass(mergeFailure: nil)
+            return
+        }
         synchronizeFolderChanges()
         var documents: [String] = []
         do {

@@ -29,6 +29,18 @@ extension StoreView: FileTree {
         try answering(writing: true) { () throws(StoreError) in try storeRemoveFile(atPath: path) }
     }
 
+    /// A record or `tags.json` whose document is known not to load, or a store whose folder is gone,
+    /// takes no change now (`EROFS`).
+    public func checkWritable(atPath path: String) throws(TreeError) {
+        try answering(writing: true) { () throws(StoreError) in
+            switch try? place(of: path) {
+            case .record(let month, _)?: try store.requireWritableDocument(month.documentPath)
+            case .tags?: try store.requireWritableDocument("tags.automerge")
+            default: try store.requireBackingFolder()
+            }
+        }
+    }
+
     public func renameFile(from source: String, to destination: String) throws(TreeError) {
         try answering(writing: true) { () throws(StoreError) in try storeRenameFile(from: source, to: destination) }
     }
@@ -72,6 +84,7 @@ extension TreeError {
         let reason = error.description
         switch error {
         case .unloadableDocument: self.init(writing ? .readOnlyFileSystem : .ioError, reason: reason)
+        case .backingFolderGone: self.init(writing ? .readOnlyFileSystem : .ioError, reason: reason)
         case .rejected(_, _, _, .tooLarge): self.init(.fileTooLarge, reason: reason)
         case .rejected: self.init(.invalidArgument, reason: reason)
         case .notFound, .invalidName: self.init(.noSuchFileOrDirectory, reason: reason)

@@ -217,7 +217,16 @@ public final class StoreView: Sendable {
             let bytes = try store.tagsFile()
             return TreeAttributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
         case .record(let month, let name):
-            guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
+            let found: RecordFile?
+            do {
+                found = try store.recordFile(named: name, in: month)
+            } catch .unloadableDocument {
+                // A month never read that does not load shows no record (its listing fails with EIO): the
+                // kernel's lookup before a create finds nothing, so the create itself is refused, with
+                // EROFS and the reason, rather than an I/O error (SPEC 5a, 5b).
+                throw .notFound(path)
+            }
+            guard let file = found else { throw .notFound(path) }
             return TreeAttributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
                               isWritable: !store.isDeletedDocument(month))
         case .controlFile:
@@ -282,7 +291,7 @@ public final class StoreView: Sendable {
     func statusText() -> String {
         let status = store.status()
         return """
-        store: \(store.path)
+        store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
         mount: \(mountDescription)
         time zone: \(store.timeZone.identifier)
         history: .minutafs/history (not listed; ls it for the days, cp from it to restore)
@@ -294,6 +303,7 @@ public final class StoreView: Sendable {
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
+        failed deferred writes: \(status.failedDeferredWork)
         synchronization passes: \(status.synchronizationPasses)
         failed merges: \(status.failedMerges)
         last merge failure: \(status.lastMergeFailure ?? "none")
@@ -334,6 +344,17 @@ public final class StoreView: Sendable {
     public func settles(fileNamed name: String, inDirectory path: String) -> Bool {
         guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name), let place = try? place(of: path) else { return false }
         return Self.isHeldWhileWritten(name, in: place)
+    }
+
+    /// A file held while written is the user's own when fsynced, unless it holds a record's or the tags'
+    /// JSON: that is the temporary half of a save (`x.json.tmp`, then a rename), which stays in memory.
+    public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool {
+        !Store.isRecordJSON(contents) && !Store.isTagsJSON(contents)
+    }
+
+    /// Deferred work of the mount that failed goes to `.minutafs/errors`, the log and the status count.
+    public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {
+        store.noteDeferredFailure(what, error: error.description, outcome: outcome)
     }
 
     static func isHeldWhileWritten(_ name: String, in directory: Place) -> Bool {
