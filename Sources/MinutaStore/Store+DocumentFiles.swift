@@ -156,7 +156,7 @@ extension Store {
         case .loaded(let onDisk, let identity, let bytes):
             let before = loaded.document.changeCount
             do {
-                try loaded.document.merge(onDisk)
+                try merge(onDisk, into: &loaded, relative: relative, state: &state)
             } catch {
                 // Loads, but holds a change this engine refuses to apply: as good as unreadable.
                 markUnreadable(relative, reason: .format(error), identity: identity, state: &state)
@@ -267,7 +267,7 @@ extension Store {
                 case .loaded(let other, _, _):
                     if !other.heads.allSatisfy(loaded.document.containsChange) {
                         do {
-                            try loaded.document.merge(other)
+                            try merge(other, into: &loaded, relative: relative, state: &state)
                         } catch {
                             try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity, mergedAway: mergedAway, state: &state)
                         }

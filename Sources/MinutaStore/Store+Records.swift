@@ -111,10 +111,13 @@ extension Store {
                 do { object = try source.document.putObject(.map, forKey: id) } catch { throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, locations) }
                 currentView = []
             }
+            // What the writer could have read: values a merge replaced since stay merged (SPEC 5b).
+            let (written, conflictLines) = reconcileWithMerges(members.filter { $0.key != "id" }, current: currentView, recordID: id,
+                                                               file: displayPath, state: state)
             var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
             source.document = Document(actor: actor)
             do {
-                try editor.applyInPlace(members.filter { $0.key != "id" }, currentView: currentView)
+                try editor.applyInPlace(written, currentView: currentView)
             } catch {
                 throw reject(error, displayPath, locations)
             }
@@ -128,6 +131,7 @@ extension Store {
                 source.invalidateView(changedRecord: id)
                 let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
                 state.months[sourceMonth] = source
+                state.carriedConflicts += conflictLines
                 if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
                 let newName = try monthView(sourceMonth, in: &state)?.indexByID[RecordID(id)].flatMap { index in
                     // Only the name reported back to the mount; the save above is done either way.
@@ -144,8 +148,10 @@ extension Store {
             // from the bytes it was saved as (moves are rare; the edit worked on the only copy).
             let original = restoredAfterFailedEdit(source)
                 ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-            return try move(id, object: object, editedDocument: source.document, from: sourceMonth, source: original,
-                            to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
+            let moved = try move(id, object: object, editedDocument: source.document, from: sourceMonth, source: original,
+                                 to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
+            state.carriedConflicts += conflictLines
+            return moved
         } catch {
             if wasHeld, state.months[sourceMonth] == nil, let restored = restoredAfterFailedEdit(source) {
                 state.months[sourceMonth] = restored

@@ -92,7 +92,7 @@ extension Store {
             loaded = try loadTags(in: &state)
         }
         let before = loaded.document.changeCount
-        do { try loaded.document.merge(incoming) } catch {
+        do { try merge(incoming, into: &loaded, relative: primary, state: &state) } catch {
             let destination = try quarantine(copy)
             return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
         }

@@ -77,8 +77,11 @@ public final class Store: Sendable {
         var recordHolders = RecordHolderIndex()
         /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
         var movedAway: [RecordID: MovedAway] = [:]
-        /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's.
+        /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's, and for merged
+        /// values a save through the mount replaced.
         var carriedConflicts: [String] = []
+        /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
+        var supersededValues = SupersededValues()
         var rejections: [String] = []
         /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
         var rejectedFiles: [(name: String, bytes: [UInt8])] = []

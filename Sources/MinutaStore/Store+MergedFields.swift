@@ -1,0 +1,35 @@
+import AutomergeKit
+
+/// Merges that bring another device's changes into a held month note which record fields they changed,
+/// so a later save from a stale read keeps the merged values (`Edits/SupersededValues.swift`, SPEC 5b).
+extension Store {
+    /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
+    /// changes, remembers the fields the merge changed, as the mount showed them before.
+    func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String, state: inout State) throws(AutomergeError) {
+        guard Month(documentPath: relative) != nil, !other.heads.allSatisfy(loaded.document.containsChange) else {
+            try loaded.document.merge(other)
+            return
+        }
+        let before = SupersededValues.fields(of: loaded.document)
+        try loaded.document.merge(other)
+        state.supersededValues.noteMerge(before: before, after: SupersededValues.fields(of: loaded.document), now: Self.now())
+    }
+
+    /// The fields a save of record `id` writes, with stale values set back to what merges put there, and
+    /// the `.minutafs/conflicts` lines for merged values the save really replaced (to be kept once the
+    /// save succeeded).
+    func reconcileWithMerges(
+        _ written: [(key: String, value: JSONValue)], current: [(key: String, value: JSONValue)], recordID id: String,
+        file: String, state: State
+    ) -> (fields: [(key: String, value: JSONValue)], conflictLines: [String]) {
+        guard !state.supersededValues.isEmpty else { return (written, []) }
+        let (fields, overwrites) = state.supersededValues.reconcile(written, current: current, recordID: RecordID(id), now: Self.now())
+        let lines = overwrites.map { overwrite in
+            let shown = overwrite.written.map(Self.oneLine) ?? "no value"
+            let merged = overwrite.merged.map(Self.oneLine) ?? "no value"
+            return "\(file): \(overwrite.field): shows \(shown) (saved through the mount); "
+                + "also written on another device and merged before that save: \(merged)\n"
+        }
+        return (fields, lines)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// A save is compared with what the writer could have read (SPEC 5b): a script read a record, another
+/// device's change of one field was merged, and the script saved its old content with another field
+/// changed. The merged field keeps the other device's value; a field the writer really changed to a
+/// third value keeps the writer's, and the merged value is listed in `.minutafs/conflicts`.
+@Suite struct StaleSaveTests {
+    let january = Month(year: 2024, month: 1)!
+
+    /// A record of January with an `endTime`, and its file as the mount shows it.
+    func shownRecord(_ store: Store) throws -> RecordFile {
+        try #require(try store.recordFiles(in: january).first { $0.id == BadInput.recordID })
+    }
+
+    /// Another device (a copy of the store) sets `field` of the record to `value` and its January
+    /// document replaces the store's, as a sync tool delivers it.
+    func otherDeviceSets(_ field: String, to value: String, store path: String, folder: String) throws {
+        let device = try StoreFixture.copyOfAppStore(into: folder, name: "device-\(UUID().uuidString)")
+        try Shell.run("cp '\(path)/records/2024/01.automerge' '\(device)/records/2024/01.automerge'")
+        let other = try Store(path: device, timeZone: .utc)
+        let file = try #require(try other.recordFiles(in: january).first { $0.id == BadInput.recordID })
+        let edited = try Self.setting(field, to: value, in: StoreFixture.text(file.contents))
+        _ = try other.writeRecordFile(Array(edited.utf8), named: file.name, in: january)
+        // Written beside the store's file and renamed over it, as Dropbox and Syncthing do.
+        try Shell.run("cp '\(device)/records/2024/01.automerge' '\(path)/records/2024/.incoming' && mv '\(path)/records/2024/.incoming' '\(path)/records/2024/01.automerge'")
+    }
+
+    /// The record's JSON with one string field set (added when absent).
+    static func setting(_ field: String, to value: String, in json: String) throws -> String {
+        let lines = json.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let index = lines.firstIndex(where: { $0.hasPrefix("  \"\(field)\": ") }) {
+            var changed = lines
+            let comma = lines[index].hasSuffix(",") ? "," : ""
+            changed[index] = "  \"\(field)\": \"\(value)\"\(comma)"
+            return changed.joined(separator: "\n")
+        }
+        return json.replacingOccurrences(of: "\n  \"images\"", with: "\n  \"\(field)\": \"\(value)\",\n  \"images\"")
+    }
+
+    static func field(_ name: String, of file: RecordFile) throws -> String? {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(file.contents)) as? [String: Any])
+        return object[name] as? String
+    }
+
+    @Test("a script's save from a read made before a merge keeps the other device's endTime")
+    func staleReadKeepsMergedField() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let read = try shownRecord(store)
+            let readText = StoreFixture.text(read.contents)
+            try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
+            #expect(try store.synchronizeDocuments() == ["records/2024/01.automerge"])
+            #expect(try Self.field("endTime", of: try shownRecord(store)) == "2024-01-03T09:00:00Z")
+
+            // The script writes back what it read, with only the comment changed.
+            let saved = try Self.setting("comment", to: "from the script", in: readText)
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            let after = try shownRecord(store)
+            #expect(try Self.field("endTime", of: after) == "2024-01-03T09:00:00Z", "the other device's endTime was reverted")
+            #expect(try Self.field("comment", of: after) == "from the script")
+            #expect(try store.conflictReport().isEmpty)
+            // And on disk, for every device.
+            let fresh = try Store(path: path, timeZone: .utc)
+            #expect(try Self.field("endTime", of: try shownRecord(fresh)) == "2024-01-03T09:00:00Z")
+        }
+    }
+
+    @Test("a field the writer really changed where a merge changed it too: the writer's value wins, the merged one is listed")
+    func realChangeWinsAndIsListed() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let read = try shownRecord(store)
+            try otherDeviceSets("comment", to: "from the phone", store: path, folder: folder)
+            _ = try store.synchronizeDocuments()
+            let saved = try Self.setting("comment", to: "from the laptop", in: StoreFixture.text(read.contents))
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            #expect(try Self.field("comment", of: try shownRecord(store)) == "from the laptop")
+            let conflicts = try store.conflictReport().joined()
+            #expect(conflicts.contains("comment") && conflicts.contains("from the phone") && conflicts.contains("from the laptop"), "\(conflicts)")
+        }
+    }
+
+    @Test("a field the merge added, left out by a stale writer, stays; without a merge a save sets every field as written")
+    func addedFieldStaysAndPlainSavesAreUnchanged() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let read = try shownRecord(store)
+            let readText = StoreFixture.text(read.contents)
+            let hadComment = try Self.field("comment", of: read)
+            try otherDeviceSets("tagId", to: "7A0E1F4B-0000-4000-8000-000000000001", store: path, folder: folder)
+            _ = try store.synchronizeDocuments()
+            let saved = readText.replacingOccurrences(of: "\"startTime\"", with: "\"note\": \"x\",\n  \"startTime\"")
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            let after = try shownRecord(store)
+            #expect(try Self.field("tagId", of: after) == "7A0E1F4B-0000-4000-8000-000000000001")
+            #expect(try Self.field("comment", of: after) == hadComment)
+
+            // No merge touched another record: writing an older value there is an ordinary edit.
+            let other = try #require(try store.recordFiles(in: january).first { $0.id == BadInput.otherRecordID })
+            let changed = try Self.setting("comment", to: "first", in: StoreFixture.text(other.contents))
+            _ = try store.writeRecordFile(Array(changed.utf8), named: other.name, in: january)
+            _ = try store.writeRecordFile(other.contents, named: other.name, in: january)
+            let back = try #require(try store.recordFiles(in: january).first { $0.id == BadInput.otherRecordID })
+            #expect(back.contents == other.contents)
+        }
+    }
+}
+
+/// Runs a shell command line; fails the test when it exits non-zero.
+private enum Shell {
+    static func run(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw FixtureError("\(command): exit \(process.terminationStatus)") }
+    }
+}
