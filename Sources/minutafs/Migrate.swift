@@ -76,7 +76,7 @@ extension Minutafs {
                 throw CommandFailure(path: storePath, cause: "no such folder")
             }
             // Not while a mount (or another command) writes the store's documents.
-            let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), purpose: "used by minutafs migrate", hint: "unmount it first")
+            let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), hint: "unmount it first")
             defer { withExtendedLifetime(lock) {} }
             let isLegacy: Bool
             do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }

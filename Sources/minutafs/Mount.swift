@@ -64,8 +64,9 @@ extension Minutafs {
                     return
                 }
                 // One writer per store per machine: a second mount of this store stops here.
-                let lock = try StoreCommandSupport.lockForWriting(
-                    store.path, purpose: "mounted at \(MountDaemon.absolute(mountPoint))", hint: "a store is mounted once per machine")
+                // The lock is held by this process, the one that serves the mount (a background mount
+                // is this command again with -f), and is released when it exits.
+                let lock = try StoreCommandSupport.lockForWriting(store.path, hint: "a store is mounted once per machine")
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","),
                               logFile: stateDirectory.map { $0 + "/mount-" + StoreCommandSupport.logKey(store.path) + ".log" })
