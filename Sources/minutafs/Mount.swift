@@ -50,6 +50,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
+                try MountedPath.refuse(store)
                 let stateDirectory = StoreCommandSupport.stateDirectory()
                 let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
                                                          cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)

@@ -75,11 +75,13 @@ extension Minutafs {
 
 enum StoreCommandSupport {
     /// Opens the store at `path` for a command that works on an existing store (`check`,
-    /// `merge`): refuses an empty path, a path that is not a folder, and a folder with neither
+    /// `merge`, `log`, `report`): refuses an empty path, a minutafs mount or a path in one (SPEC 5b),
+    /// a path that is not a folder, and a folder with neither
     /// `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent folder), which
     /// would otherwise be "checked" with nothing to report.
     static func openExistingStore(_ path: String) throws(CommandFailure) -> Store {
         guard !path.isEmpty else { throw CommandFailure(path: "\"\"", cause: "an empty path; name the store folder (the one holding tags.automerge and records/)") }
+        try MountedPath.refuse(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure(path: path, cause: "no such file or folder") }
         guard isDirectory.boolValue else { throw CommandFailure(path: path, cause: "not a folder; name the store folder (the one holding tags.automerge and records/)") }
