@@ -112,4 +112,26 @@ struct MountIsNotAStoreTests {
             #expect(mounted.unmount() == 0)
         }
     }
+
+    @Test("migrate writes only into a folder outside any FUSE mount unless given --allow-fuse-destination")
+    func migrateRefusesFUSEDestination() throws {
+        try withTemporaryDirectory { folder in
+            // A FUSE filesystem of another type: minutafs itself under another subtype.
+            let mounted = try MountedStore(in: folder, options: ["subtype=elsewhere"])
+            #expect(try MountTable.current().mount(containing: mounted.mountPoint)?.fileSystemType == "fuse.elsewhere")
+            let records = Self.recordCount(in: mounted.mountPoint)
+            let before = try BadInputMountTests.snapshot(mounted.store)
+            for given in ["mnt", "mnt/records/2024"] {
+                let result = try MinutafsBinary.run(["migrate", "--cleanup", given], in: folder)
+                #expect(result.status == 1, "\(given): \(result.errorText)")
+                #expect(result.errorText == "minutafs: \(given) is in a FUSE filesystem (fuse.elsewhere \(mounted.store) mounted at \(mounted.mountPoint)); migrate writes only into folders outside FUSE mounts. Give --allow-fuse-destination to migrate there anyway\n", "\(result.errorText)")
+            }
+            #expect(Self.recordCount(in: mounted.mountPoint) == records)
+            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(mounted.unmount() == 0)
+            // The option is known (here the folder is not there at all).
+            let allowed = try MinutafsBinary.run(["migrate", "--allow-fuse-destination", folder + "/none"])
+            #expect(allowed.status == 1 && allowed.errorText == "minutafs: \(folder)/none: no such folder\n", "\(allowed.errorText)")
+        }
+    }
 }
