@@ -123,7 +123,7 @@ enum StoreCommandSupport {
         return nil
     }
 
-    /// The name part of a store's log file in the state folder (the lock file's).
+    /// The name part of a store's log file in the state folder.
     static func logKey(_ storePath: String) -> String {
         StoreLock.fileKey(for: storePath)
     }

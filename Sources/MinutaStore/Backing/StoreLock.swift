@@ -94,7 +94,7 @@ public final class StoreLock: Sendable {
     static func major(_ device: UInt64) -> UInt64 { ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff)) }
     static func minor(_ device: UInt64) -> UInt64 { (device & 0xff) | ((device >> 12) & ~UInt64(0xff)) }
 
-    /// The name a store's state files carry: the first 12 bytes of the SHA-256 of its real path, in hex.
+    /// The name a store's state files (log, move journal) carry: the first 12 bytes of the SHA-256 of its real path, in hex.
     public static func fileKey(for storePath: String) -> String { key(for: storePath) }
 
     static func key(for storePath: String) -> String {
