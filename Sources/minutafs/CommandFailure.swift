@@ -8,13 +8,16 @@ struct CommandFailure: Error, CustomStringConvertible {
     let path: String
     /// A one-line human message: what went wrong with that file.
     let cause: String
+    /// Between the path and the cause: ": ", or " " when the cause goes on a sentence about the
+    /// path ("m is a minutafs mount of ...").
+    var separator = ": "
 
     /// `path: cause`, with the path once: a cause that already starts with it (an error passed
     /// on from a library or from the background mount process) is not prefixed again.
     var description: String {
         var cause = cause
         while cause.hasPrefix(path + ": ") { cause.removeFirst(path.count + 2) }
-        return "\(path): \(cause)"
+        return path + separator + cause
     }
 }
 

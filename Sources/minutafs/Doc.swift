@@ -41,8 +41,8 @@ extension Minutafs.Doc {
 
         func run() throws {
             try reportingFailures {
-                // Replacing a store's document in place: not while a mount (or another command) writes it.
-                let lock = output == nil ? try StoreCommandSupport.lockForDocument(atPath: input) : nil
+                // Replacing a store's document (in place, or with -o): not while a mount (or another command) writes it.
+                let lock = try StoreCommandSupport.lockForDocument(atPath: output ?? input)
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     let original = try DocumentFile.readBytes(atPath: input)
                     var document = try DocumentFile.load(original, from: input)
@@ -84,6 +84,9 @@ extension Minutafs.Doc {
 
         func run() throws {
             try reportingFailures {
+                // Writing a store's document: not while a mount (or another command) writes it.
+                let lock = try StoreCommandSupport.lockForDocument(atPath: output)
+                defer { withExtendedLifetime(lock) {} }
                 var merged = try DocumentFile.load(atPath: inputs[0])
                 for input in inputs.dropFirst() {
                     let other = try DocumentFile.load(atPath: input)

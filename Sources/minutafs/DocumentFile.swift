@@ -7,9 +7,11 @@ import MinutaStore
 enum DocumentFile {
     /// The bytes of the file at `path`.
     ///
-    /// - Throws: `CommandFailure` naming `path` when it cannot be opened or read (a missing file, a
-    ///   folder, no permission).
+    /// - Throws: `CommandFailure` naming `path` when it is in a minutafs mount or cannot be opened
+    ///   or read (a missing file, a folder, no permission).
     static func readBytes(atPath path: String) throws(CommandFailure) -> [UInt8] {
+        // A mount shows JSON, not documents; its store's documents are what to give.
+        try MountedPath.refuse(path, instead: .document)
         do {
             return try DocumentFileAccess.read(path)
         } catch {
@@ -50,6 +52,8 @@ enum DocumentFile {
     /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5). A file already
     /// there that is not a document this minutafs can load is never written over (SPEC 5a).
     static func write(_ bytes: [UInt8], toPath path: String) throws(CommandFailure) {
+        // Never write through a mount (SPEC 5b).
+        try MountedPath.refuse(path, instead: .document)
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {

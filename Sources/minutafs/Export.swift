@@ -44,6 +44,9 @@ extension Minutafs {
                 guard let zone = StoreTimeZone(identifier: timezone) else {
                     throw CommandFailure(path: store, cause: "unknown time zone \(timezone ?? "")")
                 }
+                // A mount is not a store, and an export through one would write records into it.
+                try MountedPath.refuse(store)
+                try MountedPath.refuse(directory)
                 let summary: LegacyExporter.Summary
                 do throws(StoreError) {
                     summary = try LegacyExporter.export(storePath: store, to: directory, timeZone: zone)

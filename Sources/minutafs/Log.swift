@@ -41,6 +41,8 @@ extension Minutafs {
                 let storePath: String
                 let id: String
                 if let recordID {
+                    // The store-folder form: a mount is not a store (a record file in it is the other form).
+                    try MountedPath.refuse(target)
                     storePath = target
                     id = recordID
                 } else {

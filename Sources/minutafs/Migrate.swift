@@ -35,6 +35,10 @@ extension Minutafs {
                 difference named, no cleanup) if a value differs from the documents or a file was \
                 not migrated.
 
+                A minutafs mount (or a folder in one) is refused, naming the store it mounts: it only \
+                looks like a legacy store. So is a folder in any other FUSE filesystem, unless \
+                --allow-fuse-destination is given.
+
                 --cleanup removes tags.json, its conflict copies and the records' JSON files, only \
                 after a verified migration. Roll back with `minutafs export STORE DIR` (or restore \
                 the backup).
@@ -59,6 +63,10 @@ extension Minutafs {
         @Option(help: ArgumentHelp("Where to put the backup (default: STORE.backup-YYYYMMDD-HHMMSS beside the store).", valueName: "folder"))
         var backupDir: String?
 
+        @Flag(name: .customLong("allow-fuse-destination"),
+              help: "Migrate a store inside a FUSE filesystem (sshfs, rclone, ...); never a minutafs mount.")
+        var allowFUSEDestination = false
+
         @OptionGroup var logging: LoggingOptions
 
         func run() throws {
@@ -67,6 +75,11 @@ extension Minutafs {
         }
 
         private func migrate(logger: Logger) throws {
+            // A mount looks like a legacy store; migrating it would write its documents through the
+            // mount, verify against them and remove every record through it (issue 25).
+            try MountedPath.refuse(store)
+            if !allowFUSEDestination { try MountedPath.refuseFUSE(store, option: "--allow-fuse-destination") }
+            if let backupDir { try MountedPath.refuse(backupDir) }
             let storePath = store.count > 1 && store.hasSuffix("/") ? String(store.dropLast()) : store
             guard let zone = StoreTimeZone(identifier: timezone) else {
                 throw CommandFailure(path: storePath, cause: "unknown time zone \(timezone ?? "")")
@@ -76,7 +89,7 @@ extension Minutafs {
                 throw CommandFailure(path: storePath, cause: "no such folder")
             }
             // Not while a mount (or another command) writes the store's documents.
-            let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), purpose: "used by minutafs migrate", hint: "unmount it first")
+            let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), hint: "unmount it first")
             defer { withExtendedLifetime(lock) {} }
             let isLegacy: Bool
             do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }

@@ -50,6 +50,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
+                try MountedPath.refuse(store)
                 let stateDirectory = StoreCommandSupport.stateDirectory()
                 let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
                                                          cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
@@ -64,8 +65,9 @@ extension Minutafs {
                     return
                 }
                 // One writer per store per machine: a second mount of this store stops here.
-                let lock = try StoreCommandSupport.lockForWriting(
-                    store.path, purpose: "mounted at \(MountDaemon.absolute(mountPoint))", hint: "a store is mounted once per machine")
+                // The lock is held by this process, the one that serves the mount (a background mount
+                // is this command again with -f), and is released when it exits.
+                let lock = try StoreCommandSupport.lockForWriting(store.path, hint: "a store is mounted once per machine")
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","),
                               logFile: stateDirectory.map { $0 + "/mount-" + StoreCommandSupport.logKey(store.path) + ".log" })

@@ -27,7 +27,7 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let opened = try StoreCommandSupport.openExistingStore(store)
-                let lock = try StoreCommandSupport.lockForWriting(opened.path, purpose: "used by minutafs merge")
+                let lock = try StoreCommandSupport.lockForWriting(opened.path)
                 let reports: [Store.MergeReport]
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
                 withExtendedLifetime(lock) {}
@@ -75,11 +75,13 @@ extension Minutafs {
 
 enum StoreCommandSupport {
     /// Opens the store at `path` for a command that works on an existing store (`check`,
-    /// `merge`): refuses an empty path, a path that is not a folder, and a folder with neither
+    /// `merge`, `log`, `report`): refuses an empty path, a minutafs mount or a path in one (SPEC 5b),
+    /// a path that is not a folder, and a folder with neither
     /// `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent folder), which
     /// would otherwise be "checked" with nothing to report.
     static func openExistingStore(_ path: String) throws(CommandFailure) -> Store {
         guard !path.isEmpty else { throw CommandFailure(path: "\"\"", cause: "an empty path; name the store folder (the one holding tags.automerge and records/)") }
+        try MountedPath.refuse(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure(path: path, cause: "no such file or folder") }
         guard isDirectory.boolValue else { throw CommandFailure(path: path, cause: "not a folder; name the store folder (the one holding tags.automerge and records/)") }
@@ -121,7 +123,7 @@ enum StoreCommandSupport {
         return nil
     }
 
-    /// The name part of a store's log file in the state folder (the lock file's).
+    /// The name part of a store's log file in the state folder.
     static func logKey(_ storePath: String) -> String {
         StoreLock.fileKey(for: storePath)
     }
@@ -141,17 +143,18 @@ enum StoreCommandSupport {
         guard let root else { return nil }
         let store = "/" + root.joined(separator: "/")
         guard FileManager.default.fileExists(atPath: store + "/tags.automerge") || FileManager.default.fileExists(atPath: store + "/records") else { return nil }
-        return try lockForWriting(store, purpose: "used by minutafs doc compact", hint: "unmount it first")
+        return try lockForWriting(store, hint: "unmount it first")
     }
 
-    /// Takes the store's writer lock for a command that writes documents (`merge`, `migrate`, an
-    /// in-place `doc compact`): a mounted store is refused, naming the mount, and nothing changes.
+    /// Takes the store's writer lock for a command that writes documents (the mount, `merge`,
+    /// `migrate`, an in-place `doc compact`): the lock is on the store folder itself, whoever runs
+    /// the command (SPEC 5a), so a store in use is refused, naming its mount point and pid, and
+    /// nothing changes.
     static func lockForWriting(
-        _ storePath: String, purpose: String, hint: String = "unmount it first (the mount merges conflict copies itself)"
-    ) throws(CommandFailure) -> StoreLock? {
-        guard let stateDirectory = stateDirectory() else { return nil }
+        _ storePath: String, hint: String = "unmount it first (the mount merges conflict copies itself)"
+    ) throws(CommandFailure) -> StoreLock {
         do {
-            return try StoreLock(storePath: storePath, stateDirectory: stateDirectory, purpose: purpose)
+            return try StoreLock(storePath: storePath)
         } catch {
             if case .storeInUse(_, let holder) = error {
                 throw CommandFailure(path: storePath, cause: "the store is in use: \(holder); \(hint)")

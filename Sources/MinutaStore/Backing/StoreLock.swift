@@ -4,61 +4,97 @@ import SystemPackage
 import Glibc
 #endif
 
-/// One minutafs writer per store per machine (SPEC 5a): the mount, `merge`, `migrate` and an
-/// in-place `doc compact` hold this lock while they may write the store's documents, so two of them
-/// never replace each other's saves.
+/// One minutafs writer per store per machine, whoever runs it (SPEC 5a): the mount, `merge`,
+/// `migrate` and an in-place `doc compact` hold this lock while they may write the store's
+/// documents, so two of them never replace each other's saves.
 ///
-/// The lock is `flock` on `STATE/lock-HASH` (HASH names the store's real path), in the user's local
-/// state folder, never in the synced folder: a sync tool would copy it to other devices. The kernel
-/// releases it when the holder exits, however it exits. The file says who holds it.
+/// The lock is `flock(LOCK_EX)` on the store folder itself (a read-only descriptor of it), so it
+/// is the same lock for every user, HOME and `XDG_*` setting (a root fstab mount, `sudo`, a systemd
+/// unit), and nothing for it is written anywhere, least of all into the synced folder. The kernel
+/// releases it when the holder exits, however it exits. A refusal names the holder from
+/// `/proc/locks` (its pid) and the mount table (its mount point).
 public final class StoreLock: Sendable {
-    /// The open lock file; closing it releases the lock.
+    /// The open store folder; closing it releases the lock.
     private let descriptor: Int32
-    public let path: String
+    /// The store folder locked, as given.
+    public let storePath: String
 
-    /// Takes the lock of the store at `storePath`, saying in the lock file what holds it (`purpose`,
-    /// e.g. "mounted at /home/me/minuta").
-    /// - Throws: ``StoreError/storeInUse(store:holder:)`` when another process holds it.
-    public init(storePath: String, stateDirectory: String, purpose: String) throws(StoreError) {
-        try BackingFiles.makeDirectories(stateDirectory)
-        path = stateDirectory + "/lock-" + Self.key(for: storePath)
+    /// Takes the lock of the store folder at `storePath`.
+    /// - Throws: ``StoreError/storeInUse(store:holder:)`` when another process holds it (the holder
+    ///   says who: "mounted at /home/me/minuta by process 4242"), ``StoreError/system(file:operation:errno:)``
+    ///   when the folder cannot be opened or the filesystem refuses `flock`.
+    public init(storePath: String) throws(StoreError) {
+        self.storePath = storePath
         var opened: Int32
-        repeat { opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) } while opened < 0 && errno == EINTR
-        guard opened >= 0 else { throw .system(file: path, operation: "open lock file", errno: Errno(rawValue: errno)) }
+        repeat { opened = open(storePath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } while opened < 0 && errno == EINTR
+        guard opened >= 0 else { throw .system(file: storePath, operation: "open the store folder to lock it", errno: Errno(rawValue: errno)) }
         var result: Int32
         repeat { result = flock(opened, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
             let code = errno
-            let holder = (try? BackingFiles.read(path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            var info = stat()
+            let identity = fstat(opened, &info) == 0 ? (device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
             close(opened)
             if code == EWOULDBLOCK {
-                let said = holder.split(separator: "\n").first.map(String.init) ?? ""
-                throw .storeInUse(store: storePath, holder: said.isEmpty ? "another minutafs process" : said)
+                throw .storeInUse(store: storePath, holder: identity.map { Self.holder(device: $0.device, inode: $0.inode) } ?? "another minutafs process")
             }
-            throw .system(file: path, operation: "lock", errno: Errno(rawValue: code))
+            throw .system(file: storePath, operation: "lock the store folder (flock)", errno: Errno(rawValue: code))
         }
         descriptor = opened
-        let text = Array("\(purpose) by process \(getpid())\n".utf8)
-        if ftruncate(opened, 0) == 0 {
-            // Only a description for the next one who asks; the lock holds without it.
-            _ = text.withUnsafeBytes { pwrite(opened, $0.baseAddress, $0.count, 0) }
-        }
     }
 
     deinit { close(descriptor) }
 
-    /// Whether another process holds the lock of `storePath` now: what it said, or nil when free.
-    public static func holder(storePath: String, stateDirectory: String) -> String? {
-        do {
-            _ = try StoreLock(storePath: storePath, stateDirectory: stateDirectory, purpose: "checked")
-            return nil
-        } catch {
-            if case .storeInUse(_, let holder) = error { return holder }
-            return nil
+    /// Who holds the lock of the folder with `device` and `inode`, in words: "mounted at M by
+    /// process P", "process P (minutafs merge /x)", or "another minutafs process" when the
+    /// kernel does not say (another pid namespace, `/proc` hidden).
+    static func holder(device: UInt64, inode: UInt64) -> String {
+        let locks = (try? BackingFiles.read("/proc/locks", limit: 64 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let pid = Self.lockingProcess(inLocks: locks, major: Self.major(device), minor: Self.minor(device), inode: inode)
+        let arguments = pid.map(Self.commandLine(ofProcess:)) ?? []
+        let isMount = pid == nil || arguments.dropFirst().contains("mount")
+        if isMount, let table = try? MountTable.current() {
+            // The minutafs mount whose source is this very folder (by identity: the source is
+            // the path the mount was given, which may be another name for it).
+            let mount = table.mounts.last { mount in
+                guard mount.isMinutafs else { return false }
+                var info = stat()
+                return stat(mount.source, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+            }
+            if let mount { return "mounted at \(mount.mountPoint)" + (pid.map { " by process \($0)" } ?? "") }
         }
+        guard let pid else { return "another minutafs process" }
+        guard let program = arguments.first else { return "process \(pid)" }
+        let name = program.split(separator: "/").last.map(String.init) ?? program
+        return "process \(pid) (\(([name] + arguments.dropFirst()).joined(separator: " ")))"
     }
 
-    /// The name a store's state files carry: the first 12 bytes of the SHA-256 of its real path, in hex.
+    /// The pid of the `flock` write lock on the file `major:minor:inode` in `/proc/locks` text
+    /// (`1: FLOCK  ADVISORY  WRITE 4242 00:2f:1234 0 EOF`; device numbers in hex), or nil.
+    static func lockingProcess(inLocks text: String, major: UInt64, minor: UInt64, inode: UInt64) -> Int32? {
+        for line in text.split(separator: "\n") {
+            // A waiting request is marked "->"; it holds nothing.
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[3] == "WRITE" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor, UInt64(file[2]) == inode,
+                  let pid = Int32(fields[4]), pid > 0 else { continue }
+            return pid
+        }
+        return nil
+    }
+
+    /// The arguments process `pid` was started with, or none when they cannot be read.
+    private static func commandLine(ofProcess pid: Int32) -> [String] {
+        guard let bytes = try? BackingFiles.read("/proc/\(pid)/cmdline", limit: 1 << 20) else { return [] }
+        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// glibc's `major()` and `minor()` (macros Swift does not import).
+    static func major(_ device: UInt64) -> UInt64 { ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff)) }
+    static func minor(_ device: UInt64) -> UInt64 { (device & 0xff) | ((device >> 12) & ~UInt64(0xff)) }
+
+    /// The name a store's state files (log, move journal) carry: the first 12 bytes of the SHA-256 of its real path, in hex.
     public static func fileKey(for storePath: String) -> String { key(for: storePath) }
 
     static func key(for storePath: String) -> String {
