@@ -16,7 +16,7 @@ extension Minutafs {
                 at the same time as another change to the record, without seeing it, is marked \
                 "(concurrent with ...)". --json prints one JSON object per line instead.
 
-                To see a record as it was, or bring it back, use MOUNT/.minutafs/history/ (see `man minutafs`).
+                To see a record as it was, use MOUNT/.minutafs/history/; to bring it back, `minutafs restore` (see `man minutafs`).
 
                 Exit status: 0 printed (nothing when no document ever held the record); 1 the file is not \
                 a record of a mount or the store could not be read; 64 usage error.

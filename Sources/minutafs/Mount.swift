@@ -17,8 +17,9 @@ extension Minutafs {
 
                 .minutafs/history/ (not listed, so grep -r and find skip it; open it by name) holds every \
                 past state, read-only: `ls` it for one folder per day with changes, or open any instant \
-                (2024-03-12T09:30, ...Z, ...+02:00). Copy a record file from it back into records/ to undo \
-                an edit or bring back a deleted record (same id). `minutafs log FILE` lists a record's changes.
+                (2024-03-12T09:30, ...Z, ...+02:00). `minutafs restore` sets one record (or, with --tag, one \
+                tag) back to a snapshot, undoing an edit or bringing back a deleted one (same id), and \
+                changes nothing else. `minutafs log FILE` lists a record's changes.
 
                 Runs in the background unless -f is given. Unmount with `fusermount3 -u MOUNTPOINT` (or \
                 SIGTERM/SIGINT to the process): pending writes are flushed first.
@@ -28,7 +29,7 @@ extension Minutafs {
                   minutafs mount ~/Dropbox/Minuta ~/minuta
                   minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
-                  cp ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json ~/minuta/records/2024/03/
+                  minutafs restore ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json
                 """)
 
         @Argument(help: "The store folder (the sync tool's Minuta folder).")

@@ -12,6 +12,8 @@ struct HelpCommandTests {
         (["--help"], "log"),
         (["log", "--help"], "minutafs log ~/Dropbox/Minuta"),
         (["mount", "--help"], ".minutafs/history"),
+        (["--help"], "restore"),
+        (["restore", "--help"], "minutafs restore --tag Meeting"),
     ] as [([String], String)])
     func help(arguments: [String], mention: String) throws {
         let result = try MinutafsBinary.run(arguments)

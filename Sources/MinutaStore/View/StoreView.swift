@@ -294,7 +294,7 @@ public final class StoreView: Sendable {
         store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
         mount: \(mountDescription)
         time zone: \(store.timeZone.identifier)
-        history: .minutafs/history (not listed; ls it for the days, cp from it to restore)
+        history: .minutafs/history (not listed; ls it for the days; minutafs restore sets one record or tag back)
         deleted documents: \(deletedDocumentsText())
         records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
