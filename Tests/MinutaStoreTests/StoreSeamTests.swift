@@ -107,3 +107,36 @@ struct StoreSeamTests {
         }
     }
 }
+
+/// Synchronization passes never overlap: the watcher's and the periodic thread's passes run one at a
+/// time, so two never merge the same conflict copy (the second would count a failed merge).
+@Suite struct SynchronizationPassTests {
+    @Test("passes started from two threads at once over many conflict copies merge every copy once and count no failed merge")
+    func passesDoNotOverlap() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder, name: "A")
+            let other = try StoreFixture.copyOfAppStore(into: folder, name: "B")
+            let january = try #require(Month(year: 2024, month: 1))
+            let otherStore = try Store(path: other, timeZone: .utc)
+            let file = try #require(try otherStore.recordFiles(in: january).first)
+            let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "\"images\"", with: "\"note\": \"b\",\n  \"images\"")
+            _ = try otherStore.writeRecordFile(Array(edited.utf8), named: file.name, in: january)
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let synchronizer = try StoreSynchronizer(tree: tree)
+            for round in 0..<4 {
+                for day in 1...20 {
+                    let name = String(format: "01 (conflicted copy 2024-%02d-%02d).automerge", round + 1, day)
+                    try FileManager.default.copyItem(atPath: other + "/records/2024/01.automerge", toPath: path + "/records/2024/" + name)
+                }
+                // The watcher's thread and the periodic thread, at once.
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    for _ in 0..<3 { synchronizer.synchronize() }
+                }
+            }
+            let status = tree.store.status()
+            #expect(status.failedMerges == 0, "\(status.lastMergeFailure ?? "")")
+            #expect(status.mergedCopies == 80)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/records/2024").filter { $0.contains("conflicted") }.isEmpty)
+        }
+    }
+}

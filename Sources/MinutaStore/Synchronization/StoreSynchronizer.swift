@@ -1,5 +1,6 @@
 import FileTreeInterface
 import Foundation
+import Synchronization
 
 /// Keeps a served store in step with its folder while the sync tool changes it: merges the conflict
 /// copies and replaced documents it delivers, notices deleted documents, and reports every path whose
@@ -15,6 +16,9 @@ public final class StoreSynchronizer: Sendable {
     private let stopSignal: EventSignal
     /// Each pass that found something is logged here (`mount --verbose`).
     private let debugLog: @Sendable (String) -> Void
+    /// Held for the whole of a pass: the watcher's and the periodic thread's passes never overlap, so two
+    /// of them never work on the same conflict copy (the second would find it gone and count a failed merge).
+    private let passInProgress = Mutex(())
 
     public init(tree: StoreView, period: Double = 5, debugLog: @escaping @Sendable (String) -> Void = { _ in }) throws(StoreError) {
         self.tree = tree
@@ -53,6 +57,10 @@ public final class StoreSynchronizer: Sendable {
     /// Merges what the sync tool delivered (conflict copies, replaced documents) and reports the
     /// paths whose contents or listings changed: the month folders and every record file in them.
     public func synchronize() {
+        passInProgress.withLock { _ in synchronizeOnce() }
+    }
+
+    private func synchronizeOnce() {
         // The folder at the store's path is no longer the store's (moved, deleted, replaced): nothing
         // there is merged or written, and the store says so once (SPEC 5b).
         do throws(StoreError) { try store.requireBackingFolder() } catch {
