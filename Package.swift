@@ -37,6 +37,8 @@ let package = Package(
         // Moving a legacy JSON store into documents and back (`minutafs migrate`, `export`): only the
         // command line uses it.
         .target(name: "MinutaMigration", dependencies: ["MinutaStore", "AutomergeKit"]),
+        // Tracking time from the terminal (`minutafs start`, `stop`, `now`): through a mount or a store.
+        .target(name: "MinutaTimer", dependencies: ["MinutaStore"]),
         // The demo store `minutafs demo` and `make demo` write.
         .target(name: "MinutaDemo", dependencies: ["MinutaStore", "AutomergeKit"]),
         // Linux system calls Swift's Glibc module lacks (renameat2, for swapping a document in).
@@ -55,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "minutafs",
             dependencies: [
-                "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaFS", "FileTreeInterface", "CLinuxCalls",
+                "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaTimer", "MinutaFS", "FileTreeInterface", "CLinuxCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "FileTreeInterface", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
         .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "MinutaTimerTests", dependencies: ["MinutaTimer", "MinutaStore", "TestSupport"]),
         .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "FileTreeInterface", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

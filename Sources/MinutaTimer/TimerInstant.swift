@@ -1,0 +1,72 @@
+import Foundation
+import MinutaStore
+
+/// The instants `--at` takes (SPEC 10), in the store's time zone: `now`; `HH:MM` or `HH:MM:SS` (today);
+/// `YYYY-MM-DD` plus `THH:MM[:SS]` (as the history folder names them), with `Z` or an offset for
+/// another zone; and an offset back from now, `-15m`, `-1h30m`, `-90s`, `-2h`.
+public enum TimerInstant {
+    /// Milliseconds since the epoch `text` stands for at `now`.
+    /// - Throws: ``TimerError/unreadableInstant(_:)`` for any other text, ``TimerError/instantInFuture(_:)``
+    ///   for an instant after `now`.
+    public static func milliseconds(of text: String, now: Int64, timeZone: StoreTimeZone) throws(TimerError) -> Int64 {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let instant: Int64
+        if trimmed.lowercased() == "now" {
+            instant = now
+        } else if trimmed.hasPrefix("-") {
+            guard let back = offsetMilliseconds(trimmed.dropFirst()) else { throw .unreadableInstant(text) }
+            instant = now - back
+        } else if let time = timeOfDay(trimmed) {
+            let today = HistoryInstant.dayName(ofMilliseconds: now, timeZone: timeZone)
+            guard let local = HistoryInstant.milliseconds(ofName: today + "T" + time, timeZone: timeZone) else {
+                throw .unreadableInstant(text)
+            }
+            instant = local
+        } else if trimmed.utf8.count > 10, let named = HistoryInstant.milliseconds(ofName: trimmed, timeZone: timeZone) {
+            instant = named
+        } else {
+            throw .unreadableInstant(text)
+        }
+        guard instant <= now else { throw .instantInFuture(text) }
+        return instant
+    }
+
+    /// `HH:MM` or `HH:MM:SS` with valid numbers, as `HH:MM:SS`; nil for anything else.
+    static func timeOfDay(_ text: String) -> String? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3,
+              parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60 else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 60 : 0
+        guard second < 60 else { return nil }
+        return parts.count == 3 ? text : text + ":00"
+    }
+
+    /// `1h30m`, `15m`, `90s`, `2h`: units h, m, s, each at most once, in that order; nil otherwise.
+    static func offsetMilliseconds(_ text: Substring) -> Int64? {
+        var total: Int64 = 0
+        var number: Int64?
+        var lastUnit = 0
+        for character in text {
+            if let digit = character.wholeNumberValue, character.isASCII {
+                let (multiplied, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                guard !overflow, multiplied <= 1_000_000_000 else { return nil }
+                number = multiplied + Int64(digit)
+                continue
+            }
+            let unit: (rank: Int, milliseconds: Int64)
+            switch character {
+            case "h": unit = (1, 3_600_000)
+            case "m": unit = (2, 60_000)
+            case "s": unit = (3, 1000)
+            default: return nil
+            }
+            guard let value = number, unit.rank > lastUnit else { return nil }
+            total += value * unit.milliseconds
+            lastUnit = unit.rank
+            number = nil
+        }
+        guard number == nil, lastUnit > 0 else { return nil }
+        return total
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import MinutaTimer
+
+extension Minutafs {
+    /// `minutafs continue`: starts again what was tracked last.
+    struct Continue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "continue",
+            abstract: "Start a timer with the tag and comment of the last one that ended.",
+            discussion: """
+                Like `minutafs start --tag T --comment C`, with T and C taken from the timer that \
+                started last among those that ended (in the last 62 days, or every month with \
+                --all-months). A running timer is stopped at the same instant unless --keep.
+
+                Example:
+                  minutafs continue ~/minuta
+                """)
+
+        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
+        var at: String?
+
+        @Flag(help: "Leave a running timer running.")
+        var keep = false
+
+        @OptionGroup var options: TimerOptions
+
+        func run() throws {
+            try reportingFailures {
+                let actions = try TimerPlace.actions(options.place, writing: true)
+                let place = actions.backend.placeDescription
+                let now = TimerPlace.now()
+                let start = try TimerPlace.running(place) { () throws(TimerError) in
+                    try at.map { text throws(TimerError) in try TimerInstant.milliseconds(of: text, now: now, timeZone: actions.backend.timeZone) } ?? now
+                }
+                let last = try TimerPlace.running(place) { () throws(TimerError) in
+                    guard let last = try actions.lastStopped(now: now) else { throw .noEarlierTimer(place) }
+                    return last
+                }
+                let started = try TimerPlace.running(place) { () throws(TimerError) in
+                    try actions.start(tag: nil, tagID: last.tagID, comment: last.comment, at: start, keepsRunning: keep, now: now)
+                }
+                let tags = (try? actions.tags()) ?? []
+                let display = TimerDisplay(timers: [last], tags: tags, now: start, actions: actions)
+                for stopped in started.stopped {
+                    print("stopped " + TimerDisplay(timers: [stopped], tags: tags, now: start, actions: actions).formatted("%t").trimmingCharacters(in: .newlines)
+                          + " after " + TimerActions.elapsed(start - (stopped.startTime ?? start)))
+                }
+                print("started " + display.formatted("%t").trimmingCharacters(in: .newlines) + (last.comment.map { ": " + TerminalText.escaped($0) } ?? "")
+                      + " at " + actions.local(start, today: now) + " in " + place)
+            }
+        }
+    }
+}

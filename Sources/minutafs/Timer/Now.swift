@@ -1,0 +1,57 @@
+import ArgumentParser
+import MinutaTimer
+
+extension Minutafs {
+    /// `minutafs now`: the running timer, for a prompt or a status bar.
+    struct Now: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the running timer: tag, comment and time so far.",
+            discussion: """
+                Prints one line per running timer (`Work: sync bug 1:23`), or nothing with exit status 1 \
+                when none runs. --json prints one line of JSON in the form waybar's and i3blocks' custom \
+                modules read: {"text": "1:23 Work", "tooltip": "...", "class": "running"} ("long" for a \
+                timer running more than a day, "idle" with exit status 1 when none runs). --format fills \
+                %t (tag), %c (comment), %e (time so far, H:MM), %s (start), %i (record id), %% (a percent \
+                sign). Text from the store is printed with control characters escaped.
+
+                Examples:
+                  minutafs now ~/minuta
+                  minutafs now --json
+                  PS1='$(minutafs now --format "[%t %e] " 2>/dev/null)\\$ '
+                """)
+
+        @Flag(help: "One line of JSON for status bars (waybar, i3blocks).")
+        var json = false
+
+        @Option(help: "A template: %t tag, %c comment, %e time so far, %s start, %i id, %% percent sign.")
+        var format: String?
+
+        @OptionGroup var options: TimerOptions
+
+        func validate() throws {
+            if json && format != nil { throw ValidationError("give --json or --format, not both") }
+        }
+
+        func run() throws {
+            var isIdle = false
+            try reportingFailures {
+                let actions = try TimerPlace.actions(options.place, writing: false)
+                let place = actions.backend.placeDescription
+                let now = TimerPlace.now()
+                let timers = try TimerPlace.running(place) { () throws(TimerError) in try actions.running(now: now) }
+                let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
+                let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
+                if json {
+                    print(display.json, terminator: "")
+                } else if let format {
+                    print(display.formatted(format), terminator: "")
+                } else {
+                    print(display.text, terminator: "")
+                }
+                isIdle = timers.isEmpty
+            }
+            // Nothing running: exit status 1, for `if minutafs now; then ...` and prompts.
+            if isIdle { throw ExitCode.failure }
+        }
+    }
+}

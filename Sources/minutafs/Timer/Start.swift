@@ -1,0 +1,62 @@
+import ArgumentParser
+import MinutaTimer
+
+extension Minutafs {
+    /// `minutafs start`: starts a timer (a record with a start and no end).
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a timer: a new record with a start time and no end.",
+            discussion: """
+                The record is filed like any new record, in the month of its start, and shows on every \
+                device after the next sync. A timer already running is stopped at the same instant \
+                (--keep leaves it running). With the store mounted (by anyone on this machine) the \
+                record is written through the mount; otherwise the store is changed directly, under \
+                its writer lock.
+
+                --at takes HH:MM (today), YYYY-MM-DDTHH:MM (the store's time zone; Z or +02:00 for \
+                another), an offset back from now (-15m, -1h30m) or now.
+
+                Examples:
+                  minutafs start --tag Work --comment "sync bug" ~/minuta
+                  minutafs start --tag work --at 09:30
+                  minutafs start --at -15m --keep ~/Dropbox/Minuta
+                """)
+
+        @Option(help: "The tag, by name (any case; an unarchived tag first) or by id.")
+        var tag: String?
+
+        @Option(help: "The record's comment.")
+        var comment: String?
+
+        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
+        var at: String?
+
+        @Flag(help: "Leave a running timer running.")
+        var keep = false
+
+        @OptionGroup var options: TimerOptions
+
+        func run() throws {
+            try reportingFailures {
+                let actions = try TimerPlace.actions(options.place, writing: true)
+                let place = actions.backend.placeDescription
+                let now = TimerPlace.now()
+                let start = try TimerPlace.running(place) { () throws(TimerError) in
+                    try at.map { text throws(TimerError) in try TimerInstant.milliseconds(of: text, now: now, timeZone: actions.backend.timeZone) } ?? now
+                }
+                let started = try TimerPlace.running(place) { () throws(TimerError) in
+                    try actions.start(tag: tag, comment: comment, at: start, keepsRunning: keep, now: now)
+                }
+                let tags = (try? actions.tags()) ?? []
+                for stopped in started.stopped {
+                    let display = TimerDisplay(timers: [stopped], tags: tags, now: start, actions: actions)
+                    print("stopped " + display.formatted("%t: %c").trimmingCharacters(in: .newlines)
+                          + " after " + TimerActions.elapsed(start - (stopped.startTime ?? start)))
+                }
+                let name = tag.flatMap { query in try? TagChoice.resolve(query, among: tags).name }
+                print("started " + TerminalText.escaped(name ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
+                      + " at " + actions.local(start, today: now) + " in " + place)
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The options `start`, `stop`, `now` and `continue` share.
+struct TimerOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "The store folder or its mount. Default: $MINUTAFS_STORE, else `store = PATH` in $XDG_CONFIG_HOME/minutafs/config.",
+        valueName: "path"))
+    var path: String?
+
+    @Option(help: "The store's time zone when it is not mounted (default: the machine's). A mount uses its own.")
+    var timezone: String?
+
+    @Flag(help: "Look for running timers in every month, not only those of the last 62 days.")
+    var allMonths = false
+
+    var place: TimerPlace.Options {
+        TimerPlace.Options(path: path, timeZone: timezone, searchesAllMonths: allMonths)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import MinutaStore
+import MinutaTimer
+
+/// Where `minutafs start`, `stop`, `now` and `continue` work (SPEC 10): PATH is a store or its mount, or
+/// is left out for the default (`MINUTAFS_STORE`, else `store = PATH` in
+/// `$XDG_CONFIG_HOME/minutafs/config`). A mounted store is always worked on through its mount, whoever
+/// mounted it, so the mount stays its single writer; a store not mounted is opened directly, under its
+/// writer lock when the command writes.
+enum TimerPlace {
+    /// Options every timer command takes.
+    struct Options {
+        var path: String?
+        var timeZone: String?
+        var searchesAllMonths: Bool
+    }
+
+    static func actions(_ options: Options, writing: Bool) throws(CommandFailure) -> TimerActions {
+        let path = try chosenPath(options.path)
+        let backend = try backend(for: path, timeZone: options.timeZone, writing: writing)
+        return TimerActions(backend: backend, searchesAllMonths: options.searchesAllMonths)
+    }
+
+    /// The path given, else the configured default.
+    static func chosenPath(_ given: String?) throws(CommandFailure) -> String {
+        if let given { return expanded(given) }
+        let environment = ProcessInfo.processInfo.environment
+        if let store = environment["MINUTAFS_STORE"], !store.isEmpty { return expanded(store) }
+        let config = configFile()
+        if let config, let text = try? String(contentsOfFile: config, encoding: .utf8) {
+            for line in text.split(whereSeparator: \.isNewline) {
+                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == "store", !parts[1].isEmpty { return expanded(parts[1]) }
+            }
+        }
+        throw CommandFailure(
+            path: "no store given", cause: "which store? Give the store folder or its mount (minutafs now ~/minuta), or set MINUTAFS_STORE, or write `store = PATH` in \(config ?? "$XDG_CONFIG_HOME/minutafs/config")",
+            separator: ": ")
+    }
+
+    /// `$XDG_CONFIG_HOME/minutafs/config`, else `~/.config/minutafs/config`.
+    static func configFile() -> String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/minutafs/config" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/minutafs/config" }
+        return nil
+    }
+
+    static func expanded(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
+        return home + path.dropFirst()
+    }
+
+    static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
+        let table: MountTable
+        do { table = try MountTable.current() } catch { throw CommandFailure(path: path, cause: error.description) }
+        let absolute = MountTable.absolutePath(of: path)
+        if let mount = table.mount(containing: absolute), mount.isMinutafs {
+            return try mountBackend(mount.mountPoint)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(path: path, cause: "no such folder; give the store folder (the one holding tags.automerge and records/) or its mount")
+        }
+        // The store mounted by anyone on this machine: through that mount.
+        if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
+        let store = try StoreCommandSupport.openExistingStore(path)
+        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: StoreCommandSupport.cacheDirectory())
+        let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
+        return StoreTimerBackend(store: zoned, lock: lock)
+    }
+
+    static func mountBackend(_ mountPoint: String) throws(CommandFailure) -> any TimerBackend {
+        do { return try MountTimerBackend(mountPoint: mountPoint) } catch { throw CommandFailure(path: mountPoint, cause: error.description) }
+    }
+
+    /// The minutafs mount whose store is the folder at `path` (the same device and inode).
+    static func mountShowing(_ path: String, in table: MountTable) -> MountTable.Mount? {
+        var folder = stat()
+        guard stat(path, &folder) == 0 else { return nil }
+        return table.mounts.last { mount in
+            var source = stat()
+            return mount.isMinutafs && stat(mount.source, &source) == 0 && source.st_dev == folder.st_dev && source.st_ino == folder.st_ino
+        }
+    }
+
+    /// Milliseconds since the epoch, now.
+    static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Runs `body`, turning a timer error into the command's one-line failure about `path`.
+    static func running<T>(_ place: String, _ body: () throws(TimerError) -> T) throws(CommandFailure) -> T {
+        do { return try body() } catch { throw CommandFailure(path: place, cause: error.description) }
+    }
+}

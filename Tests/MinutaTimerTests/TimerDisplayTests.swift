@@ -1,0 +1,86 @@
+import MinutaStore
+import MinutaTimer
+import Testing
+
+/// How `minutafs now` prints: text, templates, and one line of JSON whatever a comment holds.
+@Suite struct TimerDisplayTests {
+    struct FixedBackend: TimerBackend {
+        var timeZone: StoreTimeZone { StoreTimeZone(identifier: "Europe/Berlin")! }
+        var placeDescription: String { "test" }
+        func months() throws(TimerError) -> [Month] { [] }
+        func recordFiles(in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] { [] }
+        func tagsJSON() throws(TimerError) -> [UInt8] { [] }
+        func write(_ bytes: [UInt8], named name: String, in month: Month) throws(TimerError) {}
+        func create(_ bytes: [UInt8], in month: Month) throws(TimerError) -> String { "" }
+    }
+
+    /// 2024-11-24T10:00:00Z (11:00 in Berlin).
+    static let now: Int64 = 1_732_442_400_000
+    static let tags = [TagSummary(id: "11111111-1111-4111-8111-111111111111", name: "Work", isArchived: false)]
+
+    func timer(comment: String, startedMinutesAgo minutes: Int64) throws -> TimerRecord {
+        let start = ISO8601.string(milliseconds: Self.now - minutes * 60_000)
+        let json = #"{"id": "AAAAAAAA-1111-4111-8111-111111111111", "startTime": "\#(start)", "tagId": "11111111-1111-4111-8111-111111111111", "comment": \#(TimerDisplayTestsJSON.string(comment)), "images": []}"#
+        return try #require(TimerRecord(month: Month(year: 2024, month: 11)!, fileName: "x.json", bytes: Array(json.utf8)))
+    }
+
+    func display(_ timers: [TimerRecord]) -> TimerDisplay {
+        TimerDisplay(timers: timers, tags: Self.tags, now: Self.now, actions: TimerActions(backend: FixedBackend()))
+    }
+
+    @Test("text, templates and JSON of a running timer")
+    func running() throws {
+        let shown = display([try timer(comment: "sync bug", startedMinutesAgo: 83)])
+        #expect(shown.text == "Work: sync bug 1:23\n")
+        #expect(shown.formatted("[%t %e since %s] %c %% %x") == "[Work 1:23 since 09:37] sync bug % %x\n")
+        #expect(shown.json == #"{"text": "1:23 Work", "tooltip": "Work: sync bug (since 09:37)", "class": "running"}"# + "\n")
+    }
+
+    @Test("a comment cannot drive the terminal or break the JSON line")
+    func hostileComment() throws {
+        let shown = display([try timer(comment: "\u{1B}]0;pwned\u{07}\u{1B}[2J\nline \"two\"", startedMinutesAgo: 5)])
+        #expect(!shown.text.contains("\u{1B}") && !shown.text.contains("\u{07}"))
+        #expect(shown.text.split(separator: "\n").count == 1)
+        #expect(shown.json.split(separator: "\n").count == 1 && !shown.json.contains("\u{1B}"))
+        #expect(shown.json.contains(#"\u001b]0;pwned\u0007\u001b[2J\nline \"two\""#))
+    }
+
+    @Test("a timer running more than a day is flagged; none running is idle")
+    func longAndIdle() throws {
+        let long = display([try timer(comment: "", startedMinutesAgo: 60 * 30)])
+        #expect(long.text == "Work 30:00 (running since 2024-11-23 05:00, more than a day)\n")
+        #expect(long.json.contains(#""class": "long""#))
+        #expect(display([]).json == #"{"text": "", "tooltip": "no timer running", "class": "idle"}"# + "\n")
+        #expect(display([]).text.isEmpty)
+    }
+
+    @Test("stopping sets endTime after startTime and keeps every other key as it was")
+    func stopped() throws {
+        let json = #"{"id": "AAAAAAAA-1111-4111-8111-111111111111", "startTime": "2024-11-24T09:00:00Z", "extra": {"n": 18446744073709551615}, "images": []}"#
+        let record = try #require(TimerRecord(month: Month(year: 2024, month: 11)!, fileName: "x.json", bytes: Array(json.utf8)))
+        #expect(record.isRunning)
+        let text = String(decoding: record.stopped(at: Self.now), as: UTF8.self)
+        #expect(text.contains("\"startTime\": \"2024-11-24T09:00:00Z\",\n  \"endTime\": \"2024-11-24T10:00:00Z\""))
+        #expect(text.contains("18446744073709551615"))
+    }
+}
+
+enum TimerDisplayTestsJSON {
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}
