@@ -61,9 +61,7 @@ public struct TimerActions: Sendable {
         }
         guard let month = backend.timeZone.month(ofMilliseconds: start) else { throw .unreadableInstant(String(start)) }
         let id = try backend.create(TimerRecord.newTimer(start: start, tagID: chosenID, comment: comment), in: month)
-        for timer in toStop {
-            try backend.write(timer.stopped(at: start), named: timer.fileName, in: timer.month)
-        }
+        for timer in toStop { try write(timer.stopped(at: start), over: timer) }
         return Started(id: id, start: start, month: month, stopped: toStop)
     }
 
@@ -76,10 +74,19 @@ public struct TimerActions: Sendable {
         for timer in timers {
             if let begun = timer.startTime, begun > end { throw .stopBeforeStart(stop: local(end), start: local(begun)) }
         }
-        for timer in timers {
-            try backend.write(timer.stopped(at: end), named: timer.fileName, in: timer.month)
-        }
+        for timer in timers { try write(timer.stopped(at: end), over: timer) }
         return timers
+    }
+
+    /// Saves `bytes` as the record `timer` was read from, under the name it has now: a record started in
+    /// the same second as another is renamed when that one appears (`_<id prefix>`), so the name read
+    /// may be gone; the record is found again by its id.
+    func write(_ bytes: [UInt8], over timer: TimerRecord) throws(TimerError) {
+        var name = timer.fileName
+        if let id = timer.id, let current = try backend.records(in: [timer.month]).first(where: { $0.id.map(RecordID.init) == RecordID(id) }) {
+            name = current.fileName
+        }
+        try backend.write(bytes, named: name, in: timer.month)
     }
 
     /// The timer that ended last (by its start), whose tag and comment `continue` starts again.

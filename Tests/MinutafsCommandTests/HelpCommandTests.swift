@@ -14,6 +14,11 @@ struct HelpCommandTests {
         (["mount", "--help"], ".minutafs/history"),
         (["--help"], "restore"),
         (["restore", "--help"], "minutafs restore --tag Meeting"),
+        (["--help"], "start"),
+        (["start", "--help"], "minutafs start --tag Work"),
+        (["stop", "--help"], "minutafs stop --at 17:45"),
+        (["now", "--help"], "minutafs now --json"),
+        (["continue", "--help"], "minutafs continue ~/minuta"),
     ] as [([String], String)])
     func help(arguments: [String], mention: String) throws {
         let result = try MinutafsBinary.run(arguments)
