@@ -25,10 +25,11 @@ public enum ISO8601 {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// The broken-down time of `milliseconds` shifted by `offsetSeconds`.
+    /// The broken-down time of `milliseconds` shifted by `offsetSeconds`. A document may hold any
+    /// timestamp: one so near the ends of Int64 that the shift overflows is held there.
     public static func components(milliseconds: Int64, offsetSeconds: Int = 0)
         -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
-        let shifted = milliseconds + Int64(offsetSeconds) * 1000
+        let shifted = milliseconds.addingSaturated(Int64(offsetSeconds) * 1000)
         let (seconds, millisecond) = shifted.quotientAndRemainder(dividingBy: 1000)
         let adjustedSeconds = millisecond < 0 ? seconds - 1 : seconds
         let adjustedMillisecond = millisecond < 0 ? millisecond + 1000 : millisecond

@@ -14,10 +14,15 @@ public struct CSVWriter: Sendable {
     static func field(_ value: String) -> String {
         let needsQuotes = value.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 13 || $0 == 10 }
         guard needsQuotes else { return value }
-        var quoted = "\""
-        for character in value.unicodeScalars {
-            if character == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(character) }
+        // Byte by byte: a quote is one byte in UTF-8 and never part of another character, and a
+        // comment may be 16 MiB.
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        quoted.reserveCapacity(value.utf8.count + 16)
+        for byte in value.utf8 {
+            quoted.append(byte)
+            if byte == UInt8(ascii: "\"") { quoted.append(byte) }
         }
-        return quoted + "\""
+        quoted.append(UInt8(ascii: "\""))
+        return String(decoding: quoted, as: UTF8.self)
     }
 }

@@ -1,17 +1,22 @@
 /// `reports/YYYY/MM.svg`: one stacked bar per day of the month in each tag's own color, day labels,
 /// an hours axis, a legend with tag names and hours, and the month's total (SPEC section 9).
 /// The layout is fixed-width; the legend grows downwards, four entries a row, so 1 or 40 tags and
-/// 0 or 24 hours a day all stay readable.
+/// 0 or 24 hours a day all stay readable. Whatever the records, its size is bounded (SPEC 5b): a
+/// record is drawn on the days of this month it covers, a day's bar holds at most 24 hours, the
+/// legend holds at most ``legendLimit`` entries, and notes under it flag what the bars cannot show
+/// (timers running for more than a day, records longer than a day, overlapping records).
 public enum MonthPicture {
     public static let width = 860
-    static let left = 56, top = 56, chartHeight = 300, slot = 25, legendColumns = 4, legendRow = 20
-    /// Colors for time that has no tag color of its own.
+    static let left = 56, top = 56, chartHeight = 300, slot = 25, legendColumns = 4, legendRow = 20, noteRow = 16
+    /// Colors for time that has no tag color of its own, for the tags left out of a full legend, and
+    /// for the marks and notes that flag what the bars cannot show.
     public static let untaggedColor = "#9E9E9E", unknownTagColor = "#5D4037", fallbackColor = "#607D8B"
+    public static let othersColor = "#BDBDBD", markColor = "#C62828"
 
-    /// The picture's height: the chart, the day labels and the legend's rows.
-    public static func height(legendEntries: Int) -> Int {
-        let rows = max(1, (legendEntries + legendColumns - 1) / legendColumns)
-        return top + chartHeight + 40 + rows * legendRow + 16
+    /// The picture's height: the chart, the day labels, the legend's rows and the notes under it.
+    public static func height(legendEntries: Int, notes: Int = 0) -> Int {
+        let rows = max(1, (min(legendEntries, legendLimit) + legendColumns - 1) / legendColumns)
+        return top + chartHeight + 40 + rows * legendRow + notes * noteRow + 16
     }
 
     /// The color a category's bars and legend swatch are painted in.
@@ -23,61 +28,105 @@ public enum MonthPicture {
         }
     }
 
+    static func color(of entry: Entry, tags: [String: ReportTag]) -> String {
+        switch entry {
+        case .category(let category): color(of: category, tags: tags)
+        case .others: othersColor
+        }
+    }
+
     public static func bytes(_ report: MonthReport) -> [UInt8] {
         Array(svg(report).utf8)
     }
 
+    /// The lines under the legend that say what the bars do not show as recorded.
+    static func notes(_ layout: Layout, report: MonthReport) -> [String] {
+        var notes: [String] = []
+        if let timers = layout.longTimers {
+            let since = String(report.localTime(timers.earliestStart).prefix(16))
+            notes.append(timers.count == 1
+                ? "⚠ A timer has been running for more than a day, since \(since): drawn at most 24 h a day."
+                : "⚠ \(timers.count) timers have been running for more than a day, the first since \(since): drawn at most 24 h a day.")
+        }
+        if let records = layout.longRecords {
+            let end = String(report.localTime(records.latestEnd).prefix(16))
+            notes.append(records.count == 1
+                ? "⚠ A record lasts more than a day (to \(end)): drawn on the days of this month it covers."
+                : "⚠ \(records.count) records last more than a day (the last to \(end)): drawn on the days of this month they cover.")
+        }
+        if !layout.overfullDays.isEmpty {
+            notes.append("▲ Overlapping records add up to more than 24 h on \(layout.overfullDays.count == 1 ? "this day" : "these days"): drawn at 24 h.")
+        }
+        return notes
+    }
+
     static func svg(_ report: MonthReport) -> String {
-        let days = report.dailyTotals
-        let hour: Int64 = 3_600_000
-        let busiest = days.map { $0.values.reduce(0, +) }.max() ?? 0
-        // The axis: whole hours, at least 1, gridlines every 1, 2 or 4 hours.
-        let topHours = max(1, Int((busiest + hour - 1) / hour))
-        let step = topHours <= 8 ? 1 : topHours <= 16 ? 2 : 4
-        let axisHours = (topHours + step - 1) / step * step
-        let scale = Double(chartHeight) / Double(Int64(axisHours) * hour)
+        let layout = layout(report)
+        let notes = notes(layout, report: report)
+        let scale = Double(chartHeight) / Double(Int64(layout.axisHours) * hour)
         let bottom = top + chartHeight
-        let height = height(legendEntries: report.categories.count)
+        let dayCount = layout.bars.count
+        let height = height(legendEntries: layout.legend.count, notes: notes.count)
         let total = report.total
+        let columnWidth = (width - left - 16) / legendColumns
         var svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="DejaVu Sans, Verdana, sans-serif" font-size="11">
             <rect x="0" y="0" width="\(width)" height="\(height)" fill="#FFFFFF"/>
             <text x="\(left)" y="24" font-size="16" font-weight="bold">\(report.month.description): \(ReportDuration.hours(total)) h (\(ReportDuration.hoursAndMinutes(total)))</text>
-            <text x="\(left)" y="42" fill="#555555">\(report.rows.count) records, time zone \(escaped(report.timeZone.identifier))</text>
+            <text x="\(left)" y="42" fill="#555555">\(report.rows.count) records, time zone \(escaped(shortened(report.timeZone.identifier, to: 60)))</text>
 
             """
+        // Each legend column clips its text, so a long name or a large number never runs into the next.
+        svg += "<defs>"
+        for column in 0..<legendColumns {
+            svg += "<clipPath id=\"legend\(column)\"><rect x=\"\(left + column * columnWidth)\" y=\"\(bottom)\" width=\"\(columnWidth - 8)\" height=\"\(height - bottom)\"/></clipPath>"
+        }
+        svg += "</defs>\n"
         // Hours axis and gridlines.
-        for hours in stride(from: 0, through: axisHours, by: step) {
+        for hours in stride(from: 0, through: layout.axisHours, by: layout.axisStep) {
             let y = Double(bottom) - Double(Int64(hours) * hour) * scale
-            svg += "<line x1=\"\(left)\" y1=\"\(format(y))\" x2=\"\(left + days.count * slot)\" y2=\"\(format(y))\" stroke=\"#E0E0E0\" stroke-width=\"1\"/>\n"
+            svg += "<line x1=\"\(left)\" y1=\"\(format(y))\" x2=\"\(left + dayCount * slot)\" y2=\"\(format(y))\" stroke=\"#E0E0E0\" stroke-width=\"1\"/>\n"
             svg += "<text x=\"\(left - 6)\" y=\"\(format(y + 4))\" text-anchor=\"end\" fill=\"#333333\">\(hours) h</text>\n"
         }
-        // One stacked bar per day, categories in the legend's order from the bottom up.
-        for (index, day) in days.enumerated() {
+        // One stacked bar per day, in the legend's order from the bottom up.
+        let overfull = Set(layout.overfullDays)
+        for (index, day) in layout.bars.enumerated() {
             let x = left + index * slot + 3
             var y = Double(bottom)
-            for category in report.categories {
-                guard let milliseconds = day[category], milliseconds > 0 else { continue }
-                let barHeight = Double(milliseconds) * scale
+            for (entry, milliseconds) in day {
+                let barHeight = milliseconds * scale
                 y -= barHeight
-                svg += "<rect x=\"\(x)\" y=\"\(format(y))\" width=\"\(slot - 6)\" height=\"\(format(barHeight))\" fill=\"\(color(of: category, tags: report.tagsByID))\"/>\n"
+                svg += "<rect x=\"\(x)\" y=\"\(format(y))\" width=\"\(slot - 6)\" height=\"\(format(barHeight))\" fill=\"\(color(of: entry, tags: report.tagsByID))\"/>\n"
+            }
+            if overfull.contains(index + 1) {
+                let middle = x + (slot - 6) / 2
+                svg += "<polygon points=\"\(middle - 5),\(format(y - 2)) \(middle + 5),\(format(y - 2)) \(middle),\(format(y - 8))\" fill=\"\(markColor)\"/>\n"
             }
             svg += "<text x=\"\(x + (slot - 6) / 2)\" y=\"\(bottom + 16)\" text-anchor=\"middle\" fill=\"#333333\">\(index + 1)</text>\n"
         }
-        svg += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(left + days.count * slot)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>\n"
-        // Legend: swatch, name (shortened when long) and hours.
-        let totals = report.totalsByCategory
-        let columnWidth = (width - left - 16) / legendColumns
-        if report.categories.isEmpty {
+        svg += "<line x1=\"\(left)\" y1=\"\(bottom)\" x2=\"\(left + dayCount * slot)\" y2=\"\(bottom)\" stroke=\"#333333\" stroke-width=\"1\"/>\n"
+        // Legend: swatch, name (shortened so the hours fit) and hours.
+        if layout.legend.isEmpty {
             svg += "<text x=\"\(left)\" y=\"\(bottom + 44)\" fill=\"#555555\">No time recorded this month.</text>\n"
         }
-        for (index, category) in report.categories.enumerated() {
-            let x = left + index % legendColumns * columnWidth
+        for (index, entry) in layout.legend.enumerated() {
+            let column = index % legendColumns
+            let x = left + column * columnWidth
             let y = bottom + 32 + index / legendColumns * legendRow
-            let name = shortened(category.name(tags: report.tagsByID), to: 22)
-            svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(color(of: category, tags: report.tagsByID))\"/>\n"
-            svg += "<text x=\"\(x + 17)\" y=\"\(y + 10)\">\(escaped(name)) \(ReportDuration.hours(totals[category]?.duration ?? 0)) h</text>\n"
+            let hours = ReportDuration.hours(layout.totals[entry] ?? 0) + " h"
+            let name: String
+            switch entry {
+            case .category(let category): name = category.name(tags: report.tagsByID)
+            case .others(let count): name = "\(count) more"
+            }
+            svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(color(of: entry, tags: report.tagsByID))\"/>\n"
+            svg += "<text x=\"\(x + 17)\" y=\"\(y + 10)\" clip-path=\"url(#legend\(column))\">\(escaped(shortened(name, to: max(6, min(22, 29 - hours.count))))) \(hours)</text>\n"
+        }
+        // Notes: what the bars do not show as recorded.
+        let notesTop = bottom + 32 + max(1, (layout.legend.count + legendColumns - 1) / legendColumns) * legendRow
+        for (index, note) in notes.enumerated() {
+            svg += "<text x=\"\(left)\" y=\"\(notesTop + index * noteRow + 10)\" fill=\"\(markColor)\">\(escaped(note))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -89,8 +138,9 @@ public enum MonthPicture {
         return sign + "\(magnitude / 100)." + (magnitude % 100 < 10 ? "0" : "") + "\(magnitude % 100)"
     }
 
+    /// `text`, or its first `length - 1` characters and `…`; reads no more of it than that.
     static func shortened(_ text: String, to length: Int) -> String {
-        text.count <= length ? text : String(text.prefix(length - 1)) + "…"
+        text.prefix(length).endIndex == text.endIndex ? text : String(text.prefix(length - 1)) + "…"
     }
 
     /// Text for XML character data and attribute values.

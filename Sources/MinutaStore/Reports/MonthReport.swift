@@ -29,7 +29,7 @@ public struct MonthReport: Sendable {
             var duration: Int64 = 0
             var date: (Int, Int, Int)?
             if let start = record.start {
-                duration = max(0, (record.end ?? now) - start)
+                duration = max(0, (record.end ?? now).subtractingSaturated(start))
                 let c = ISO8601.components(milliseconds: start, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: start))
                 date = (c.year, c.month, c.day)
             }
@@ -51,13 +51,17 @@ public struct MonthReport: Sendable {
         dependsOnClock = rows.contains { $0.isRunning && $0.record.start != nil }
     }
 
-    /// Exact milliseconds of the whole month.
-    public var total: Int64 { rows.reduce(0) { $0 + $1.duration } }
+    /// Exact milliseconds of the whole month (held at `Int64.max`, 292 million years, should the
+    /// records hold more).
+    public var total: Int64 { rows.reduce(0) { $0.addingSaturated($1.duration) } }
 
     /// Exact milliseconds and number of records per category.
     public var totalsByCategory: [ReportCategory: (duration: Int64, records: Int)] {
         var totals: [ReportCategory: (duration: Int64, records: Int)] = [:]
-        for row in rows { totals[row.category, default: (0, 0)].duration += row.duration; totals[row.category, default: (0, 0)].records += 1 }
+        for row in rows {
+            let entry = totals[row.category] ?? (0, 0)
+            totals[row.category] = (entry.duration.addingSaturated(row.duration), entry.records + 1)
+        }
         return totals
     }
 
@@ -67,7 +71,7 @@ public struct MonthReport: Sendable {
         var days = [[ReportCategory: Int64]](repeating: [:], count: month.dayCount)
         for row in rows {
             guard let date = row.date, date.year == month.year, date.month == month.month else { continue }
-            days[date.day - 1][row.category, default: 0] += row.duration
+            days[date.day - 1][row.category] = (days[date.day - 1][row.category] ?? 0).addingSaturated(row.duration)
         }
         return days
     }

@@ -3,14 +3,14 @@
 public enum ReportDuration {
     /// Decimal hours with two places, rounded half up: `7.50`.
     public static func hours(_ milliseconds: Int64) -> String {
-        let hundredths = (max(0, milliseconds) + 18_000) / 36_000
+        let hundredths = max(0, milliseconds).addingSaturated(18_000) / 36_000
         let (whole, fraction) = hundredths.quotientAndRemainder(dividingBy: 100)
         return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
     /// `H:MM`, rounded to the nearest minute: `7:30`.
     public static func hoursAndMinutes(_ milliseconds: Int64) -> String {
-        let minutes = (max(0, milliseconds) + 30_000) / 60_000
+        let minutes = max(0, milliseconds).addingSaturated(30_000) / 60_000
         let (hours, minute) = minutes.quotientAndRemainder(dividingBy: 60)
         return "\(hours):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
@@ -18,7 +18,11 @@ public enum ReportDuration {
     /// A share of a whole as a percentage with one decimal: `12.5%` (`0.0%` of nothing).
     public static func share(_ part: Int64, of whole: Int64) -> String {
         guard whole > 0 else { return "0.0%" }
-        let tenths = (max(0, part) * 1000 + whole / 2) / whole
+        // part * 1000 + whole / 2 in 128 bits: months of records lasting millennia overflow 64. With
+        // the part at most the whole, the quotient is at most 1000.
+        let product = min(max(0, part), whole).multipliedFullWidth(by: 1000)
+        let (low, carry) = product.low.addingReportingOverflow(UInt64(whole / 2))
+        let tenths = whole.dividingFullWidth((high: product.high + (carry ? 1 : 0), low: low)).quotient
         return "\(tenths / 10).\(tenths % 10)%"
     }
 }

@@ -11,10 +11,10 @@ public enum ReportText {
                 let text = report.localTime(instant)
                 end = text.prefix(10) == date ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(16))
             }
-            let comment = row.record.comment.split(whereSeparator: \.isNewline).joined(separator: " ")
+            let comment = Self.oneLine(row.record.comment, limit: 40)
             let tag = report.tagName(of: row)
             records.row([date, start, end, ReportDuration.hoursAndMinutes(row.duration), tag.count > 24 ? String(tag.prefix(23)) + "…" : tag,
-                         comment.count > 40 ? String(comment.prefix(39)) + "…" : comment])
+                         comment])
         }
         records.rule()
         records.row(["", "", "", ReportDuration.hoursAndMinutes(report.total), "total", ""])
@@ -24,13 +24,14 @@ public enum ReportText {
     static func byTag(_ report: MonthReport) -> String {
         var table = TextTable(header: ["Tag", "Hours", "Records", "Share"], rightAligned: [1, 2, 3])
         let totals = report.totalsByCategory
+        let total = report.total  // a sum over the records: once, not once a tag
         for category in report.categories {
             let entry = totals[category] ?? (0, 0)
             table.row([category.name(tags: report.tagsByID), ReportDuration.hours(entry.duration), String(entry.records),
-                       ReportDuration.share(entry.duration, of: report.total)])
+                       ReportDuration.share(entry.duration, of: total)])
         }
         table.rule()
-        table.row(["total", ReportDuration.hours(report.total), String(report.rows.count), report.total > 0 ? "100.0%" : "0.0%"])
+        table.row(["total", ReportDuration.hours(total), String(report.rows.count), total > 0 ? "100.0%" : "0.0%"])
         return table.text
     }
 
@@ -41,11 +42,11 @@ public enum ReportText {
         var byCategory: [ReportCategory: (duration: Int64, records: Int)] = [:]
         for report in reports.sorted(by: { $0.month < $1.month }) {
             table.row([report.month.description, ReportDuration.hours(report.total), String(report.rows.count)])
-            total += report.total
+            total = total.addingSaturated(report.total)
             count += report.rows.count
             for (category, entry) in report.totalsByCategory {
-                byCategory[category, default: (0, 0)].duration += entry.duration
-                byCategory[category, default: (0, 0)].records += entry.records
+                let sum = byCategory[category] ?? (0, 0)
+                byCategory[category] = (sum.duration.addingSaturated(entry.duration), sum.records + entry.records)
             }
         }
         table.rule()
@@ -60,5 +61,28 @@ public enum ReportText {
         tagTable.rule()
         tagTable.row(["total", ReportDuration.hours(total), String(count), total > 0 ? "100.0%" : "0.0%"])
         return table.text + "\n" + tagTable.text
+    }
+
+    /// `text` on one line (line breaks become one space), shortened to `limit` characters with `…`.
+    /// Reads no more of `text` than it shows: a comment may be 16 MiB.
+    static func oneLine(_ text: String, limit: Int) -> String {
+        var result = ""
+        var count = 0
+        var pendingSpace = false
+        for character in text {
+            if character.isNewline {
+                pendingSpace = count > 0
+                continue
+            }
+            if pendingSpace {
+                result.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            result.append(character)
+            count += 1
+            if count > limit { return String(result.prefix(limit - 1)) + "…" }
+        }
+        return result
     }
 }

@@ -14,8 +14,8 @@ public enum YearSummaryCSV {
         for report in months.sorted(by: { $0.month < $1.month }) {
             let totals = report.totalsByCategory
             let cells = columns.map { totals[$0]?.duration ?? 0 }
-            for index in cells.indices { columnTotals[index] += cells[index] }
-            grandTotal += report.total
+            for index in cells.indices { columnTotals[index] = columnTotals[index].addingSaturated(cells[index]) }
+            grandTotal = grandTotal.addingSaturated(report.total)
             csv.row([report.month.description] + cells.map(ReportDuration.hours) + [ReportDuration.hours(report.total)])
         }
         csv.row(["total"] + columnTotals.map(ReportDuration.hours) + [ReportDuration.hours(grandTotal)])
