@@ -40,10 +40,12 @@ mkdir -p "$mnt"
 "$bin" mount -f --timezone UTC "$copy" "$mnt" 2>"$work/mount.log" &
 pid=$!
 until grep -q " $mnt " /proc/self/mountinfo && ls "$mnt/records" >/dev/null 2>&1; do sleep 0.01; done
-month=$(ls -d "$mnt"/records/*/* | head -1)
+months=("$mnt"/records/*/*/)
+month=${months[0]%/}
 year=$(basename "$(dirname "$month")")
 name=$(basename "$month")
-file=$(ls "$month"/*.json | head -1)
+files=("$month"/*.json)
+file=${files[0]}
 echo "save latency, $records records in $year/$name, $saves saves of $(basename "$file") ($(date -u +%F), $(nproc) cores)"
 save_run() {  # LABEL
     python3 - "$file" "$saves" "$1" <<'PY'
