@@ -23,6 +23,19 @@ extension FuseFileSystem {
         return attributes
     }
 
+    /// `symlink`, `mknod` (a FIFO, a socket, a device) and `link`: the tree holds record files and
+    /// images, and scratch files are regular files, so none of these can be made. Read-only views and a
+    /// read-only mount answer `EROFS` (SPEC sections 8 and 9: every change there fails so); elsewhere
+    /// `EPERM`, what link(2) and symlink(2) give on a file system that does not support them.
+    ///
+    /// - Throws: `EROFS` or `EPERM`, always; `ENOENT` when `parent` is unknown.
+    func refuseSpecialNode(_ name: String, inDirectory parent: UInt64) throws(Errno) -> Never {
+        if isReadOnly { throw .readOnlyFileSystem }
+        let directory = try path(ofInode: parent)
+        if isReadOnlyView(directory) { throw .readOnlyFileSystem }
+        throw .notPermitted
+    }
+
     /// `unlink`: drops a scratch file, or has the tree remove its file.
     ///
     /// A file the tree accepts is hidden at once but removed from the tree only `removalDelay` seconds

@@ -7,6 +7,9 @@ struct AttributeChanges: Equatable {
     var permissions: UInt32?
     var accessTime: TreeTime?
     var modificationTime: TreeTime?
+    /// A `chown`: accepted and ignored for the tree's files (vim's `fchown` of its files to the user they
+    /// already belong to), refused in read-only views.
+    var changesOwner = false
 }
 
 extension FuseFileSystem {
@@ -274,6 +277,9 @@ extension FuseFileSystem {
     func setAttributes(ofInode inode: UInt64, handle: UInt64?, _ changes: AttributeChanges) throws(Errno) -> NodeAttributes {
         let path = try path(ofInode: inode)
         if isReadOnly && changes != AttributeChanges() { throw .readOnlyFileSystem }
+        // Mode, owner and times of the tree's files are accepted and ignored (editors set them after a
+        // save); in a read-only view (`.minutafs/history/`, `reports/`) every change fails (SPEC 8, 9).
+        if changes != AttributeChanges() && !isScratch(path) && isReadOnlyView(path) { throw .readOnlyFileSystem }
         let now = TreeTime.now()
         if let size = changes.size, size > tree.maximumFileSize(atPath: path) {
             if let handle, !isScratch(path) { refuseOversized(handle: handle, path: path) } else { tree.didRefuseOversizedWrite(toPath: path) }

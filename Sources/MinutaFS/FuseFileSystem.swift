@@ -116,6 +116,13 @@ final class FuseFileSystem: Sendable {
         return attributes.isDirectory && !attributes.isWritable
     }
 
+    /// Whether `path` is part of a read-only view: a folder the tree marks not writable, or a file
+    /// that is not writable in such a folder (`.minutafs/history/`, `reports/`, and what is in them).
+    func isReadOnlyView(_ path: String) -> Bool {
+        guard path != TreePath.root, let attributes = try? tree.attributes(ofPath: path), !attributes.isWritable else { return false }
+        return attributes.isDirectory || isInReadOnlyDirectory(path)
+    }
+
     /// Calls the tree, turning its error into the C error the kernel passes on.
     func fromTree<Value>(_ body: () throws(TreeError) -> Value) throws(Errno) -> Value {
         do throws(TreeError) {

@@ -2,9 +2,12 @@ import FileTreeInterface
 
 /// The inode numbers the kernel has been given, and the path each one stands for.
 ///
-/// A path keeps its number for the life of the mount, even after the kernel forgets it, so `ls -i` and
-/// `find` see stable numbers; numbers are never reused. A number whose path went away (unlinked, renamed
-/// over) is *detached*: it stays until the kernel forgets it, and then it is dropped.
+/// A path keeps its number as long as the kernel holds it (`ls -i` and `find` see stable numbers while
+/// the kernel caches the file); once the kernel forgets it, the number and the path are dropped, so the
+/// table holds no more than the kernel does however many files were looked at (the history folder has
+/// a snapshot of every record at every instant). A later lookup gives the path a new number; numbers
+/// are never reused. A number whose path went away (unlinked, renamed over) is *detached*: it stays
+/// until the kernel forgets it, and then it is dropped.
 struct InodeTable {
     static let rootInode: UInt64 = 1
 
@@ -61,12 +64,13 @@ struct InodeTable {
         nodes[inode]?.lookupCount += count
     }
 
-    /// The kernel dropped `count` references; a detached inode nobody references any more is dropped.
+    /// The kernel dropped `count` references; an inode nobody references any more is dropped, with its path.
     mutating func forget(_ count: UInt64, ofInode inode: UInt64) {
         guard inode != Self.rootInode, var node = nodes[inode] else { return }
         node.lookupCount -= min(count, node.lookupCount)
-        if node.lookupCount == 0 && node.path == nil {
+        if node.lookupCount == 0 {
             nodes[inode] = nil
+            if let path = node.path, inodesByPath[path] == inode { inodesByPath[path] = nil }
         } else {
             nodes[inode] = node
         }

@@ -12,9 +12,11 @@ extension Minutafs {
                 changes it builds on when that is later: the app's commits may carry no time), the device \
                 (the first 8 hex digits of the writer's actor id), what it did (created, edited, deleted) \
                 and each field it set or removed, with the value before and after as the record file shows \
-                them ((none) when absent; a comment is shown as its text). A change made on another device \
-                at the same time as another change to the record, without seeing it, is marked \
-                "(concurrent with ...)". --json prints one JSON object per line instead.
+                them ((none) when absent; a comment is shown as its text; "before" is the record as that \
+                device saw it). Every change that set or removed a field is listed: when two changes \
+                that did not see each other set the same field, both are marked "(concurrent with ...)" \
+                and the value the store did not keep is marked "(lost)" (an edit of a record deleted at \
+                the same time is lost too). --json prints one JSON object per line instead.
 
                 To see a record as it was, use MOUNT/.minutafs/history/; to bring it back, `minutafs restore` (see `man minutafs`).
 

@@ -5,15 +5,32 @@ import Testing
 
 @Suite("Inode table")
 struct InodeTableTests {
-    @Test("a path keeps its number after the kernel forgets it; numbers are never reused")
+    @Test("a path keeps its number while the kernel holds it; numbers are never reused")
     func stableNumbers() {
         var table = InodeTable()
         let record = table.lookUp("/records/a.json")
         #expect(record != InodeTable.rootInode)
+        #expect(table.lookUp("/records/a.json") == record)
         table.forget(1, ofInode: record)
-        #expect(table.inode(forPath: "/records/a.json") == record)
+        #expect(table.inode(atPath: "/records/a.json") == record)
         let other = table.lookUp("/records/b.json")
         #expect(other != record)
+        #expect(table.path(ofInode: InodeTable.rootInode) == "/")
+    }
+
+    @Test("what the kernel forgets is dropped, path and number: the table holds no more than the kernel")
+    func forgottenIsDropped() {
+        var table = InodeTable()
+        let start = table.count
+        var inodes: [UInt64] = []
+        for index in 0..<1000 { inodes.append(table.lookUp("/.minutafs/history/2024-03-\(index)/records/2024/03/a.json")) }
+        #expect(table.count == start + 1000)
+        for inode in inodes { table.forget(1, ofInode: inode) }
+        #expect(table.count == start)
+        #expect(table.inode(atPath: "/.minutafs/history/2024-03-0/records/2024/03/a.json") == nil)
+        let again = table.lookUp("/.minutafs/history/2024-03-0/records/2024/03/a.json")
+        #expect(!inodes.contains(again))
+        table.forget(5, ofInode: InodeTable.rootInode)
         #expect(table.path(ofInode: InodeTable.rootInode) == "/")
     }
 

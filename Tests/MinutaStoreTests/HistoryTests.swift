@@ -53,6 +53,20 @@ struct HistoryTests {
         #expect(HistoryInstant.dayName(ofMilliseconds: try utc("2024-03-12T23:30:00Z"), timeZone: berlin) == "2024-03-13")
     }
 
+    @Test("a local time that happens twice opens its later occurrence, and a skipped one is read with the offset before the change, in every zone",
+          arguments: [
+            // zone, the repeated local time, its later occurrence, a skipped local time, what it is read as
+            ("Europe/Berlin", "2024-10-27T02:30", "2024-10-27T01:30:00Z", "2024-03-31T02:30", "2024-03-31T01:30:00Z"),
+            ("America/New_York", "2024-11-03T01:30", "2024-11-03T06:30:00Z", "2024-03-10T02:30", "2024-03-10T07:30:00Z"),
+            ("Australia/Sydney", "2024-04-07T02:30", "2024-04-06T16:30:00Z", "2024-10-06T02:30", "2024-10-05T16:30:00Z"),
+            ("Australia/Lord_Howe", "2024-04-07T01:45", "2024-04-06T15:15:00Z", "2024-10-06T02:15", "2024-10-05T15:45:00Z"),
+          ] as [(String, String, String, String, String)])
+    func ambiguousLocalTimes(zone: String, repeated: String, later: String, skipped: String, readAs: String) throws {
+        let timeZone = try #require(StoreTimeZone(identifier: zone))
+        #expect(HistoryInstant.milliseconds(ofName: repeated, timeZone: timeZone) == ISO8601.milliseconds(from: later), "\(zone) \(repeated)")
+        #expect(HistoryInstant.milliseconds(ofName: skipped, timeZone: timeZone) == ISO8601.milliseconds(from: readAs), "\(zone) \(skipped)")
+    }
+
     @Test("history is not listed in .minutafs but opens by name, one folder per day with changes")
     func hiddenAndListed() throws {
         try withTemporaryDirectory { folder in

@@ -125,6 +125,61 @@ struct HistoryMountTests {
         }
     }
 
+    @Test("chmod, chown, touch, ln -s, ln and mkfifo in history and reports fail with EROFS and change nothing; elsewhere ln and mkfifo give EPERM")
+    func readOnlyViewsRefuseAttributesAndLinks() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let script = #"""
+                import errno, os, sys
+                mnt = sys.argv[1]
+                snap = mnt + '/.minutafs/history/2025-01-01'
+                month = snap + '/records/2024/03'
+                record = month + '/' + sorted(n for n in os.listdir(month) if n.endswith('.json'))[0]
+                report = mnt + '/reports/2024/03.csv'
+                def code(action):
+                    try:
+                        action()
+                        return 0
+                    except OSError as error:
+                        return error.errno
+                lines = []
+                for target in [record, month, snap, snap + '/tags.json', report, mnt + '/reports/2024', mnt + '/reports']:
+                    before = os.stat(target)
+                    folder = target if os.path.isdir(target) else os.path.dirname(target)
+                    results = [
+                        code(lambda: os.chmod(target, 0o777)),
+                        code(lambda: os.chown(target, os.getuid(), os.getgid())),
+                        code(lambda: os.utime(target, (1, 1))),
+                        code(lambda: os.utime(target)),
+                        code(lambda: os.symlink('x', folder + '/link')),
+                        code(lambda: os.mkfifo(folder + '/fifo')),
+                        # (a hard link to a folder is refused by the kernel itself: link a file into it)
+                        code(lambda: os.link(target if not os.path.isdir(target) else snap + '/tags.json', folder + '/hard')),
+                    ]
+                    after = os.stat(target)
+                    same = (before.st_mode, before.st_mtime_ns) == (after.st_mode, after.st_mtime_ns)
+                    lines.append(' '.join(str(r) for r in results) + (' same' if same else ' changed') + ' ' + target[len(mnt):])
+                live = mnt + '/records/2024/03'
+                live_record = live + '/' + sorted(n for n in os.listdir(live) if n.endswith('.json'))[0]
+                lines.append(' '.join(str(r) for r in [
+                    code(lambda: os.symlink('x', live + '/link')),
+                    code(lambda: os.mkfifo(live + '/fifo')),
+                    code(lambda: os.link(live_record, live + '/hard.json')),
+                ]) + ' live')
+                print('\n'.join(lines))
+                """#
+            let output = try PythonScript.run(script, arguments: [mounted.mountPoint])
+            let lines = output.split(separator: "\n").map(String.init)
+            #expect(lines.count == 8, "\(output)")
+            let readOnly = Array(repeating: String(EROFS), count: 7).joined(separator: " ") + " same "
+            for line in lines.dropLast() {
+                #expect(line.hasPrefix(readOnly), "\(line)")
+            }
+            #expect(lines.last == "\(EPERM) \(EPERM) \(EPERM) live", "\(output)")
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
     @Test("minutafs log lists a record's changes oldest first and marks two devices' concurrent edits, for a store and a mounted file")
     func logMarksConcurrentEdits() throws {
         try withTemporaryDirectory { folder in

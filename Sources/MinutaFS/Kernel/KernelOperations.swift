@@ -101,6 +101,17 @@ enum KernelOperations {
         operations.unlink = { request, parent, name in
             serveRequest(request) { server, request in server.unlink(request, parent: parent, name: name) }
         }
+        // Symbolic links, FIFOs, device nodes and hard links cannot be made here: EROFS in read-only
+        // views, EPERM elsewhere (not ENOSYS, which tools read as a broken file system).
+        operations.symlink = { request, _, parent, name in
+            serveRequest(request) { server, request in server.makeSpecialNode(request, parent: parent, name: name) }
+        }
+        operations.mknod = { request, parent, name, _, _ in
+            serveRequest(request) { server, request in server.makeSpecialNode(request, parent: parent, name: name) }
+        }
+        operations.link = { request, _, newParent, newName in
+            serveRequest(request) { server, request in server.makeSpecialNode(request, parent: newParent, name: newName) }
+        }
         operations.rename = { request, parent, name, newParent, newName, flags in
             serveRequest(request) { server, request in
                 server.rename(request, parent: parent, name: name, newParent: newParent, newName: newName, flags: flags)

@@ -83,7 +83,9 @@ final class KernelServer: Sendable {
         } else if fields & FUSE_SET_ATTR_MTIME != 0 {
             changes.modificationTime = TreeTime(values.pointee.st_mtim)
         }
-        // Owner changes (vim's fchown of its files to the user they already belong to) are accepted as no-ops.
+        // Owner changes (vim's fchown of its files to the user they already belong to) are accepted as
+        // no-ops, except in read-only views.
+        if fields & (FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID) != 0 { changes.changesOwner = true }
         do throws(Errno) {
             let attributes = try fileSystem.setAttributes(ofInode: inode, handle: info?.pointee.fh, changes)
             request.reply(attributes: attributes, owner: owner, timeout: cacheTimeout)
@@ -325,6 +327,15 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             try fileSystem.unlink(try Self.name(name), inDirectory: parent)
             request.reply(error: Errno(rawValue: 0))
+        } catch {
+            request.reply(error: error)
+        }
+    }
+
+    /// `symlink`, `mknod` and `link`: refused, always (see ``FuseFileSystem/refuseSpecialNode(_:inDirectory:)``).
+    func makeSpecialNode(_ request: consuming KernelRequest, parent: fuse_ino_t, name: UnsafePointer<CChar>?) {
+        do throws(Errno) {
+            try fileSystem.refuseSpecialNode(try Self.name(name), inDirectory: parent)
         } catch {
             request.reply(error: error)
         }

@@ -25,10 +25,24 @@ public enum HistoryInstant {
         return "\(ISO8601.pad(c.year, 4))-\(ISO8601.pad(c.month, 2))-\(ISO8601.pad(c.day, 2))"
     }
 
-    /// The instant whose wall-clock time in `timeZone` is `local` (milliseconds as if it were UTC).
-    /// In a gap or overlap of a daylight-saving change, one of the candidates.
+    /// The instant whose wall-clock time in `timeZone` is `local` (milliseconds as if it were UTC),
+    /// by one rule in every zone:
+    /// - a time that happens twice (the hour repeated when clocks go back) is its **later** occurrence,
+    ///   so a snapshot named by it holds everything done by that wall-clock time (as a day folder
+    ///   holds everything done by the day's end);
+    /// - a time that never happens (the hour skipped when clocks go forward) is read with the offset
+    ///   in force before the change, so it falls just as far after the change (02:30 on the day
+    ///   Berlin skips to 03:00 is 03:30 summer time).
     static func utc(ofLocal local: Int64, timeZone: StoreTimeZone) -> Int64 {
-        let guess = local - Int64(timeZone.offsetSeconds(atMilliseconds: local)) * 1000
-        return local - Int64(timeZone.offsetSeconds(atMilliseconds: guess)) * 1000
+        // The offsets around `local`: a daylight-saving change lies between them when they differ.
+        let day: Int64 = 86_400_000
+        let before = Int64(timeZone.offsetSeconds(atMilliseconds: local - day)) * 1000
+        let after = Int64(timeZone.offsetSeconds(atMilliseconds: local + day)) * 1000
+        var valid: [Int64] = []
+        for offset in [before, after, Int64(timeZone.offsetSeconds(atMilliseconds: local)) * 1000] {
+            let candidate = local - offset
+            if Int64(timeZone.offsetSeconds(atMilliseconds: candidate)) * 1000 == offset { valid.append(candidate) }
+        }
+        return valid.max() ?? local - before
     }
 }

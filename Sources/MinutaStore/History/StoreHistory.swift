@@ -17,6 +17,11 @@ public final class StoreHistory: Sendable {
     private let cache = Mutex(Cache())
     /// How many rendered month or tags snapshots are kept.
     static let renderedLimit = 48
+    /// How many snapshot folders (`.minutafs/history/NAME`) the kernel is let keep: opening one more
+    /// makes the mount tell the kernel to drop the least recently used one (``takeDroppedFolders()``),
+    /// whose names, attributes and inodes are then forgotten on both sides. Without it every instant
+    /// ever opened stayed in the kernel's cache and in the mount's inode table (about 1.25 kB a file).
+    static let openFolderLimit = 24
 
     public init(store: Store) {
         self.store = store
@@ -35,6 +40,19 @@ public final class StoreHistory: Sendable {
         /// `path@instant` to the file it was resolved for and its `rendered` key: the next look at the
         /// same snapshot (every file of a month is looked up, opened and read) skips finding the heads.
         var resolved: [String: (file: FileKey, key: String)] = [:]
+        /// Snapshot folder names as opened, to when each was last used (`clock`), at most `openFolderLimit`.
+        var openFolders: [String: UInt64] = [:]
+        /// Folder names dropped from `openFolders` that the kernel has not been told to forget yet.
+        var droppedFolders: [String] = []
+
+        mutating func open(folder name: String) {
+            clock += 1
+            if openFolders.updateValue(clock, forKey: name) != nil { return }
+            while openFolders.count > StoreHistory.openFolderLimit, let oldest = openFolders.min(by: { $0.value < $1.value })?.key {
+                openFolders[oldest] = nil
+                droppedFolders.append(oldest)
+            }
+        }
 
         mutating func use(_ key: String) -> RenderedDocument? {
             guard let hit = rendered[key] else { return nil }
@@ -124,6 +142,15 @@ public final class StoreHistory: Sendable {
         return try store.tagsDocument()
     }
 
+    /// The snapshot folders (names in the history folder) dropped to keep at most ``openFolderLimit``
+    /// open, since the last call: the mount tells the kernel to forget them.
+    public func takeDroppedFolders() -> [String] {
+        cache.withLock { cache in
+            defer { cache.droppedFolders = [] }
+            return cache.droppedFolders
+        }
+    }
+
     // MARK: Listing
 
     /// `ls .minutafs/history`: one `YYYY-MM-DD` per day (store time zone) on which any document got a
@@ -165,6 +192,7 @@ public final class StoreHistory: Sendable {
     func place(_ parts: [Substring], path: String) throws(StoreError) -> Place {
         guard let first = parts.first else { return .root }
         guard let instant = HistoryInstant.milliseconds(ofName: String(first), timeZone: store.timeZone) else { throw .notFound(path) }
+        cache.withLock { $0.open(folder: String(first)) }
         switch parts.count {
         case 1: return .snapshot(instant)
         case 2:

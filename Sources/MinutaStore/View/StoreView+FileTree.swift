@@ -62,6 +62,15 @@ extension StoreView: FileTree {
         changeHandler.withLock { $0 = ChangeHandler(call: handler) }
     }
 
+    /// Tells the mount to drop the history snapshot folders `history` let go of (SPEC section 8:
+    /// memory stays bounded however many are opened): reported as changed, so the kernel forgets
+    /// their names and inodes, and the mount its inode numbers for them once the kernel has.
+    func forgetDroppedSnapshots() {
+        let dropped = history.takeDroppedFolders()
+        guard !dropped.isEmpty else { return }
+        report(dropped.map { "/.minutafs/history/" + $0 })
+    }
+
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }

@@ -166,6 +166,7 @@ public final class StoreView: Sendable {
         case .rejectedFolder:
             return store.rejectedFiles.map { ($0.name, false) }
         case .history(let parts):
+            defer { forgetDroppedSnapshots() }
             return try history.entries(parts, path: path)
         case .passThrough(let relative, _):
             guard store.passThroughStatus(relative)?.isDirectory == true else { throw .notFound(path) }
@@ -203,6 +204,7 @@ public final class StoreView: Sendable {
             guard let file = store.rejectedFiles.first(where: { $0.name == name }) else { throw .notFound(path) }
             return TreeAttributes(isDirectory: false, size: file.bytes.count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .history(let parts):
+            defer { forgetDroppedSnapshots() }
             return try history.attributes(parts, path: path)
         case .year(let year):
             // (A year folder is a directory whenever it has months: listing them is rarely needed.)
@@ -267,7 +269,9 @@ public final class StoreView: Sendable {
         switch try place(of: path) {
         case .tags: return try store.tagsFile()
         case .report(let file): return try reports.contents(of: file)
-        case .history(let parts): return try history.contents(parts, path: path)
+        case .history(let parts):
+            defer { forgetDroppedSnapshots() }
+            return try history.contents(parts, path: path)
         case .record(let month, let name):
             guard let file = try store.recordFile(named: name, in: month) else { throw .notFound(path) }
             return file.contents
