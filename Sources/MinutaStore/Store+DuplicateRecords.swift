@@ -128,6 +128,7 @@ extension Store {
     /// one, the refresh looks itself. A file changed since a scan is found by the next refresh.
     @discardableResult
     func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil, scan: FolderScan? = nil) -> Set<Month> {
+        guard indexesRecordHolders else { return [] }
         if let maximumAge {
             if state.recordHolders.lastUpdate == nil && state.recordHolders.isBeingBuilt { return [] }
             if let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < maximumAge { return [] }

@@ -28,6 +28,8 @@ public final class Store: Sendable {
     let log: @Sendable (String) -> Void
     /// The backing folder's device and inode when the store was opened (`Store+BackingFolder.swift`).
     let folderIdentity: FolderIdentity?
+    /// Whether records held by two month documents are found (`Store+DuplicateRecords.swift`).
+    let indexesRecordHolders: Bool
 
     struct LoadedDocument: Sendable {
         var document: Document
@@ -118,9 +120,12 @@ public final class Store: Sendable {
     /// months are journaled there, and a move a killed process left half done is finished by
     /// ``finishInterruptedMoves()`` (see `MoveJournal`). With a `cacheDirectory` (the mount passes
     /// `$XDG_CACHE_HOME/minutafs`), rendered month views are kept there between mounts.
+    ///
+    /// With `indexesRecordHolders` false, a record that two month documents hold is shown in both: a
+    /// one-shot command that looks at a few months (`minutafs now`) then reads no other document.
     public init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
@@ -137,6 +142,7 @@ public final class Store: Sendable {
         }
         self.path = absolute
         self.folderIdentity = FolderIdentity(path: absolute)
+        self.indexesRecordHolders = indexesRecordHolders
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())

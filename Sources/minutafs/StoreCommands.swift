@@ -93,13 +93,14 @@ enum StoreCommandSupport {
 
     static func open(
         _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, cacheDirectory: String? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        indexesRecordHolders: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
         do {
-            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, log: log)
+            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
+                             indexesRecordHolders: indexesRecordHolders, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }

@@ -65,7 +65,9 @@ enum TimerPlace {
         // The store mounted by anyone on this machine: through that mount.
         if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
         let store = try StoreCommandSupport.openExistingStore(path)
-        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: StoreCommandSupport.cacheDirectory())
+        // A command that reads or writes a few recent months reads no other document (no holder index).
+        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: StoreCommandSupport.cacheDirectory(),
+                                                 indexesRecordHolders: false)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
         return StoreTimerBackend(store: zoned, lock: lock)
     }
