@@ -19,18 +19,35 @@ public enum LegacyExporter {
         public var conflictCopies = 0
         /// Records without a usable startTime: written as `<id>.json`, which the legacy app cannot read.
         public var recordsWithoutStartTime = 0
+        /// Whether the store has a tags document (or a conflict copy of one); without, `tags.json`
+        /// lists no tags.
+        public var hasTagsDocument = true
+        /// Hidden folders an export to the same DIR left when it was killed, removed by this one.
+        public var leftoversRemoved: [String] = []
+    }
+
+    /// The start of the hidden folder an export into `target` writes before renaming it:
+    /// `.DIR.minutafs-export-` beside DIR, then random hex.
+    static func temporaryPrefix(for target: String) -> String {
+        "." + BackingFiles.lastComponent(target) + ".minutafs-export-"
     }
 
     /// Exports the store at `storePath` into `destination`, which must not exist or be empty, and
     /// must not be inside the store.
+    ///
+    /// - Throws: ``StoreError/legacyStore(_:)`` for a store a migration did not finish (month
+    ///   documents and `tags.json`, but no `tags.automerge`): its documents lack the tags.
     public static func export(storePath: String, to destination: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
         let store = BackingFiles.absolutePath(storePath)
         let target = BackingFiles.absolutePath(destination)
         guard BackingFiles.status(store)?.isDirectory == true else { throw .notFound(storePath) }
         let hasMonths = try !MigrationVerification.documentMonths(store).isEmpty
-        guard BackingFiles.status(store + "/tags.automerge")?.isRegularFile == true || hasMonths else {
+        let hasTags = BackingFiles.status(store + "/tags.automerge")?.isRegularFile == true
+        guard hasTags || hasMonths else {
             throw .notAStore(storePath)
         }
+        // Half migrated: a run of `migrate` wrote month documents and stopped before tags.automerge.
+        guard hasTags || BackingFiles.status(store + "/tags.json") == nil else { throw .legacyStore(storePath) }
         guard !BackingFiles.isPath(target, inside: store) else {
             throw .invalidName(destination + " (inside the store; export to a folder outside it)")
         }
@@ -41,13 +58,22 @@ public enum LegacyExporter {
         // Written into a hidden folder beside DIR and renamed to DIR at the end (over DIR when it
         // is an empty folder): a failed export leaves no half-written DIR, and is removed.
         try BackingFiles.makeDirectories(BackingFiles.parentPath(target))
+        // A killed export into DIR left its hidden folder: only this command makes such names.
+        var leftovers: [String] = []
+        for name in try BackingFiles.listDirectory(BackingFiles.parentPath(target)) where name.hasPrefix(temporaryPrefix(for: target)) {
+            let path = BackingFiles.parentPath(target) + "/" + name
+            guard BackingFiles.status(path)?.isDirectory == true else { continue }
+            BackingFiles.removeTree(path)
+            leftovers.append(path)
+        }
         var random = SystemRandomNumberGenerator()
-        let temporary = BackingFiles.parentPath(target) + "/." + BackingFiles.lastComponent(target)
-            + ".minutafs-export-" + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
+        let temporary = BackingFiles.parentPath(target) + "/" + temporaryPrefix(for: target)
+            + String(UInt64.random(in: 0...UInt64.max, using: &random), radix: 16)
         try BackingFiles.makeDirectory(temporary)
-        let summary: Summary
+        var summary: Summary
         do {
             summary = try write(store: store, into: temporary, timeZone: timeZone)
+            summary.leftoversRemoved = leftovers
             try BackingFiles.syncDirectory(temporary)
             try BackingFiles.move(temporary, to: target)
         } catch {
@@ -60,9 +86,19 @@ public enum LegacyExporter {
     /// Writes the export of `store` into the folder `target`, which exists and is empty.
     private static func write(store: String, into target: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
         var summary = Summary()
-        let tags = try loadMerged(store, relative: "tags.automerge", summary: &summary) ?? Document()
-        summary.tags = TagView.tags(in: tags).count
-        try BackingFiles.writeNewFile(TagView.fileContents(of: tags), to: target + "/tags.json")
+        let loadedTags = try loadMerged(store, relative: "tags.automerge", summary: &summary)
+        summary.hasTagsDocument = loadedTags != nil
+        let tags = loadedTags ?? Document()
+        let tagList = TagView.tags(in: tags)
+        summary.tags = tagList.count
+        // Root keys that are not tags (`"version": 3` of the legacy tags.json) go back beside "tags".
+        var members: [(key: String, value: JSONValue)] = [("tags", .array(tagList.map { TagView.json($0, in: tags) }))]
+        for key in tags.keys(of: .root) where !key.utf8.elementsEqual("tags".utf8) {
+            guard let value = tags.value(of: .root, key: key) else { continue }
+            if case .object(_, .map) = value { continue }
+            members.append((key, TypedValue.json(value, in: tags)))
+        }
+        try BackingFiles.writeNewFile(JSONWriter.pretty(.object(members)), to: target + "/tags.json")
 
         for month in try monthFolders(store) {
             let folder = target + "/" + month.folderPath

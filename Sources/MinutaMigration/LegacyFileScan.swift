@@ -1,5 +1,8 @@
 import AutomergeKit
 import MinutaStore
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Every legacy JSON file of a store, found by walking it rather than by matching the one layout
 /// the app wrote, so that nothing is left out in silence (issue 18): the record files in
 /// `records/YYYY/MM/`, the files that look like legacy JSON anywhere else under `records/` (a sync
@@ -24,31 +27,70 @@ struct LegacyFileScan: Sendable {
 
     /// Scans the store at `storePath`.
     ///
+    /// A symbolic link under `records/` (a year or month folder, a record file, an image), or at
+    /// `records` or a `tags*.json` name, is refused by name rather than followed or skipped: the
+    /// documents would be written through it, and the backup, the verification and `--cleanup`
+    /// would each see another set of files (issue 27).
+    ///
     /// - Throws: ``StoreError`` when a folder cannot be listed.
     init(storePath: String) throws(StoreError) {
-        for name in try BackingFiles.listDirectory(storePath).sorted()
-        where name != "tags.json" && name.hasPrefix("tags") && Self.isJSONName(name) && BackingFiles.status(storePath + "/" + name)?.isRegularFile == true {
-            tagCopies.append(name)
+        for name in try BackingFiles.listDirectory(storePath).sorted() where name.hasPrefix("tags") && Self.isJSONName(name) {
+            guard let status = BackingFiles.status(storePath + "/" + name) else { continue }
+            if status.isSymbolicLink {
+                refused.append(Self.linkRefusal(storePath: storePath, relative: name))
+            } else if name != "tags.json" && status.isRegularFile {
+                tagCopies.append(name)
+            }
         }
-        guard BackingFiles.status(storePath + "/records")?.isDirectory == true else { return }
+        guard let records = BackingFiles.status(storePath + "/records") else { return }
+        if records.isSymbolicLink {
+            refused.append(Self.linkRefusal(storePath: storePath, relative: "records"))
+            return
+        }
+        guard records.isDirectory else { return }
         try walk(storePath: storePath, relative: "records")
         recordFiles.sort { $0.file.utf8.lexicographicallyPrecedes($1.file.utf8) }
+    }
+
+    /// Why a symbolic link is not migrated, and what to do about it.
+    static func linkRefusal(storePath: String, relative: String) -> LegacyReadFailure {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(storePath + "/" + relative, &buffer, buffer.count - 1)
+        let target = count > 0 ? " to " + String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return LegacyReadFailure(
+            file: relative,
+            reason: "a symbolic link\(target); the migration does not follow links, so what it points to would be left out of the documents, the backup and the check. Replace the link with a copy of what it points to (or move that here), then run `minutafs migrate` again")
+    }
+
+    /// Whether the mount hides a file of this name (`Store.isHiddenBackingName`: an Office lock
+    /// file `~$x.json`, `.~lock…`, sync tools' own files), so the migration does not read it either.
+    static func isHiddenName(_ name: String) -> Bool {
+        name.hasPrefix(".") || Store.isHiddenBackingName(name)
     }
 
     private mutating func walk(storePath: String, relative: String) throws(StoreError) {
         for name in try BackingFiles.listDirectory(storePath + "/" + relative).sorted() {
             let path = relative + "/" + name
             guard let status = BackingFiles.status(storePath + "/" + path) else { continue }
+            if status.isSymbolicLink {
+                refused.append(Self.linkRefusal(storePath: storePath, relative: path))
+                continue
+            }
             if status.isDirectory {
                 try walk(storePath: storePath, relative: path)
                 continue
             }
-            guard status.isRegularFile else { continue }
+            guard status.isRegularFile else {
+                if Self.isJSONName(name) {
+                    refused.append(LegacyReadFailure(file: path, reason: "not a regular file (a pipe, socket or device), so not read; remove it or put the record file there"))
+                }
+                continue
+            }
             guard Self.isJSONName(name) else {
                 if !name.contains(".automerge") && !BackingFiles.isTemporaryName(name) { otherFiles.append(path) }
                 continue
             }
-            if name.hasPrefix(".") {
+            if Self.isHiddenName(name) {
                 hidden.append(path)
                 continue
             }

@@ -7,10 +7,14 @@ public struct LegacyReadFailure: Error, Sendable, Equatable, CustomStringConvert
     public var file: String
     /// What is wrong with it, for a person.
     public var reason: String
+    /// Whether the file itself could not be opened or read (permissions, an I/O error), as
+    /// opposed to read and found wrong: the backup cannot copy such a file either.
+    public var isUnreadable: Bool
 
-    public init(file: String, reason: String) {
+    public init(file: String, reason: String, isUnreadable: Bool = false) {
         self.file = file
         self.reason = reason
+        self.isUnreadable = isUnreadable
     }
 
     public var description: String { "\(file): \(reason)" }

@@ -48,7 +48,7 @@ extension LegacyRecord {
         for name in document.keys(of: object) where !RecordView.knownKeys.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
             if let value = document.value(of: object, key: name) { others[name] = TypedValue.json(value, in: document) }
         }
-        self.init(id: RecordID(key).text, startTime: startTime, endTime: endTime, tagId: tagId, comment: comment,
+        self.init(id: key, startTime: startTime, endTime: endTime, tagId: tagId, comment: comment,
                   images: RecordView.images(of: object, in: document), otherFields: others)
     }
 

@@ -3,7 +3,8 @@ import MinutaStore
 /// A time record as the pre-Automerge app kept it, one JSON file per record under
 /// `records/YYYY/MM/` (seed 001): `{"id", "startTime", "endTime", "tagId", "comment", "images"}`.
 public struct LegacyRecord: Sendable, Equatable {
-    /// The record's UUID, upper-cased as the app's `uuidString` writes it.
+    /// The record's UUID as the legacy file has it (the app writes it upper-case; SPEC 1 keeps
+    /// what is stored). Compare ids with `RecordID`, which ignores case.
     public var id: String
     /// Milliseconds since the epoch.
     public var startTime: Int64

@@ -15,6 +15,10 @@ public struct LegacyStoreContents: Sendable {
     /// Whether the store has a `tags.json`.
     public var hasTagsFile = false
     public var tags: [LegacyTag] = []
+    /// Keys of `tags.json` beside `"tags"` (`"version": 3`), kept as root keys of the tags document.
+    public var tagsFileFields: [String: JSONValue] = [:]
+    /// The file each of ``tagsFileFields`` was read from.
+    public var tagsFileFieldFiles: [String: String] = [:]
     /// The file each tag was read from (`tags.json` or a conflict copy of it), by id.
     public var tagFiles: [String: String] = [:]
     public var records: [Entry] = []

@@ -8,8 +8,8 @@ import Glibc
 /// conflict copies (`tags (… conflicted copy …).json`, merged in), and one JSON file per record
 /// under `records/YYYY/MM/`. A `.json` file anywhere else under `records/` is a failure with a
 /// reason (``LegacyFileScan``), never skipped in silence. Dates may be ISO 8601 strings in any of the forms
-/// ``ISO8601/milliseconds(from:)`` accepts, or integer milliseconds. Ids are upper-cased, as the
-/// app's `uuidString` writes them.
+/// ``ISO8601/milliseconds(from:)`` accepts, or integer milliseconds. A record's id is kept as the
+/// file has it (SPEC 1); tag ids and `tagId` are upper-cased, as the app's `uuidString` writes them.
 ///
 /// Nothing here stops at the first problem: every file that cannot be read, and every entry of
 /// `tags.json` that cannot, becomes a ``LegacyReadFailure`` and the rest is still read.
@@ -35,17 +35,20 @@ public enum LegacyStoreReader {
         let scan = try LegacyFileScan(storePath: storePath)
         let recordFiles = scan.recordFiles
         let total = recordFiles.count + 1
-        if BackingFiles.status(storePath + "/tags.json")?.isRegularFile == true {
+        if let status = BackingFiles.status(storePath + "/tags.json") {
+            // A tags.json that is a link is refused by the scan, but it is there: not "no tags.json".
             contents.hasTagsFile = true
-            contents.files.append("tags.json")
-            readTags(storePath, file: "tags.json", into: &contents)
+            if status.isRegularFile {
+                contents.files.append("tags.json")
+                readTags(storePath, file: "tags.json", into: &contents)
+            }
         }
         for copy in scan.tagCopies {
             contents.files.append(copy)
             readTags(storePath, file: copy, into: &contents)
         }
         progress(1, total)
-        var byID: [String: Int] = [:]
+        var byID: [RecordID: Int] = [:]
         for (index, (file, month)) in recordFiles.enumerated() {
             contents.files.append(file)
             defer { progress(index + 2, total) }
@@ -54,7 +57,7 @@ public enum LegacyStoreReader {
                 let bytes = try BackingFiles.read(storePath + "/" + file, followingSymbolicLinks: true)
                 record = try Self.record(from: bytes)
             } catch let error as StoreError {
-                contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
+                contents.failures.append(Self.failure(file: file, error))
                 continue
             } catch let error as LegacyReadFailure {
                 contents.failures.append(LegacyReadFailure(file: file, reason: error.reason))
@@ -63,7 +66,7 @@ public enum LegacyStoreReader {
                 contents.failures.append(LegacyReadFailure(file: file, reason: "\(error)"))
                 continue
             }
-            if let earlier = byID[record.id] {
+            if let earlier = byID[RecordID(record.id)] {
                 let first = contents.records[earlier]
                 if first.record == record {
                     contents.notes.append("\(file): the same record as \(first.file); read once")
@@ -73,16 +76,17 @@ public enum LegacyStoreReader {
                 }
                 continue
             }
-            byID[record.id] = contents.records.count
+            byID[RecordID(record.id)] = contents.records.count
             contents.records.append(LegacyStoreContents.Entry(record: record, file: file, folder: month))
         }
         for refused in scan.refused {
-            contents.files.append(refused.file)
+            // A refused regular file is backed up (and removed by --cleanup once migrated); a link is not followed.
+            if BackingFiles.status(storePath + "/" + refused.file)?.isRegularFile == true { contents.files.append(refused.file) }
             contents.failures.append(refused)
         }
         contents.otherFiles = scan.hidden + scan.otherFiles
         for hidden in scan.hidden {
-            contents.notes.append("\(hidden): a hidden file (such as a macOS ._ file); not read and not removed, but in the backup")
+            contents.notes.append("\(hidden): a hidden file (such as a macOS ._ file or an Office ~$ lock file, which the mount hides too); not read and not removed, but in the backup")
         }
         return contents
     }
@@ -95,11 +99,21 @@ public enum LegacyStoreReader {
         do {
             bytes = try BackingFiles.read(storePath + "/" + file, followingSymbolicLinks: true)
         } catch {
-            contents.failures.append(LegacyReadFailure(file: file, reason: Self.reason(error)))
+            contents.failures.append(Self.failure(file: file, error))
             return
         }
-        let (tags, failures) = Self.tags(from: bytes)
+        let (tags, failures, otherFields) = Self.tagsFile(from: bytes)
         contents.failures += failures.map { LegacyReadFailure(file: file, reason: $0) }
+        for key in otherFields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let value = otherFields[key] else { continue }
+            if let earlier = contents.tagsFileFields[key], earlier != value {
+                contents.failures.append(LegacyReadFailure(
+                    file: file, reason: "\"\(key)\" is also in \(contents.tagsFileFieldFiles[key] ?? "tags.json") with another value; keep the one you want in one of the two files"))
+            } else if contents.tagsFileFields[key] == nil {
+                contents.tagsFileFields[key] = value
+                contents.tagsFileFieldFiles[key] = file
+            }
+        }
         for tag in tags {
             guard let earlier = contents.tags.firstIndex(where: { $0.id == tag.id }) else {
                 contents.tags.append(tag)
@@ -118,11 +132,14 @@ public enum LegacyStoreReader {
         }
     }
 
-    static func reason(_ error: StoreError) -> String {
-        if case let .system(_, operation, code) = error {
-            return "\(operation) failed: \(String(cString: strerror(code.rawValue)))"
+    /// A file that could not be read: a system error makes it ``LegacyReadFailure/isUnreadable``.
+    static func failure(file: String, _ error: StoreError) -> LegacyReadFailure {
+        guard case let .system(_, operation, code) = error else { return LegacyReadFailure(file: file, reason: error.description) }
+        var reason = "cannot be read (\(operation) failed: \(String(cString: strerror(code.rawValue))))"
+        if code.rawValue == EACCES || code.rawValue == EPERM {
+            reason += "; make it readable for the user running migrate (chmod, chown), or run migrate as its owner"
         }
-        return error.description
+        return LegacyReadFailure(file: file, reason: reason, isUnreadable: true)
     }
 
     // MARK: Tags
@@ -130,19 +147,38 @@ public enum LegacyStoreReader {
     /// The tags of a `tags.json` and, for each entry that cannot be read, the reason.
     /// `{"tags": [...]}` is the app's layout; a bare array is accepted too.
     public static func tags(from bytes: [UInt8]) -> (tags: [LegacyTag], failures: [String]) {
+        let file = tagsFile(from: bytes)
+        return (file.tags, file.failures)
+    }
+
+    /// The tags of a `tags.json`, the reason for each entry that cannot be read, and the keys
+    /// beside `"tags"` (`"version": 3`), which the migration keeps as root keys of the tags
+    /// document (SPEC 1: keys the app may add later survive). A key whose value is an object is
+    /// a failure: in the tags document a map at the root is a tag. So is a key that is a UUID.
+    public static func tagsFile(from bytes: [UInt8]) -> (tags: [LegacyTag], failures: [String], otherFields: [String: JSONValue]) {
         let parsed: JSONValue
-        do { parsed = try JSONParser.parse(bytes) } catch { return ([], [error.description]) }
+        do { parsed = try JSONParser.parse(bytes) } catch { return ([], [error.description], [:]) }
         let entries: [JSONValue]
+        var otherFields: [String: JSONValue] = [:]
+        var failures: [String] = []
         switch parsed {
         case .array(let array): entries = array
-        case .object:
-            guard case .array(let array)? = parsed["tags"] else { return ([], ["expected {\"tags\": [ ... ]}"]) }
+        case .object(let members):
+            guard case .array(let array)? = parsed["tags"] else { return ([], ["expected {\"tags\": [ ... ]}"], [:]) }
             entries = array
+            for member in members where !member.key.utf8.elementsEqual("tags".utf8) {
+                if case .object = member.value {
+                    failures.append("\"\(member.key)\" beside \"tags\" holds an object, which the tags document cannot keep apart from the tags; remove it (the backup keeps it) or make it a plain value")
+                } else if UUIDText.isValid(member.key) {
+                    failures.append("\"\(member.key)\" beside \"tags\" is a UUID, which the tags document would take for a tag; put that tag into the \"tags\" list")
+                } else {
+                    otherFields[member.key] = member.value
+                }
+            }
         default:
-            return ([], ["expected {\"tags\": [ ... ]}"])
+            return ([], ["expected {\"tags\": [ ... ]}"], [:])
         }
         var tags: [LegacyTag] = []
-        var failures: [String] = []
         for (index, entry) in entries.enumerated() {
             do {
                 tags.append(try tag(from: entry))
@@ -150,7 +186,7 @@ public enum LegacyStoreReader {
                 failures.append("tag \(index + 1): \(error.reason)")
             }
         }
-        return (tags, failures)
+        return (tags, failures, otherFields)
     }
 
     static func tag(from value: JSONValue) throws(LegacyReadFailure) -> LegacyTag {
@@ -181,7 +217,8 @@ public enum LegacyStoreReader {
         let parsed: JSONValue
         do { parsed = try JSONParser.parse(bytes) } catch { throw failure(error.description) }
         guard case .object(let members) = parsed else { throw failure("expected a JSON object with the record's fields") }
-        let id = try uuid(members, "id", required: true) ?? ""
+        // The id as the file has it (SPEC 1: keep what is stored); RecordID compares any case.
+        let id = try uuid(members, "id", required: true, keepingCase: true) ?? ""
         guard let startTime = try date(members, "startTime") else { throw failure("\"startTime\" is required") }
         let endTime = try date(members, "endTime")
         let tagId = try uuid(members, "tagId", required: false)
@@ -216,13 +253,13 @@ public enum LegacyStoreReader {
         members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
     }
 
-    private static func uuid(_ members: [(key: String, value: JSONValue)], _ key: String, required: Bool) throws(LegacyReadFailure) -> String? {
+    private static func uuid(_ members: [(key: String, value: JSONValue)], _ key: String, required: Bool, keepingCase: Bool = false) throws(LegacyReadFailure) -> String? {
         switch field(members, key) {
         case nil, .null?:
             if required { throw failure("\"\(key)\" is required") }
             return nil
         case .string(let text)? where UUIDText.isValid(text):
-            return RecordID(text).text
+            return keepingCase ? text : RecordID(text).text
         case let value?:
             throw failure("\"\(key)\": expected a UUID string such as \"550E8400-E29B-41D4-A716-446655440000\", found \(brief(value))")
         }

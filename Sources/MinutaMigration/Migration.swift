@@ -61,10 +61,21 @@ public struct Migration: Sendable {
     public private(set) var replacesEarlierRuns = false
     /// One line per thing worth telling (kept records, missing images).
     public private(set) var notes: [String] = []
+    /// Records migrated as they are that the mount will refuse to save unchanged (an endTime
+    /// before the startTime: `EINVAL`; a file over ``Store/maximumJSONFileSize`` as the mount
+    /// shows it: `EFBIG`), one line each naming the legacy file, for the user to fix.
+    public private(set) var unsaveableRecords: [String] = []
     var tags: PreparedDocument
     var months: [Month: PreparedDocument] = [:]
     /// Images to copy, relative to the store: (from, to).
     var imageCopies: [(from: String, to: String)] = []
+
+    /// The ids of the tags `tags.automerge` held before this run.
+    public var tagIDsInDocument: Set<RecordID> {
+        Set(tags.document.keys(of: .root).filter { key in
+            if case .object(_, .map)? = tags.document.value(of: .root, key: key) { true } else { false }
+        }.map { RecordID($0) })
+    }
 
     /// Whether writing would change anything in the store.
     public var hasChanges: Bool {
@@ -85,6 +96,7 @@ public struct Migration: Sendable {
         try migration.loadDocuments(actor: actor)
         migration.replacesEarlierRuns = !migration.tags.existed && contents.hasTagsFile
         try migration.addTags(contents.tags)
+        try migration.addTagsFileFields(contents.tagsFileFields)
         try migration.addRecords(contents.records, actor: actor, progress: progress)
         for key in Array(migration.months.keys) where migration.months[key]?.changed == true {
             migration.months[key]?.document.commit(message: "minutafs migrate")
@@ -156,6 +168,45 @@ public struct Migration: Sendable {
         }
     }
 
+    /// Keys of `tags.json` beside `"tags"` become root keys of the tags document with their JSON
+    /// types; the tags view ignores a root key that is not a map, so the mount never shows them
+    /// as tags and never removes them, and `export` writes them back.
+    private mutating func addTagsFileFields(_ fields: [String: JSONValue]) throws(StoreError) {
+        for key in fields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let value = fields[key] else { continue }
+            if let stored = tags.document.value(of: .root, key: key) {
+                if StoredFields.same([key: value], [key: TypedValue.json(stored, in: tags.document)]) { continue }
+                guard replacesEarlierRuns else {
+                    notes.append("tags.json: \"\(key)\" is already in tags.automerge with another value; kept that, so this run cannot be verified")
+                    continue
+                }
+            }
+            do {
+                try ObjectEditor.write(try TypedValue.desired(value, field: key), forKey: key, in: .root, document: &tags.document)
+            } catch {
+                throw Self.writeFailure(error, file: "tags.json", operation: "storing \"\(key)\"")
+            }
+            tags.changed = true
+        }
+    }
+
+    /// Notes a record the mount would refuse to save as it is shown (``unsaveableRecords``).
+    private mutating func checkSaveable(_ entry: LegacyStoreContents.Entry, key: String, in month: Month) {
+        let record = entry.record
+        if let endTime = record.endTime, endTime < record.startTime {
+            unsaveableRecords.append("\(entry.file): record \(record.id) ends before it starts (endTime \(ISO8601.string(milliseconds: endTime)) is before startTime \(ISO8601.string(milliseconds: record.startTime))); migrated as it is, but the mount refuses every save of its file (EINVAL) until a save sets endTime after startTime")
+        }
+        // Only a record with a large value can render over the limit: render just those.
+        let limit = Store.maximumJSONFileSize
+        let large = (record.comment?.utf8.count ?? 0) > limit / 8
+            || (!record.otherFields.isEmpty && JSONWriter.pretty(.object(record.otherFields.map { ($0.key, $0.value) })).count > limit / 8)
+        guard large, let document = months[month]?.document, let object = RecordView.object(key, in: document) else { return }
+        let size = JSONWriter.pretty(RecordView.json(id: key, record: object, in: document)).count
+        if size > limit {
+            unsaveableRecords.append("\(entry.file): record \(record.id) is \(size) bytes as the mount shows it, over the \(limit >> 20) MiB the mount takes for a save; migrated as it is, but the mount refuses every save of its file (EFBIG) that does not make it smaller (shorten its comment)")
+        }
+    }
+
     private mutating func addRecords(_ entries: [LegacyStoreContents.Entry], actor: ActorID, progress: (Int, Int) -> Void) throws(StoreError) {
         // Where every record already in a document is, by upper-cased id.
         var located: [RecordID: (month: Month, key: String)] = [:]
@@ -204,6 +255,7 @@ public struct Migration: Sendable {
                 if !replacing { summary.recordsAdded += 1 }
             }
             planImages(of: record, from: entry, to: month)
+            if let place = located[RecordID(record.id)] { checkSaveable(entry, key: place.key, in: place.month) }
         }
         guard replacesEarlierRuns else { return }
         // Not migrated yet: a record a failed run wrote whose legacy file is gone (the user kept

@@ -28,13 +28,16 @@ public enum MigrationBackup {
     /// was stopped while making it.
     public static let incompleteSuffix = ".incomplete"
 
-    /// Copies `files` (relative to the store) into a new folder `destination`, keeping their
-    /// relative paths, flushed to disk. The copies go into `destination` + ``incompleteSuffix``
-    /// first, renamed to `destination` when all are there: a backup under its own name is whole.
+    /// Copies `files` (relative to the store) into `destination`, a new or empty folder, keeping
+    /// their relative paths, flushed to disk. The copies go into `destination` +
+    /// ``incompleteSuffix`` first, renamed to `destination` (over it when it is an empty folder)
+    /// when all are there: a backup under its own name is whole. A copy that fails removes the
+    /// incomplete folder again, so only a run that was stopped leaves one.
     ///
     /// - Parameter progress: called with (files copied, files in all) after each file.
-    /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` (or its incomplete form)
-    ///   exists, ``StoreError/invalidName(_:)`` when it is inside the store, or the first copy that fails.
+    /// - Throws: ``StoreError/alreadyExists(_:)`` when `destination` exists and is not an empty
+    ///   folder (or its incomplete form exists), ``StoreError/invalidName(_:)`` when it is inside
+    ///   the store, or the first copy that fails (naming the file it could not read or write).
     public static func create(storePath: String, files: [String], at destination: String, progress: (Int, Int) -> Void = { _, _ in }) throws(StoreError) {
         try check(destination, forStore: storePath)
         let store = BackingFiles.absolutePath(storePath)
@@ -42,14 +45,20 @@ public enum MigrationBackup {
         let incomplete = target + incompleteSuffix
         guard BackingFiles.status(incomplete) == nil else { throw .alreadyExists(destination + incompleteSuffix) }
         try BackingFiles.makeDirectories(incomplete)
-        for (index, file) in files.enumerated() {
-            let copy = incomplete + "/" + file
-            try BackingFiles.makeDirectories(BackingFiles.parentPath(copy))
-            try BackingFiles.copyFile(from: store + "/" + file, to: copy)
-            progress(index + 1, files.count)
+        do {
+            for (index, file) in files.enumerated() {
+                let copy = incomplete + "/" + file
+                try BackingFiles.makeDirectories(BackingFiles.parentPath(copy))
+                try BackingFiles.copyFile(from: store + "/" + file, to: copy)
+                progress(index + 1, files.count)
+            }
+            try BackingFiles.syncDirectory(incomplete)
+            try BackingFiles.move(incomplete, to: target)
+        } catch {
+            // This run made it and it holds only copies: a failed backup leaves nothing behind.
+            BackingFiles.removeTree(incomplete)
+            throw error
         }
-        try BackingFiles.syncDirectory(incomplete)
-        try BackingFiles.move(incomplete, to: target)
     }
 
     /// Backups of `storePath` left incomplete by a run that was stopped while making them
@@ -62,12 +71,16 @@ public enum MigrationBackup {
         return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(incompleteSuffix) }.map { (parent == "/" ? "" : parent) + "/" + $0 }
     }
 
-    /// Checks that a backup can go to `destination`: outside the store, and not there yet.
+    /// Checks that a backup can go to `destination`: outside the store, and not there yet or an
+    /// empty folder.
     ///
-    /// - Throws: ``StoreError/invalidName(_:)`` inside the store, ``StoreError/alreadyExists(_:)``.
+    /// - Throws: ``StoreError/invalidName(_:)`` inside the store, ``StoreError/alreadyExists(_:)``
+    ///   for a file, ``StoreError/notEmpty(_:)`` for a folder with something in it.
     public static func check(_ destination: String, forStore storePath: String) throws(StoreError) {
         let target = BackingFiles.absolutePath(destination)
         guard !BackingFiles.isPath(target, inside: BackingFiles.absolutePath(storePath)) else { throw .invalidName(destination) }
-        guard BackingFiles.status(target) == nil else { throw .alreadyExists(destination) }
+        guard let status = BackingFiles.status(target) else { return }
+        guard status.isDirectory else { throw .alreadyExists(destination) }
+        guard try BackingFiles.listDirectory(target).isEmpty else { throw .notEmpty(destination) }
     }
 }

@@ -19,7 +19,10 @@ public struct MigrationVerification: Sendable {
     /// Verifies `contents` (read from the legacy files at the end of the run) against the documents
     /// of the store at `storePath`: every value must be the same, including ones ``Migration`` kept
     /// because the store was already migrated, so `--cleanup` never removes a value the documents lack.
-    public init(storePath: String, contents: LegacyStoreContents) {
+    ///
+    /// - Parameter progress: called with (steps done, steps in all): one step per month document
+    ///   loaded and per record compared.
+    public init(storePath: String, contents: LegacyStoreContents, progress: (Int, Int) -> Void = { _, _ in }) {
         var tagsDocument = Document()
         if BackingFiles.status(storePath + "/tags.automerge")?.isRegularFile == true {
             do {
@@ -43,11 +46,25 @@ public struct MigrationVerification: Sendable {
                 problems.append("tags.json: tag \(tag.id) (\(tag.name)) has other values in tags.automerge")
             }
         }
+        for (key, value) in contents.tagsFileFields.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            let file = contents.tagsFileFieldFiles[key] ?? "tags.json"
+            guard let stored = tagsDocument.value(of: .root, key: key) else {
+                problems.append("\(file): \"\(key)\" is not in tags.automerge")
+                continue
+            }
+            if !StoredFields.same([key: value], [key: TypedValue.json(stored, in: tagsDocument)]) {
+                problems.append("\(file): \"\(key)\" has another value in tags.automerge")
+            }
+        }
 
         var documents: [Month: Document] = [:]
         var located: [RecordID: (month: Month, key: String)] = [:]
+        var done = 0
         do {
-            for month in try Self.documentMonths(storePath) {
+            let months = try Self.documentMonths(storePath)
+            let total = months.count + contents.records.count
+            for month in months {
+                defer { done += 1; progress(done, total) }
                 do {
                     let document = try Migration.load(storePath + "/" + month.documentPath, relative: month.documentPath, actor: .random())
                     documents[month] = document
@@ -62,7 +79,9 @@ public struct MigrationVerification: Sendable {
             problems.append(error.description)
         }
         documentRecords = located.count
+        let total = done + contents.records.count
         for entry in contents.records {
+            defer { done += 1; progress(done, total) }
             let record = entry.record
             guard let (month, key) = located[RecordID(record.id)], let document = documents[month] else {
                 problems.append("\(entry.file): record \(record.id) is in no month document")

@@ -54,6 +54,12 @@ extension Minutafs {
                     throw Self.failure(error, store: store, directory: directory)
                 }
                 logger.debug("exported", metadata: ["store": "\(store)", "to": "\(directory)"])
+                for leftover in summary.leftoversRemoved {
+                    logger.notice("removed \(leftover), left by an earlier export into \(directory) that was stopped")
+                }
+                if !summary.hasTagsDocument {
+                    logger.warning("\(store) has no tags.automerge: \(directory)/tags.json lists no tags, and records keep tag ids that name none")
+                }
                 if summary.conflictCopies > 0 {
                     logger.notice("merged \(summary.conflictCopies) conflict cop\(summary.conflictCopies == 1 ? "y" : "ies") in memory; `minutafs merge \(store)` merges them in the store")
                 }
@@ -72,7 +78,7 @@ extension Minutafs {
             case .invalidName: CommandFailure(path: directory, cause: "inside the store; export to a folder outside it")
             case .notAStore: CommandFailure(path: store, cause: "not a Minuta store (no tags.automerge and no records/YYYY/MM.automerge)")
             case .notFound: CommandFailure(path: store, cause: "no such folder")
-            case .legacyStore: CommandFailure(path: store, cause: "a legacy JSON store; it is already in the exported form")
+            case .legacyStore: CommandFailure(path: store, cause: "not migrated: a `minutafs migrate` run did not finish (it has tags.json and month documents but no tags.automerge), so an export would lack the tags; run `minutafs migrate \(store)` to finish it, or use its legacy JSON files as they are")
             default: CommandFailure(path: store, cause: error.description)
             }
         }

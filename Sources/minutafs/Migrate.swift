@@ -22,11 +22,19 @@ extension Minutafs {
                 documents with the same values.
 
                 Every .json file under records/ is accounted for: one outside a records/YYYY/MM/ \
-                folder (a sync tool's "02 (1)" duplicate folder, a subfolder) is refused with a reason. \
-                Conflict copies of tags.json ("tags (… conflicted copy …).json") are merged in.
+                folder (a sync tool's "02 (1)" duplicate folder, a subfolder) is refused with a reason, \
+                and so is a symbolic link (a linked year folder is not followed). Files the mount hides \
+                (an Office lock file ~$x.json) are not read, but backed up. Conflict copies of tags.json \
+                ("tags (… conflicted copy …).json") are merged in; keys of tags.json beside "tags" are \
+                kept. Record ids are kept as written.
 
-                A legacy file that cannot be read or is refused is reported (file and reason) and the \
-                migration is not complete: tags.automerge is not written, so `minutafs mount` still \
+                A legacy file that cannot be read at all (permissions) is named and nothing is changed. \
+                Without tags.json while records name tags (not synced yet?), nothing is changed either, \
+                unless --no-tags is given. Records the mount will refuse to save as they are (endTime \
+                before startTime, over 16 MiB) are migrated and listed for you to fix.
+
+                A legacy file that cannot be parsed or is refused is reported (file and reason) after a \
+                first line "migration failed", and the migration is not complete: tags.automerge is not written, so `minutafs mount` still \
                 refuses the store. Fix or remove the file and run migrate again. Until a run \
                 completes, a rerun replaces what an earlier, failed or stopped run wrote with the \
                 current values of the legacy files; running it again is always safe.
@@ -60,8 +68,12 @@ extension Minutafs {
         @Option(help: ArgumentHelp("The time zone records are filed in by month (default: the local one).", valueName: "zone"))
         var timezone: String?
 
-        @Option(help: ArgumentHelp("Where to put the backup (default: STORE.backup-YYYYMMDD-HHMMSS beside the store).", valueName: "folder"))
+        @Option(help: ArgumentHelp("Where to put the backup, a new or empty folder (default: STORE.backup-YYYYMMDD-HHMMSS beside the store).", valueName: "folder"))
         var backupDir: String?
+
+        @Flag(name: .customLong("no-tags"),
+              help: "Migrate a store that has no tags.json although its records name tags (records keep their tag ids).")
+        var noTags = false
 
         @Flag(name: .customLong("allow-fuse-destination"),
               help: "Migrate a store inside a FUSE filesystem (sshfs, rclone, ...); never a minutafs mount.")
@@ -103,10 +115,8 @@ extension Minutafs {
             if let backupDir {
                 do throws(StoreError) {
                     try MigrationBackup.check(backupDir, forStore: storePath)
-                } catch .invalidName {
-                    throw CommandFailure(path: backupDir, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
                 } catch {
-                    throw CommandFailure(path: backupDir, cause: "already exists; choose a new backup folder")
+                    throw Self.backupFolderFailure(error, path: backupDir)
                 }
             }
             logger.debug("migrating", metadata: ["store": "\(storePath)", "timezone": "\(zone.identifier)"])
@@ -137,7 +147,24 @@ extension Minutafs {
                 throw CommandFailure(path: storePath, cause: error.description)
             }
             progress.finish()
+
+            // Refused before anything is changed: files the backup could not copy, and a store
+            // whose records name tags that exist nowhere because tags.json is missing.
+            try refuseUnreadable(contents.failures.filter(\.isUnreadable), storePath: storePath)
+            let missingTags = Self.missingTagIDs(contents: contents, migration: migration)
+            let hasTagsDocument = FileManager.default.fileExists(atPath: storePath + "/tags.automerge")
+            if !contents.hasTagsFile && !hasTagsDocument && !missingTags.isEmpty {
+                guard noTags else {
+                    Self.printError(path: storePath, cause: "migration failed: there is no tags.json, and \(Self.records(missingTags.records)) name\(missingTags.records == 1 ? "s" : "") \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has (\(missingTags.example)); nothing was changed")
+                    Self.printError(path: storePath, cause: "if the sync tool has not delivered tags.json yet, wait for it and run `minutafs migrate` again; to migrate without tags (records keep their tag ids, which name no tag), run it with --no-tags")
+                    throw ExitCode.failure
+                }
+                logger.warning("no tags.json (--no-tags): \(Self.records(missingTags.records)) keep \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has; a tags.json synced later is migrated by running `minutafs migrate` again")
+            } else if !missingTags.isEmpty {
+                logger.warning("\(Self.records(missingTags.records)) name \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has (\(missingTags.example)); migrated as they are")
+            }
             for note in migration.notes { logger.warning("\(note)") }
+            for record in migration.unsaveableRecords { logger.warning("\(record)") }
 
             let complete = contents.failures.isEmpty
             var backup: String?
@@ -146,16 +173,21 @@ extension Minutafs {
                     forStore: storePath,
                     atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
                 do throws(StoreError) {
-                    try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, _ in
+                    try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, total in
+                        progress.update("backing up", done: done, total: total, unit: "files")
                         StopPoint.reached("backup", done)
                     }
-                } catch .invalidName {
-                    throw CommandFailure(path: destination, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
-                } catch .alreadyExists(let existing) {
-                    // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
-                    throw CommandFailure(path: existing, cause: "already exists; choose a new backup folder")
+                    progress.finish()
                 } catch {
-                    throw CommandFailure(path: destination, cause: "cannot make the backup, nothing was changed: \(Self.cause(error))")
+                    progress.finish()
+                    switch error {
+                    case .invalidName, .alreadyExists, .notEmpty:
+                        // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
+                        throw Self.backupFolderFailure(error, path: destination)
+                    default:
+                        // The file that failed is named: a legacy file that cannot be read, or the backup folder.
+                        throw CommandFailure(path: storePath, cause: "migration failed: cannot make the backup in \(destination), so nothing was changed: \(error.description)")
+                    }
                 }
                 logger.debug("backup made", metadata: ["folder": "\(destination)", "files": "\(contents.files.count)"])
                 backup = destination
@@ -169,48 +201,63 @@ extension Minutafs {
                     }
                 } catch {
                     progress.finish()
-                    throw CommandFailure(path: storePath, cause: error.description)
+                    throw CommandFailure(path: storePath, cause: "migration failed while writing the documents: \(error.description)")
                 }
                 progress.finish()
             }
 
-            printSummary(contents: contents, migration: migration, written: written, backup: backup)
             guard complete else {
+                let count = contents.failures.count
+                let cause = "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete and \(store) is not migrated (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)"
+                printSummary(failure: cause, contents: contents, migration: migration, written: written,
+                             tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: backup)
                 for failure in contents.failures {
                     Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
                 }
-                let count = contents.failures.count
-                throw CommandFailure(
-                    path: storePath,
-                    cause: "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)")
+                throw CommandFailure(path: storePath, cause: cause)
             }
 
             // Verified against the legacy files as they are now, not as they were read: an edit
             // or a new file during the run is a difference, never removed by --cleanup.
             StopPoint.pause("verify")
             let current: LegacyStoreContents
-            do { current = try LegacyStoreReader.read(storePath) } catch { throw CommandFailure(path: storePath, cause: "verification: \(error.description)") }
+            do {
+                current = try LegacyStoreReader.read(storePath) { done, total in
+                    progress.update("re-reading", done: done, total: total, unit: "files")
+                }
+            } catch {
+                progress.finish()
+                throw CommandFailure(path: storePath, cause: "verification: \(error.description)")
+            }
             var problems = current.failures.map { "\($0.file): \($0.reason)" }
             let migrated = Set(contents.files)
             for file in current.files where !migrated.contains(file) {
                 problems.append("\(file): appeared during the migration and was not migrated")
             }
-            let verification = MigrationVerification(storePath: storePath, contents: current)
+            let verification = MigrationVerification(storePath: storePath, contents: current) { done, total in
+                progress.update("verifying", done: done, total: total, unit: "steps")
+            }
+            progress.finish()
             problems += verification.problems
-            for problem in problems { Self.printError(path: storePath, cause: problem) }
             guard problems.isEmpty else {
                 // A store this run would have marked migrated stays unmigrated, so that a rerun
                 // replaces what this run wrote with the legacy files' values then.
-                do {
-                    if try migration.unmarkMigrated() {
-                        Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
-                    }
-                } catch {
-                    Self.printError(path: storePath, cause: error.description)
+                var unmarked = false
+                var unmarkFailure: String?
+                do { unmarked = try migration.unmarkMigrated() } catch { unmarkFailure = error.description }
+                let cause = "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place"
+                printSummary(failure: cause, contents: contents, migration: migration, written: written,
+                             tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: backup)
+                for problem in problems { Self.printError(path: storePath, cause: problem) }
+                if unmarked {
+                    Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
                 }
-                throw CommandFailure(path: storePath, cause: "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place")
+                if let unmarkFailure { Self.printError(path: storePath, cause: unmarkFailure) }
+                throw CommandFailure(path: storePath, cause: cause)
             }
-            print("verified: \(verification.tagsFound) of \(current.tags.count) tags and \(verification.recordsFound) of \(current.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
+            printSummary(failure: nil, contents: contents, migration: migration, written: written, tagsWritten: true, backup: backup)
+            let tagsNote = contents.hasTagsFile || hasTagsDocument ? "" : " (no tags.json)"
+            print("verified: \(verification.tagsFound) of \(current.tags.count) tags\(tagsNote) and \(verification.recordsFound) of \(current.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
 
             if cleanup {
                 do {
@@ -222,10 +269,60 @@ extension Minutafs {
             }
         }
 
-        private func printSummary(contents: LegacyStoreContents, migration: Migration, written: Int, backup: String?) {
+        /// Stops before anything is changed when legacy files cannot be read at all: the backup
+        /// could not copy them. Names each file, and says what to do.
+        private func refuseUnreadable(_ unreadable: [LegacyReadFailure], storePath: String) throws {
+            guard !unreadable.isEmpty else { return }
+            let count = unreadable.count
+            Self.printError(path: storePath, cause: "migration failed: \(count) legacy file\(count == 1 ? "" : "s") cannot be read, so \(count == 1 ? "it" : "they") can be neither migrated nor backed up; nothing was changed")
+            for failure in unreadable { Self.printError(path: storePath + "/" + failure.file, cause: failure.reason) }
+            throw ExitCode.failure
+        }
+
+        /// Tag ids that records name and no tag has (in tags.json, its copies or tags.automerge):
+        /// how many records, which ids, and one example for the message.
+        static func missingTagIDs(contents: LegacyStoreContents, migration: Migration) -> (records: Int, ids: Set<RecordID>, example: String, isEmpty: Bool) {
+            let known = Set(contents.tags.map { RecordID($0.id) }).union(migration.tagIDsInDocument)
+            var ids = Set<RecordID>()
+            var records = 0
+            var example = ""
+            for entry in contents.records {
+                guard let tagId = entry.record.tagId, !known.contains(RecordID(tagId)) else { continue }
+                if ids.isEmpty { example = "\(tagId) in \(entry.file)" }
+                ids.insert(RecordID(tagId))
+                records += 1
+            }
+            return (records, ids, example, ids.isEmpty)
+        }
+
+        static func records(_ count: Int) -> String { "\(count) record\(count == 1 ? "" : "s")" }
+
+        /// The failure line for a backup folder that cannot be used.
+        static func backupFolderFailure(_ error: StoreError, path: String) -> CommandFailure {
+            switch error {
+            case .invalidName: CommandFailure(path: path, cause: "inside the store, where the sync tool would upload it; choose a backup folder outside it")
+            case .notEmpty: CommandFailure(path: path, cause: "a folder that is not empty; choose a new or empty backup folder")
+            case .alreadyExists(let existing) where existing != path:
+                CommandFailure(path: existing, cause: "already exists; choose a new backup folder")
+            case .alreadyExists: CommandFailure(path: path, cause: "already exists and is not a folder; choose a new or empty backup folder")
+            default: CommandFailure(path: path, cause: error.description)
+            }
+        }
+
+        /// What the run did. A failed run says so on its first line, and its summary is flushed
+        /// before the error lines follow on standard error, so that it reads in order in one log.
+        private func printSummary(failure: String?, contents: LegacyStoreContents, migration: Migration, written: Int, tagsWritten: Bool, backup: String?) {
             let s = migration.summary
-            print(migration.hasChanges ? "migrated \(store)" : "nothing to write in \(store): every tag and record is already in the documents")
-            print("  tags:      \(s.tagsAdded) added, \(s.tagsPresent) already there\(s.tagsKept > 0 ? ", \(s.tagsKept) already there with other values (kept)" : "")")
+            if let failure {
+                print("migration failed: \(failure)")
+                print("what this run did in \(store):")
+            } else {
+                print(migration.hasChanges ? "migrated \(store)" : "nothing to write in \(store): every tag and record is already in the documents")
+            }
+            var tags = "\(s.tagsAdded) added, \(s.tagsPresent) already there"
+            if !tagsWritten && s.tagsAdded > 0 { tags = "\(s.tagsAdded) to add, not written (tags.automerge is written only once every legacy file is read), \(s.tagsPresent) already there" }
+            if s.tagsKept > 0 { tags += ", \(s.tagsKept) already there with other values (kept)" }
+            print("  tags:      \(tags)")
             var records = "\(s.recordsAdded) added, \(s.recordsPresent) already there"
             if s.recordsReplaced > 0 { records += ", \(s.recordsReplaced) replaced (other values from an unfinished run)" }
             if s.recordsRemoved > 0 { records += ", \(s.recordsRemoved) removed (from an unfinished run, in no legacy file now)" }
@@ -234,10 +331,14 @@ extension Minutafs {
             print("  images:    \(s.images) listed, \(s.imagesCopied) copied into another month folder")
             print("  documents: \(written) written")
             if !contents.failures.isEmpty { print("  unreadable: \(contents.failures.count)") }
+            if !migration.unsaveableRecords.isEmpty {
+                print("  to fix:    \(Self.records(migration.unsaveableRecords.count)) the mount will refuse to save as they are (listed above)")
+            }
             if let backup {
                 let others = contents.otherFiles.count
                 print("  backup:    \(backup) (\(contents.files.count) JSON file\(contents.files.count == 1 ? "" : "s") and \(others) other file\(others == 1 ? "" : "s"), images included)")
             }
+            fflush(nil) // every C stream: standard output is buffered when it is not a terminal
         }
 
         static func cause(_ error: StoreError) -> String { DocumentFile.cause(error) }

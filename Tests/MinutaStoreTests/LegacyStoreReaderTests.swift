@@ -14,19 +14,19 @@ struct LegacyStoreReaderTests {
     func dates(startTime: String) throws {
         let record = try LegacyStoreReader.record(from: Array("{\"id\": \"\(Self.id)\", \"startTime\": \(startTime)}".utf8))
         #expect(record.startTime == 1_705_311_000_000)
-        #expect(record.id == Self.id.uppercased())
+        #expect(record.id == Self.id)
         #expect(record.endTime == nil)
         #expect(record.images.isEmpty)
     }
 
-    @Test("a full record keeps every field, an upper-cased tag id and other keys")
+    @Test("a full record keeps every field, its id as written, an upper-cased tag id and other keys")
     func fullRecord() throws {
         let text = """
             {"id": "\(Self.id)", "startTime": "2024-01-15T09:30:00Z", "endTime": "2024-01-15T11:45:00.250Z",
              "tagId": "550e8400-e29b-41d4-a716-446655440000", "comment": "Jörg 🚀", "images": ["a_0.jpg", "a_1.png"], "mood": "good"}
             """
         let record = try LegacyStoreReader.record(from: Array(text.utf8))
-        #expect(record == LegacyRecord(id: Self.id.uppercased(), startTime: 1_705_311_000_000, endTime: 1_705_319_100_250,
+        #expect(record == LegacyRecord(id: Self.id, startTime: 1_705_311_000_000, endTime: 1_705_319_100_250,
                                        tagId: "550E8400-E29B-41D4-A716-446655440000", comment: "Jörg 🚀",
                                        images: ["a_0.jpg", "a_1.png"], otherFields: ["mood": .string("good")]))
     }
@@ -66,5 +66,16 @@ struct LegacyStoreReaderTests {
         #expect(tags[1].createdAt == 1_672_524_000_000)
         #expect(tags[1].isArchived)
         #expect(failures == ["tag 3: \"name\": expected a string"])
+    }
+
+    @Test("keys of tags.json beside \"tags\" are kept; an object or a UUID there is refused")
+    func tagsFileFields() {
+        let text = """
+            {"version": 3, "tags": [], "order": ["a"], "meta": {"x": 1}, "550e8400-e29b-41d4-a716-446655440000": 1}
+            """
+        let file = LegacyStoreReader.tagsFile(from: Array(text.utf8))
+        #expect(file.otherFields == ["version": .integer(3), "order": .array([.string("a")])])
+        #expect(file.failures.count == 2)
+        #expect(file.failures.first?.contains("\"meta\" beside \"tags\" holds an object") == true, "\(file.failures)")
     }
 }

@@ -98,7 +98,8 @@ struct MigrationSafetyTests {
             try FileManager.default.removeItem(atPath: store + "/tags.automerge")
             try FileManager.default.removeItem(atPath: store + "/tags.json")
             try Self.write(Self.record(comment: "in the legacy file"), to: store + "/records/2024/01/a.json")
-            let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC", "--cleanup"])
+            // No tags.json and no tags.automerge: the record's tag is in no tag, so --no-tags is needed.
+            let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC", "--cleanup", "--no-tags"])
             #expect(result.status == 1)
             #expect(result.outputText.contains("1 already there with other values (kept)"), "\(result.outputText)")
             #expect(FileManager.default.fileExists(atPath: store + "/records/2024/01/a.json"))
