@@ -62,6 +62,10 @@ extension StoreView: FileTree {
         changeHandler.withLock { $0 = ChangeHandler(call: handler) }
     }
 
+    public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {
+        pendingWriteCounter.withLock { $0 = PendingWriteCounter(count: counter) }
+    }
+
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
