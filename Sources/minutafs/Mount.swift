@@ -20,12 +20,18 @@ extension Minutafs {
                 (2024-03-12T09:30, ...Z, ...+02:00). Copy a record file from it back into records/ to undo \
                 an edit or bring back a deleted record (same id). `minutafs log FILE` lists a record's changes.
 
-                Runs in the background unless -f is given. Unmount with `fusermount3 -u MOUNTPOINT` (or \
-                SIGTERM/SIGINT to the process): pending writes are flushed first.
-                Exit status: 0 after a clean unmount; 1 when the store or mount point is unusable.
+                Runs in the background unless -f is given; its log (refused writes, merges, errors) is then \
+                ~/.local/state/minutafs/mount-*.log ($XDG_STATE_HOME/minutafs), named when it mounts and in \
+                .minutafs/status. With -f the log goes to standard error. Unmount with \
+                `fusermount3 -u MOUNTPOINT` (or SIGTERM/SIGINT to the process): pending writes are flushed first.
+
+                STORE must hold tags.automerge or records/: a mistyped path or an empty folder is refused. \
+                --create starts a new, empty store in a new or empty folder.
+                Exit status: 0 after a clean unmount; 1 when the store or mount point is unusable; 64 usage error.
 
                 Examples:
                   minutafs mount ~/Dropbox/Minuta ~/minuta
+                  minutafs mount --create ~/Dropbox/Minuta ~/minuta
                   minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
                   cp ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json ~/minuta/records/2024/03/
@@ -46,14 +52,25 @@ extension Minutafs {
         @Option(help: "Time zone for file names and filing new records (default: the local zone).")
         var timezone: String?
 
+        @Flag(help: "Start a new, empty store when STORE is a new or empty folder (makes records/ in it).")
+        var create = false
+
         @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            try TimeZoneOption.validate(timezone)
+        }
 
         func run() throws {
             try reportingFailures {
-                try MountedPath.refuse(store)
+                if create {
+                    try MountedPath.refuse(store)
+                    try StoreFolder.create(store)
+                }
                 let stateDirectory = StoreCommandSupport.stateDirectory()
-                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
-                                                         cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
+                let store = try StoreCommandSupport.openExistingStore(
+                    store, creating: "run `minutafs mount --create \(store) \(mountPoint)`", timeZone: timezone,
+                    stateDirectory: stateDirectory, cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).
@@ -68,15 +85,20 @@ extension Minutafs {
                 // The lock is held by this process, the one that serves the mount (a background mount
                 // is this command again with -f), and is released when it exits.
                 let lock = try StoreCommandSupport.lockForWriting(store.path, hint: "a store is mounted once per machine")
+                // A background mount's log file is opened now, so status can name it; it becomes standard
+                // error once the mount is served (`MountDaemon.reportReady`).
+                let log = MountDaemon.isBackgroundChild
+                    ? MountLogFile.open(stateDirectory: stateDirectory, name: "mount-" + StoreCommandSupport.logKey(store.path) + ".log")
+                    : .standardError
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
-                    try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","),
-                              logFile: stateDirectory.map { $0 + "/mount-" + StoreCommandSupport.logKey(store.path) + ".log" })
+                    try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","), log: log)
                 }
             }
         }
 
-        private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
-            let tree = StoreView(store: store, mountDescription: "\(mountPoint) (\(description))")
+        private func serve(store: Store, options: MountOptions, description: String, log: MountLogFile) throws(CommandFailure) {
+            let tree = StoreView(store: store, mountDescription: "\(MountDaemon.absolute(mountPoint)) (\(description))",
+                                 logDescription: log.description)
             let logger = logging.makeLogger()
             let synchronizer: StoreSynchronizer
             let mount: FuseMount
