@@ -100,6 +100,13 @@ public protocol FileTree: AnyObject, Sendable {
     /// the tree renamed, a directory's path for its listing. The mount drops the kernel's cached data,
     /// attributes and names for them. A new registration replaces the previous one.
     func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void)
+
+    /// Registers the function the tree may call, from any thread, for how many writes the mount holds
+    /// that have not reached the tree yet: open handles with unsaved changes, removals waiting out their
+    /// delay, and files held in memory until they settle (see `settles(fileNamed:inDirectory:)`). The
+    /// tree shows it where users look (a status file). A new registration replaces the previous one;
+    /// the mount registers one returning 0 when it ends. The default ignores it.
+    func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int)
 }
 
 extension FileTree {
@@ -122,4 +129,6 @@ extension FileTree {
     public func checkWritable(atPath path: String) throws(TreeError) {}
 
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
+
+    public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {}
 }

@@ -258,6 +258,18 @@ extension FuseFileSystem {
         settleAll()
     }
 
+    /// How many writes the mount holds that the tree has not had yet, for `FileTree.setPendingWriteCounter`:
+    /// handles with unsaved changes, removals waiting out their delay (not the ones that only hide a
+    /// file for a while), and files held in memory until they settle. `finishPendingWork()` carries
+    /// out all of them.
+    func pendingWriteCount() -> Int {
+        state.withLock { state in
+            state.handles.files.values.count(where: \.isDirty)
+                + state.pendingRemovals.values.count { !state.hidingTokens.contains($0) }
+                + state.scratch.settlingPaths.count
+        }
+    }
+
     /// Saves every handle with unsaved changes; refusals are logged.
     private func saveAll() {
         let handles = state.withLock { state in

@@ -98,6 +98,7 @@ public final class FuseMount: Sendable {
         tree.setChangeHandler { [weak fileSystem] paths in
             fileSystem?.treeDidChange(paths)
         }
+        tree.setPendingWriteCounter { [weak fileSystem] in fileSystem?.pendingWriteCount() ?? 0 }
         let workers: KernelWorkers
         let connectionEnded: EventSignal
         do throws(MountError) {
@@ -106,6 +107,7 @@ public final class FuseMount: Sendable {
                 session: session, count: options.workerThreads, ended: [stopEvent, connectionEnded])
         } catch {
             tree.setChangeHandler { _ in }
+            tree.setPendingWriteCounter { 0 }
             notifier.close()
             session.unmount()
             session.destroy()
@@ -128,6 +130,7 @@ public final class FuseMount: Sendable {
             fileSystem.finishPendingWork()
         }
         tree.setChangeHandler { _ in }
+        tree.setPendingWriteCounter { 0 }
         notifier.close()
         if workers.outcome == .none && session.detach(from: mountPoint) {
             // Nothing new can enter the mount, but a file still open on it gets a FLUSH and RELEASE when it

@@ -409,10 +409,13 @@ public final class Store: Sendable {
         }
     }
 
+    /// Notes a write the store refused, for `.minutafs/errors`, the count in status, and the log (where
+    /// `mount -f` and a background mount's log file show it, README "If something goes wrong").
     func recordRejection(_ error: StoreError, state: inout State) {
         state.rejectedWriteCount += 1
         state.rejections.append(error.description)
         if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
+        log("refused a write: \(error.description) (nothing was changed; see .minutafs/errors)")
     }
 }
 

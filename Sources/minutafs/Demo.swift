@@ -41,6 +41,7 @@ extension Minutafs {
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
+            try TimeZoneOption.validate(timezone)
             if let now, ISO8601.milliseconds(from: now) == nil {
                 throw ValidationError("--now: expected an ISO 8601 date such as 2025-06-30T12:00:00Z, got \(now)")
             }

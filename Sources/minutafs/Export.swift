@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Logging
 import MinutaMigration
 import MinutaStore
@@ -38,6 +39,10 @@ extension Minutafs {
 
         @OptionGroup var logging: LoggingOptions
 
+        func validate() throws {
+            try TimeZoneOption.validate(timezone)
+        }
+
         func run() throws {
             let logger = logging.makeLogger()
             try reportingFailures {
@@ -47,6 +52,7 @@ extension Minutafs {
                 // A mount is not a store, and an export through one would write records into it.
                 try MountedPath.refuse(store)
                 try MountedPath.refuse(directory)
+                try StoreFolder.checkFolder(store)
                 let summary: LegacyExporter.Summary
                 do throws(StoreError) {
                     summary = try LegacyExporter.export(storePath: store, to: directory, timeZone: zone)
@@ -79,8 +85,19 @@ extension Minutafs {
             case .notAStore: CommandFailure(path: store, cause: "not a Minuta store (no tags.automerge and no records/YYYY/MM.automerge)")
             case .notFound: CommandFailure(path: store, cause: "no such folder")
             case .legacyStore: CommandFailure(path: store, cause: "not migrated: a `minutafs migrate` run did not finish (it has tags.json and month documents but no tags.automerge), so an export would lack the tags; run `minutafs migrate \(store)` to finish it, or use its legacy JSON files as they are")
+            case let .system(file, operation, errno) where isOnTheWay(file, to: directory):
+                CommandFailure(path: directory, cause: "cannot write the export here: \(String(cString: strerror(errno.rawValue))) (\(operation) failed); export into a folder you can write to")
             default: CommandFailure(path: store, cause: error.description)
             }
+        }
+
+        /// Whether `file` is the destination, in it, a folder made on the way to it, or the hidden
+        /// folder beside it that the export is written into before it is renamed (`LegacyExporter`):
+        /// a failure there is the destination's, whatever the path the system call was given.
+        static func isOnTheWay(_ file: String, to directory: String) -> Bool {
+            let target = BackingFiles.absolutePath(directory)
+            let temporaryPrefix = BackingFiles.parentPath(target) + "/." + BackingFiles.lastComponent(target) + ".minutafs-export-"
+            return file == target || file.hasPrefix(target + "/") || file.hasPrefix(temporaryPrefix) || target.hasPrefix(file + "/")
         }
     }
 }

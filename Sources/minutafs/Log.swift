@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import MinutaStore
 
 extension Minutafs {
@@ -20,8 +21,8 @@ extension Minutafs {
 
                 To see a record as it was, use MOUNT/.minutafs/history/; to bring it back, `minutafs restore` (see `man minutafs`).
 
-                Exit status: 0 printed (nothing when no document ever held the record); 1 the file is not \
-                a record of a mount or the store could not be read; 64 usage error.
+                Exit status: 0 printed; 1 no document of the store ever held a record with that id, the \
+                file is not a record of a mount, or the store could not be read; 64 usage error.
 
                 Examples:
                   minutafs log ~/minuta/records/2024/03/2024-03-12_093000.json
@@ -53,13 +54,14 @@ extension Minutafs {
                 let store = try StoreCommandSupport.openExistingStore(storePath)
                 let log: RecordLog
                 do { log = try RecordLog(recordID: id, in: store) } catch let error as StoreError { throw CommandFailure(path: storePath, cause: error.description) }
+                guard !log.entries.isEmpty else { throw Self.unknownRecord(id, store: storePath) }
                 for line in json ? log.jsonLines() : log.lines() { print(line) }
             }
         }
 
         /// The store a mounted record file belongs to (from its mount's `.minutafs/status`) and its id.
         static func recordOfMountedFile(_ file: String) throws(CommandFailure) -> (store: String, id: String) {
-            guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure(path: file, cause: "cannot be read") }
+            let data = try readRecordFile(file)
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = object["id"] as? String else {
                 throw CommandFailure(path: file, cause: "not a record file (no \"id\" in it); to name a record by id, give the store folder and the id")
             }
@@ -73,6 +75,35 @@ extension Minutafs {
                 folder.deleteLastPathComponent()
             }
             throw CommandFailure(path: file, cause: "not in a minutafs mount (no .minutafs/status above it); give the store folder and the record id instead")
+        }
+
+        /// What the one-argument form names: a record file, read whole. A missing path, a folder and a
+        /// file this user cannot read each get their own answer.
+        static func readRecordFile(_ file: String) throws(CommandFailure) -> Data {
+            var status = stat()
+            guard stat(file, &status) == 0 else {
+                let error = errno
+                if error == EACCES { throw StoreFolder.permissionDenied(file) }
+                if error == ENOENT || error == ENOTDIR {
+                    throw CommandFailure(path: file, cause: "no such file; give a record file in a mount (MOUNT/records/YYYY/MM/NAME.json), or a store folder and a record id")
+                }
+                throw CommandFailure(path: file, cause: "cannot be read: \(String(cString: strerror(error)))")
+            }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                throw CommandFailure(path: file, cause: "is a folder; give a record file in a mount (MOUNT/records/YYYY/MM/NAME.json), or, for a store folder, the record id after it")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else {
+                if access(file, R_OK) != 0 { throw CommandFailure(path: file, cause: "permission denied: you cannot read this file") }
+                throw CommandFailure(path: file, cause: "cannot be read")
+            }
+            return data
+        }
+
+        /// No document of the store ever held a record with this id (a mistyped or shortened id, or one
+        /// from another store).
+        static func unknownRecord(_ id: String, store: String) -> CommandFailure {
+            let shape = UUIDText.isValid(id) ? "" : " (record ids look like 5F1C0D2E-8C0B-4F57-9A57-2B1D3C4E5F60)"
+            return CommandFailure(path: store, cause: "no record with id \(id) was ever in this store\(shape); a record's id is the \"id\" in its file (jq -r .id FILE), or run `minutafs log FILE` on the record's file in a mount")
         }
     }
 }

@@ -81,6 +81,10 @@ extension Minutafs {
 
         @OptionGroup var logging: LoggingOptions
 
+        func validate() throws {
+            try TimeZoneOption.validate(timezone)
+        }
+
         func run() throws {
             let logger = logging.makeLogger()
             try reportingFailures { try migrate(logger: logger) }

@@ -18,4 +18,9 @@ struct Minutafs: ParsableCommand {
         version: "0.1.0",
         subcommands: [Mount.self, Inspect.self, Doc.self, Merge.self, Check.self, Migrate.self, Export.self, Demo.self, Report.self, Log.self, Restore.self, Start.self, Stop.self, Now.self, Continue.self]
     )
+
+    /// `minutafs` without a command is a usage error (exit status 64, docs/minutafs.1), not help.
+    func run() throws {
+        throw ValidationError("name a command, such as `minutafs mount STORE MOUNTPOINT`; `minutafs --help` lists them")
+    }
 }

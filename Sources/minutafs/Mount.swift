@@ -21,12 +21,18 @@ extension Minutafs {
                 tag) back to a snapshot, undoing an edit or bringing back a deleted one (same id), and \
                 changes nothing else. `minutafs log FILE` lists a record's changes.
 
-                Runs in the background unless -f is given. Unmount with `fusermount3 -u MOUNTPOINT` (or \
-                SIGTERM/SIGINT to the process): pending writes are flushed first.
-                Exit status: 0 after a clean unmount; 1 when the store or mount point is unusable.
+                Runs in the background unless -f is given; its log (refused writes, merges, errors) is then \
+                ~/.local/state/minutafs/mount-*.log ($XDG_STATE_HOME/minutafs), named when it mounts and in \
+                .minutafs/status. With -f the log goes to standard error. Unmount with \
+                `fusermount3 -u MOUNTPOINT` (or SIGTERM/SIGINT to the process): pending writes are flushed first.
+
+                STORE must hold tags.automerge or records/: a mistyped path or an empty folder is refused. \
+                --create starts a new, empty store in a new or empty folder.
+                Exit status: 0 after a clean unmount; 1 when the store or mount point is unusable; 64 usage error.
 
                 Examples:
                   minutafs mount ~/Dropbox/Minuta ~/minuta
+                  minutafs mount --create ~/Dropbox/Minuta ~/minuta
                   minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
                   minutafs restore ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json
@@ -47,14 +53,25 @@ extension Minutafs {
         @Option(help: "Time zone for file names and filing new records (default: the local zone).")
         var timezone: String?
 
+        @Flag(help: "Start a new, empty store when STORE is a new or empty folder (makes records/ in it).")
+        var create = false
+
         @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            try TimeZoneOption.validate(timezone)
+        }
 
         func run() throws {
             try reportingFailures {
-                try MountedPath.refuse(store)
+                if create {
+                    try MountedPath.refuse(store)
+                    try StoreFolder.create(store)
+                }
                 let stateDirectory = StoreCommandSupport.stateDirectory()
-                let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
-                                                         cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
+                let store = try StoreCommandSupport.openExistingStore(
+                    store, creating: "run `minutafs mount --create \(store) \(mountPoint)`", timeZone: timezone,
+                    stateDirectory: stateDirectory, cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).
@@ -69,15 +86,20 @@ extension Minutafs {
                 // The lock is held by this process, the one that serves the mount (a background mount
                 // is this command again with -f), and is released when it exits.
                 let lock = try StoreCommandSupport.lockForWriting(store.path, hint: "a store is mounted once per machine")
+                // A background mount's log file is opened now, so status can name it; it becomes standard
+                // error once the mount is served (`MountDaemon.reportReady`).
+                let log = MountDaemon.isBackgroundChild
+                    ? MountLogFile.open(stateDirectory: stateDirectory, name: "mount-" + StoreCommandSupport.logKey(store.path) + ".log")
+                    : .standardError
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
-                    try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","),
-                              logFile: stateDirectory.map { $0 + "/mount-" + StoreCommandSupport.logKey(store.path) + ".log" })
+                    try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","), log: log)
                 }
             }
         }
 
-        private func serve(store: Store, options: MountOptions, description: String, logFile: String?) throws(CommandFailure) {
-            let tree = StoreView(store: store, mountDescription: "\(mountPoint) (\(description))")
+        private func serve(store: Store, options: MountOptions, description: String, log: MountLogFile) throws(CommandFailure) {
+            let tree = StoreView(store: store, mountDescription: "\(MountDaemon.absolute(mountPoint)) (\(description))",
+                                 logDescription: log.description)
             let logger = logging.makeLogger()
             let synchronizer: StoreSynchronizer
             let mount: FuseMount
@@ -99,7 +121,7 @@ extension Minutafs {
             do {
                 // Once the kernel mount is in place, the background parent is told (its handshake);
                 // from then on the log goes to a file.
-                try mount.run(whenServing: { MountDaemon.reportReady(logFile: logFile) })
+                try mount.run(whenServing: { MountDaemon.reportReady(log: log) })
             } catch {
                 throw CommandFailure(path: mountPoint, cause: error.description)
             }
@@ -114,8 +136,50 @@ extension Minutafs {
 /// Where the mount's log goes: standard error (the terminal with -f, the journal under systemd, a
 /// file in the state folder for a background mount).
 enum MountLog {
+    /// One line, written at once with write(2): FileHandle traps when standard error is gone, and a
+    /// line that cannot be written is dropped instead.
     @Sendable static func write(_ line: String) {
-        FileHandle.standardError.write(Data("minutafs: \(line)\n".utf8))
+        writeRaw("minutafs: " + line.split(whereSeparator: \.isNewline).joined(separator: " "))
+    }
+
+    /// `line` and a line end, as it is.
+    static func writeRaw(_ line: String) {
+        var bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Where a mount's log goes: standard error (`-f`: the terminal, or the journal under systemd), or
+/// for a background mount a file in the state folder, `$XDG_STATE_HOME/minutafs/mount-<store>.log`
+/// (default `~/.local/state/minutafs/`), appended to by every mount of the store.
+enum MountLogFile {
+    case standardError
+    /// The log file, open for appending.
+    case file(path: String, descriptor: Int32)
+    /// No file could be made: the log is dropped, and `reason` says why.
+    case none(reason: String)
+
+    /// Opens (creating it and its folder) the log file `name` in `stateDirectory`.
+    static func open(stateDirectory: String?, name: String) -> MountLogFile {
+        guard let stateDirectory else { return .none(reason: "no $HOME or $XDG_STATE_HOME to keep it in") }
+        do {
+            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return .none(reason: "\(stateDirectory) cannot be made")
+        }
+        let path = stateDirectory + "/" + name
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return .none(reason: "\(path) cannot be written: \(String(cString: strerror(errno)))") }
+        return .file(path: path, descriptor: descriptor)
+    }
+
+    /// What `.minutafs/status` and the background mount's first line say about the log.
+    var description: String {
+        switch self {
+        case .standardError: "standard error of the mount process (mounted with -f)"
+        case .file(let path, _): path
+        case .none(let reason): "none (\(reason))"
+        }
     }
 }
 
@@ -124,8 +188,15 @@ enum MountLog {
 /// reports success only then, and otherwise the child's last error line (so another process's mount
 /// at the same place is never taken for ours).
 enum MountDaemon {
+    /// The start of the child's ready line; the rest is `; log: ` and where its log goes.
     static let readyLine = "minutafs: mounted and serving"
+    static let logMarker = "; log: "
     static let handshakeVariable = "MINUTAFS_MOUNT_HANDSHAKE"
+
+    /// Whether this process is the `-f` child of a background `minutafs mount`.
+    static var isBackgroundChild: Bool {
+        ProcessInfo.processInfo.environment[handshakeVariable] == "1"
+    }
 
     static func startInBackground(arguments: [String], mountPoint: String) throws(CommandFailure) {
         guard let executable = Bundle.main.executablePath ?? arguments.first else {
@@ -158,11 +229,14 @@ enum MountDaemon {
             if count > 0 {
                 received += buffer[0..<count]
                 let text = String(decoding: received, as: UTF8.self)
-                if text.split(whereSeparator: \.isNewline).contains(where: { $0 == readyLine }) {
-                    for line in text.split(whereSeparator: \.isNewline) where line != readyLine {
+                let lines = text.split(whereSeparator: \.isNewline)
+                if let ready = lines.first(where: { $0.hasPrefix(readyLine) }) {
+                    for line in lines where !line.hasPrefix(readyLine) {
                         FileHandle.standardError.write(Data((line + "\n").utf8))
                     }
+                    let log = ready.range(of: logMarker).map { String(ready[$0.upperBound...]) } ?? "none"
                     print("mounted \(target) (pid \(process.processIdentifier)); unmount with: fusermount3 -u \(target)")
+                    print("log (refused writes, merges, errors): \(log)")
                     return
                 }
                 continue
@@ -175,18 +249,23 @@ enum MountDaemon {
             process.terminate()
         }
         process.waitUntilExit()
-        let message = String(decoding: received, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
-            ?? "the mount process exited with status \(process.terminationStatus) before mounting"
+        var lines = String(decoding: received, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+        let message = lines.popLast() ?? "the mount process exited with status \(process.terminationStatus) before mounting"
+        // What the child printed before its last line is what `-f` shows on the terminal: libfuse's own
+        // reason ("fuse: failed to open /dev/fuse: Permission denied"), warnings. Passed on as it is.
+        for line in lines { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         throw CommandFailure(path: mountPoint, cause: message.hasPrefix("minutafs: ") ? String(message.dropFirst("minutafs: ".count)) : message)
     }
 
-    /// Tells a waiting background parent that the mount is served, then sends the log to `logFile`
-    /// (the parent stops reading). Without a parent waiting, does nothing.
-    static func reportReady(logFile: String?) {
-        guard ProcessInfo.processInfo.environment[handshakeVariable] == "1" else { return }
-        FileHandle.standardError.write(Data((readyLine + "\n").utf8))
-        let target = logFile.map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) } ?? -1
-        let replacement = target >= 0 ? target : open("/dev/null", O_WRONLY | O_CLOEXEC)
+    /// Tells a waiting background parent that the mount is served and where its log goes, then sends
+    /// standard error to `log` (the parent stops reading). Without a parent waiting, does nothing.
+    static func reportReady(log: MountLogFile) {
+        guard isBackgroundChild else { return }
+        MountLog.writeRaw(readyLine + logMarker + log.description)
+        let replacement = switch log {
+        case .file(_, let descriptor): descriptor
+        case .standardError, .none: open("/dev/null", O_WRONLY | O_CLOEXEC)
+        }
         guard replacement >= 0 else { return }
         dup2(replacement, STDERR_FILENO)
         close(replacement)

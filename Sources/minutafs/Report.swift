@@ -44,6 +44,7 @@ extension Minutafs {
         var timezone: String?
 
         func validate() throws {
+            try TimeZoneOption.validate(timezone)
             if month != nil && year != nil { throw ValidationError("give --month or --year, not both") }
             if let month, Self.parseMonth(month) == nil { throw ValidationError("--month \(month): expected YYYY-MM, such as 2024-03") }
             if let year, !(year.utf8.count == 4 && year.utf8.allSatisfy { (48...57).contains($0) }) {
@@ -60,8 +61,7 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                _ = try StoreCommandSupport.openExistingStore(store)
-                let opened = try StoreCommandSupport.open(store, timeZone: timezone)
+                let opened = try StoreCommandSupport.openExistingStore(store, timeZone: timezone)
                 let reports = StoreReports(store: opened)
                 let output: [UInt8]
                 do throws(StoreError) {

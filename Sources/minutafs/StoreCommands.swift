@@ -75,20 +75,18 @@ extension Minutafs {
 
 enum StoreCommandSupport {
     /// Opens the store at `path` for a command that works on an existing store (`check`,
-    /// `merge`, `log`, `report`): refuses an empty path, a minutafs mount or a path in one (SPEC 5b),
-    /// a path that is not a folder, and a folder with neither
-    /// `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent folder), which
-    /// would otherwise be "checked" with nothing to report.
-    static func openExistingStore(_ path: String) throws(CommandFailure) -> Store {
-        guard !path.isEmpty else { throw CommandFailure(path: "\"\"", cause: "an empty path; name the store folder (the one holding tags.automerge and records/)") }
-        try MountedPath.refuse(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure(path: path, cause: "no such file or folder") }
-        guard isDirectory.boolValue else { throw CommandFailure(path: path, cause: "not a folder; name the store folder (the one holding tags.automerge and records/)") }
-        guard FileManager.default.fileExists(atPath: path + "/tags.automerge") || FileManager.default.fileExists(atPath: path + "/records") else {
-            throw CommandFailure(path: path, cause: "not a Minuta store: expected tags.automerge or a records/ folder in it")
-        }
-        return try open(path)
+    /// `merge`, `log`, `report`, `mount`): refuses an empty path, a minutafs mount or a path in one
+    /// (SPEC 5b), a path that is missing, behind a folder the user cannot enter, or not a folder, and
+    /// a folder with neither `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent
+    /// folder), which would otherwise be "checked" or mounted with nothing in it (`StoreFolder`).
+    /// `creating` is how to start a new store there instead, for a command that can.
+    static func openExistingStore(
+        _ path: String, creating hint: String? = nil, timeZone: String? = nil, stateDirectory: String? = nil,
+        cacheDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(CommandFailure) -> Store {
+        if !path.isEmpty { try MountedPath.refuse(path) }
+        try StoreFolder.checkExistingStore(path, creating: hint)
+        return try open(path, timeZone: timeZone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, log: log)
     }
 
     static func open(

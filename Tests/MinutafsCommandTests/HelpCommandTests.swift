@@ -40,4 +40,27 @@ struct HelpCommandTests {
         #expect(result.status == 64)
         #expect(result.errorText.contains("Usage") || result.errorText.contains("USAGE"))
     }
+
+    @Test("every usage error exits 64 with the usage on standard error (issue 27)", arguments: [
+        ([], "name a command"),
+        (["frobnicate"], "frobnicate"),
+        (["mount"], "Missing expected argument"),
+        (["mount", "/nonexistent/store"], "Missing expected argument"),
+        (["check"], "Missing expected argument"),
+        (["log"], "Missing expected argument"),
+        (["mount", "--bogus", "/nonexistent/store", "/nonexistent/mnt"], "Unknown option '--bogus'"),
+        (["check", "/nonexistent/store", "extra"], "Unexpected argument"),
+        (["mount", "--timezone", "Mars/Olympus", "/nonexistent/store", "/nonexistent/mnt"], "--timezone Mars/Olympus: unknown time zone"),
+        (["report", "--timezone", "Mars/Olympus", "/nonexistent/store"], "--timezone Mars/Olympus: unknown time zone"),
+        (["export", "--timezone", "Mars/Olympus", "/nonexistent/store", "/nonexistent/out"], "--timezone Mars/Olympus: unknown time zone"),
+        (["migrate", "--timezone", "Mars/Olympus", "/nonexistent/store"], "--timezone Mars/Olympus: unknown time zone"),
+        (["demo", "--timezone", "Mars/Olympus", "/nonexistent/demo"], "--timezone Mars/Olympus: unknown time zone"),
+    ] as [([String], String)])
+    func usageErrors(arguments: [String], mention: String) throws {
+        let result = try MinutafsBinary.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.errorText)")
+        #expect(result.outputText.isEmpty, "\(arguments): \(result.outputText)")
+        #expect(result.errorText.contains(mention), "\(arguments): \(result.errorText)")
+        #expect(result.errorText.contains("Usage: minutafs"), "\(arguments): \(result.errorText)")
+    }
 }

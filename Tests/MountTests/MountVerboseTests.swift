@@ -30,6 +30,21 @@ struct MountVerboseTests {
         #expect(lines.first?.contains("01 (conflicted copy 2024-02-01).automerge") == true, "\(log)")
     }
 
+    @Test("a refused write reaches the log of mount -f, with and without --verbose (issue 27)", arguments: [[], ["--verbose"]] as [[String]])
+    func refusalLogged(arguments: [String]) throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder, arguments: arguments)
+            let record = mounted.january + "/" + BadInput.recordName
+            #expect(BadInputMountTests.save(Array(#"{ "startTime": broken"#.utf8), to: record).errno == EINVAL)
+            #expect(mounted.unmount() == 0)
+            let log = try mounted.text(mounted.log)
+            let lines = log.split(separator: "\n").filter { $0.hasPrefix("minutafs: refused a write: ") }
+            #expect(lines.count == 1, "\(log)")
+            #expect(lines.first?.hasPrefix("minutafs: refused a write: records/2024/01/\(BadInput.recordName): line 1, column 16: expected a value") == true, "\(log)")
+            #expect(lines.first?.hasSuffix("(nothing was changed; see .minutafs/errors)") == true, "\(log)")
+        }
+    }
+
     @Test("without --verbose, merging logs no debug line")
     func quiet() throws {
         let log = try Self.logOfMergingACopy(arguments: [])

@@ -90,12 +90,13 @@ final class MountedStore {
         String(decoding: try Fixtures.contents(ofFileAtPath: path), as: UTF8.self)
     }
 
-    /// The number on the line `LABEL: N` of `.minutafs/status` (`"failed merges"`), or `nil` when
-    /// the status cannot be read or has no such line.
+    /// The number on the line `LABEL: N` of `.minutafs/status` (`"failed merges"`; any words after
+    /// the number, as in `documents loaded: 0 (each is loaded on first read)`, are ignored), or `nil`
+    /// when the status cannot be read or has no such line.
     func statusCount(_ label: String) -> Int? {
         guard let status = try? text(mountPoint + "/.minutafs/status") else { return nil }
         let prefix = label + ": "
-        return status.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+        return status.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count).prefix { $0.isNumber }) }
     }
 
     /// Waits until `condition` holds, up to `seconds`.

@@ -29,8 +29,11 @@ public enum MinutafsBinary {
     ///
     /// Output goes through temporary files, not pipes, so a command that prints megabytes cannot
     /// block on a full pipe while the test waits for it to exit.
-    /// `environment` is added to this process's environment; `directory` is the working folder.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> CommandResult {
+    /// `environment` is added to this process's environment; `directory` is the working folder;
+    /// `wrapper` runs it through another program (`["setpriv", "--reuid=65534", ..., "--"]`).
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = []
+    ) throws -> CommandResult {
         let executable = try path()
         return try withTemporaryDirectory { folder in
             let outputPath = folder + "/stdout"
@@ -44,8 +47,13 @@ public enum MinutafsBinary {
                 try? error.close()
             }
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
+            if wrapper.isEmpty {
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = wrapper + [executable] + arguments
+            }
             if !environment.isEmpty {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }
@@ -62,6 +70,11 @@ public enum MinutafsBinary {
             )
         }
     }
+}
+
+extension MinutafsBinary {
+    /// `run(_:wrapper:)`'s wrapper that runs the command as `nobody` (needs root).
+    public static let asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 }
 
 /// What a finished `minutafs` run gave.

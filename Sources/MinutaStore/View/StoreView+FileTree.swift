@@ -71,6 +71,10 @@ extension StoreView: FileTree {
         report(dropped.map { "/.minutafs/history/" + $0 })
     }
 
+    public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {
+        pendingWriteCounter.withLock { $0 = PendingWriteCounter(count: counter) }
+    }
+
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }

@@ -9,8 +9,10 @@ import Synchronization
 /// store's terms (`StoreError`); `StoreSynchronizer` reports what the sync tool changed through it.
 public final class StoreView: Sendable {
     public let store: Store
-    /// Shown in `.minutafs/status`.
+    /// Shown in `.minutafs/status`: the mount point, absolute, and the mount options.
     public let mountDescription: String
+    /// Shown in `.minutafs/status`: where the mount's log goes (a file for a background mount).
+    public let logDescription: String
     /// `reports/`: timesheets and pictures computed from the records (SPEC section 9).
     public let reports: StoreReports
     /// `.minutafs/history/`: every past state, read-only, not listed (SPEC section 8).
@@ -31,9 +33,18 @@ public final class StoreView: Sendable {
         let call: @Sendable ([String]) -> Void
     }
 
-    public init(store: Store, mountDescription: String = "", reports: StoreReports? = nil) {
+    /// How many writes the mount holds that have not reached the store (`setPendingWriteCounter`), in a
+    /// struct for the reason `ChangeHandler` gives.
+    let pendingWriteCounter = Mutex<PendingWriteCounter?>(nil)
+
+    struct PendingWriteCounter {
+        let count: @Sendable () -> Int
+    }
+
+    public init(store: Store, mountDescription: String = "", logDescription: String = "", reports: StoreReports? = nil) {
         self.store = store
         self.mountDescription = mountDescription
+        self.logDescription = logDescription
         self.reports = reports ?? StoreReports(store: store)
         history = StoreHistory(store: store)
         openedAt = Store.now()
@@ -296,14 +307,15 @@ public final class StoreView: Sendable {
         let status = store.status()
         return """
         store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
-        mount: \(mountDescription)
+        mount: \(mountDescription)\(logDescription.isEmpty ? "" : "\nlog: " + logDescription)
         time zone: \(store.timeZone.identifier)
         history: .minutafs/history (not listed; ls it for the days; minutafs restore sets one record or tag back)
         deleted documents: \(deletedDocumentsText())
         records in two documents: \(hiddenCopiesText())
         actor: \(store.actor.hexString)
-        documents loaded: \(status.documentsLoaded)
+        documents loaded: \(status.documentsLoaded)\(status.documentsLoaded == 0 ? " (each is loaded on first read)" : "")
         documents saved: \(status.documentsSaved)
+        pending writes: \(pendingWriteCounter.withLock { $0 }?.count() ?? 0)
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
