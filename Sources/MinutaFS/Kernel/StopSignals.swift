@@ -32,6 +32,12 @@ struct StopSignals: ~Copyable {
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
+        // A mount started by a process that blocks these signals (a test runner, some service managers)
+        // inherits the mask: unblocked on this thread, which lives as long as the mount, they reach it.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in Self.handled { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signal in Self.handled {
             var old = sigaction()
             if sigaction(signal, &action, &old) == 0 {
