@@ -6,13 +6,28 @@ extension Store {
     /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
     /// changes, remembers the fields the merge changed, as the mount showed them before.
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String, state: inout State) throws(AutomergeError) {
-        guard Month(documentPath: relative) != nil, !other.heads.allSatisfy(loaded.document.containsChange) else {
+        let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
+        if Month(documentPath: relative) != nil {
+            fields = SupersededValues.fields(of:)
+        } else if relative == "tags.automerge" {
+            fields = SupersededValues.tagFields(of:)
+        } else {
             try loaded.document.merge(other)
             return
         }
-        let before = SupersededValues.fields(of: loaded.document)
+        guard !other.heads.allSatisfy(loaded.document.containsChange) else {
+            try loaded.document.merge(other)
+            return
+        }
+        let before = fields(loaded.document)
         try loaded.document.merge(other)
-        state.supersededValues.noteMerge(before: before, after: SupersededValues.fields(of: loaded.document), now: Self.now())
+        state.supersededValues.noteMerge(before: before, after: fields(loaded.document), now: Self.now())
+    }
+
+    /// Whether a `tags.json` save that leaves out tag `id` leaves it out only because the writer read the
+    /// file before a merge brought that tag in (then it is kept, not deleted).
+    func isTagNewerThanWriter(_ id: String, state: State) -> Bool {
+        state.supersededValues.wasCreatedByMerge(RecordID(id), now: Self.now())
     }
 
     /// The fields a save of record `id` writes, with stale values set back to what merges put there, and

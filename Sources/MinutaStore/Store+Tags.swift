@@ -35,6 +35,7 @@ extension Store {
         var document = loaded.document
         let existing = TagView.tags(in: document)
         var kept = Set<RecordID>()
+        var conflictLines: [String] = []
         for (position, entry) in entries.enumerated() {
             guard case .object(let members) = entry else {
                 throw .rejected(file: file, line: nil, column: nil, reason: .notAnObject(expected: "tag \(position + 1) to be an object"))
@@ -66,13 +67,20 @@ extension Store {
                 if entry["isArchived"] == nil { fields.append(("isArchived", .bool(false))) }
                 if entry["color"] == nil { fields.append(("color", .string("#4A90D9"))) }
             }
+            if !currentView.isEmpty {
+                // What the writer could have read: tag fields a merge changed since stay merged (SPEC 5b).
+                let reconciled = reconcileWithMerges(fields, current: currentView, recordID: id, file: "tags.json " + id, state: state)
+                fields = reconciled.fields
+                conflictLines += reconciled.conflictLines
+            }
             var editor = ObjectEditor(document: document, object: object, rules: FieldRule.tag)
             do { try editor.apply(fields, currentView: currentView) } catch {
                 throw .rejected(file: file, line: nil, column: nil, reason: error)
             }
             document = editor.document
         }
-        for tag in existing where !kept.contains(RecordID(tag.id)) {
+        // A tag another device added, merged after the writer read tags.json, is not in its list: kept.
+        for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id, state: state) {
             // Fails only when the key is already gone: then there is nothing to delete.
             do { try document.delete(forKey: tag.id) } catch {}
         }
@@ -80,6 +88,7 @@ extension Store {
         let changed = try save(&loaded, to: "tags.automerge", state: &state)
         state.tags = loaded
         state.tagsView = nil
+        state.carriedConflicts += conflictLines
         return changed
     }
 }

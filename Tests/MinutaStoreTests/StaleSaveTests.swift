@@ -112,6 +112,34 @@ import TestSupport
     }
 }
 
+extension StaleSaveTests {
+    @Test("tags.json from a read made before a merge: the other device's new tag and rename stay, the writer's change is made")
+    func staleTagsSave() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let read = StoreFixture.text(try store.tagsFile())
+            // Another device renames Yoga and adds a tag; its tags document replaces the store's.
+            let device = try StoreFixture.copyOfAppStore(into: folder, name: "device")
+            let other = try Store(path: device, timeZone: .utc)
+            let renamed = StoreFixture.text(try other.tagsFile())
+                .replacingOccurrences(of: "\"name\": \"Yoga\"", with: "\"name\": \"Stretching\"")
+                .replacingOccurrences(of: "\"tags\": [", with: "\"tags\": [\n    {\"name\": \"Gardening\"},")
+            _ = try other.writeTagsFile(Array(renamed.utf8))
+            try Shell.run("cp '\(device)/tags.automerge' '\(path)/.incoming' && mv '\(path)/.incoming' '\(path)/tags.automerge'")
+            #expect(try store.synchronizeDocuments() == ["tags.automerge"])
+            // The script changes one tag's color in what it read and writes it all back.
+            let saved = read.replacingOccurrences(of: "\"color\": \"#0A84FF\"", with: "\"color\": \"#000000\"")
+            #expect(saved != read)
+            _ = try store.writeTagsFile(Array(saved.utf8))
+            let after = StoreFixture.text(try Store(path: path, timeZone: .utc).tagsFile())
+            #expect(after.contains("\"Gardening\""), "the other device's new tag was deleted")
+            #expect(after.contains("\"Stretching\"") && !after.contains("\"Yoga\""), "the other device's rename was reverted")
+            #expect(after.contains("#000000"))
+        }
+    }
+}
+
 /// Runs a shell command line; fails the test when it exits non-zero.
 private enum Shell {
     static func run(_ command: String) throws {

@@ -21,9 +21,27 @@ struct SupersededValues: Sendable {
     }
 
     private var entries: [RecordID: [String: [Entry]]] = [:]
+    /// Objects (tags) a merge created, until when: a `tags.json` written from a read made before the
+    /// merge does not list them, which must not delete them.
+    private var created: [RecordID: Int] = [:]
 
     /// Whether nothing is remembered (then a save needs no comparison).
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty && created.isEmpty }
+
+    /// Whether a merge created the object `id` within the window before `now`.
+    func wasCreatedByMerge(_ id: RecordID, now: Int) -> Bool {
+        (created[id] ?? Int.min) >= now
+    }
+
+    /// The fields of each tag of the tags document as `tags.json` shows them (without `id`).
+    static func tagFields(of document: Document) -> [RecordID: [(key: String, value: JSONValue)]] {
+        var result: [RecordID: [(key: String, value: JSONValue)]] = [:]
+        for tag in TagView.tags(in: document) {
+            guard case .object(let members) = TagView.json(tag, in: document) else { continue }
+            result[RecordID(tag.id)] = members.filter { $0.key != "id" }
+        }
+        return result
+    }
 
     /// The fields of each record of a month document as the mount renders them (without `id`).
     static func fields(of document: Document) -> [RecordID: [(key: String, value: JSONValue)]] {
@@ -40,6 +58,9 @@ struct SupersededValues: Sendable {
     /// and after it. A record the merge created or removed has nothing a writer could have read stale.
     mutating func noteMerge(before: [RecordID: [(key: String, value: JSONValue)]], after: [RecordID: [(key: String, value: JSONValue)]], now: Int) {
         forgetExpired(now: now)
+        for id in after.keys where before[id] == nil {
+            created[id] = now + Self.window
+        }
         for (id, old) in before {
             guard let new = after[id] else { continue }
             let keys = Set(old.map(\.key)).union(new.map(\.key))
@@ -91,6 +112,7 @@ struct SupersededValues: Sendable {
     }
 
     private mutating func forgetExpired(now: Int) {
+        created = created.filter { $0.value >= now }
         for (id, fields) in entries {
             let kept = fields.compactMapValues { list -> [Entry]? in
                 let live = list.filter { $0.until >= now }
