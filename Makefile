@@ -34,6 +34,8 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 LIBEXECDIR ?= $(PREFIX)/lib/minutafs
 MANDIR ?= $(PREFIX)/share/man/man1
+# A minutafs binary built already (a path): `make install` installs it instead of making the release build.
+MINUTAFS_BIN ?=
 # systemd looks for user units in /usr/lib/systemd/user and /usr/local/lib/systemd/user; for a
 # PREFIX under your home, set USERUNITDIR=$$HOME/.config/systemd/user.
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
@@ -124,16 +126,16 @@ demo: deps
 	exec "$$bin" mount ./demo-store ./mnt -f
 
 ## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
-install: build
+##          (MINUTAFS_BIN=FILE installs that binary instead, building nothing)
+install: $(if $(MINUTAFS_BIN),,build)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
-	install -m 755 "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > .minutafs-wait-and-mount.tmp
-	install -m 755 .minutafs-wait-and-mount.tmp "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > .mount.fuse.minutafs.tmp
-	install -m 755 .mount.fuse.minutafs.tmp "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > .minutafs.service.tmp
-	install -m 644 .minutafs.service.tmp "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
-	rm -f .minutafs-wait-and-mount.tmp .mount.fuse.minutafs.tmp .minutafs.service.tmp
+	install -m 755 "$(if $(MINUTAFS_BIN),$(MINUTAFS_BIN),$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs)" "$(DESTDIR)$(BINDIR)/minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
+	chmod 755 "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
+	chmod 755 "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
+	chmod 644 "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	install -m 644 docs/minutafs.1 "$(DESTDIR)$(MANDIR)/minutafs.1"
 	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -w "$$(dirname $(MOUNT_HELPER_LINK))" ] \
 		&& [ "$(SBINDIR)/mount.fuse.minutafs" != "$(MOUNT_HELPER_LINK)" ]; then \
