@@ -201,6 +201,15 @@ struct MountScriptTests {
         #expect(result.output.hasPrefix("mount.fuse.minutafs: usage"), "\(result.output)")
     }
 
+    // MARK: Installing
+
+    @Test("make install and uninstall in scratch roots: merged /usr, PREFIX=/opt/minutafs (the helpers find the installed binary), DESTDIR")
+    func install() throws {
+        let result = try Self.run(["/bin/bash", Fixtures.packageRoot + "/tools/test-install"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("test-install: ok"), "\(result.output)")
+    }
+
     // MARK: Waiting for the sync tool
 
     @Test("minutafs-wait-and-mount waits until the sync tool delivers the store, then mounts it")
