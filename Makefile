@@ -39,7 +39,8 @@ MINUTAFS_BIN ?=
 # systemd looks for user units in /usr/lib/systemd/user and /usr/local/lib/systemd/user; for a
 # PREFIX under your home, set USERUNITDIR=$$HOME/.config/systemd/user.
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
-# mount(8) runs helpers from /sbin only: for the default prefixes, link the fstab helper there.
+# mount(8) runs helpers from /sbin only: for the default prefixes, link the fstab helper there
+# (not with DESTDIR, and not when /sbin is PREFIX/sbin already, as on a merged /usr).
 MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.minutafs,)
 
 ## build: release build of the minutafs binary (.build/release/minutafs)
@@ -137,9 +138,16 @@ install: $(if $(MINUTAFS_BIN),,build)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	chmod 644 "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	install -m 644 docs/minutafs.1 "$(DESTDIR)$(MANDIR)/minutafs.1"
-	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -w "$$(dirname $(MOUNT_HELPER_LINK))" ] \
-		&& [ "$(SBINDIR)/mount.fuse.minutafs" != "$(MOUNT_HELPER_LINK)" ]; then \
-		ln -sf "$(SBINDIR)/mount.fuse.minutafs" "$(MOUNT_HELPER_LINK)" && echo "linked $(MOUNT_HELPER_LINK)"; \
+	@# On a merged /usr (/sbin -> usr/sbin) with PREFIX=/usr the helper is already where mount(8) looks.
+	@link="$(MOUNT_HELPER_LINK)"; helper="$(SBINDIR)/mount.fuse.minutafs"; \
+	if [ -n "$$link" ] && [ -z "$(DESTDIR)" ]; then \
+		if [ "$$(readlink -f "$$link")" = "$$(readlink -f "$$helper")" ]; then \
+			echo "$$link is $$helper already"; \
+		elif [ -w "$$(dirname "$$link")" ]; then \
+			ln -sf "$$helper" "$$link" && echo "linked $$link"; \
+		else \
+			echo "not linked: $$(dirname "$$link") is not writable, so mount -t fuse.minutafs will not find $$helper"; \
+		fi; \
 	fi
 	@echo "installed minutafs in $(DESTDIR)$(BINDIR); see 'man minutafs'"
 
