@@ -52,9 +52,14 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 try MountedPath.refuse(store)
-                let stateDirectory = StoreCommandSupport.stateDirectory()
+                let folders = MountFolders.current()
+                // Said once: by the command the user ran, not again by a background mount's child.
+                if let notice = folders.notice, ProcessInfo.processInfo.environment[MountDaemon.handshakeVariable] != "1" {
+                    MountLog.write("warning: \(notice)")
+                }
+                let stateDirectory = folders.state
                 let store = try StoreCommandSupport.open(store, timeZone: timezone, stateDirectory: stateDirectory,
-                                                         cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
+                                                         cacheDirectory: folders.cache, log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).

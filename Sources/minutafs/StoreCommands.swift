@@ -105,24 +105,6 @@ enum StoreCommandSupport {
         }
     }
 
-    /// Where the mount keeps rendered month views between mounts (never in the backing folder):
-    /// `$XDG_CACHE_HOME/minutafs`, else `~/.cache/minutafs`. Deleting it at any time is safe.
-    static func cacheDirectory() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/minutafs" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/minutafs" }
-        return nil
-    }
-
-    /// Where the mount keeps what must survive it outside the backing folder (the journal of record
-    /// moves between months): `$XDG_STATE_HOME/minutafs`, else `~/.local/state/minutafs`.
-    static func stateDirectory() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/minutafs" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/minutafs" }
-        return nil
-    }
-
     /// The name part of a store's log file in the state folder.
     static func logKey(_ storePath: String) -> String {
         StoreLock.fileKey(for: storePath)
