@@ -11,9 +11,14 @@ extension Minutafs {
             abstract: "Mount a store as readable, editable JSON and image files.",
             discussion: """
                 Shows tags.json, one JSON file per record under records/YYYY/MM/, the images, and \
-                .minutafs/status, errors and conflicts. Any program can read and edit the files; each \
-                save becomes Automerge operations in the store's documents, and conflict copies the sync \
-                tool drops beside a document are merged within a second.
+                .minutafs/status, .minutafs/errors and .minutafs/conflicts. Any program can read and edit \
+                the files; each save becomes Automerge operations in the store's documents, and conflict \
+                copies the sync tool drops beside a document are merged within a second. A write that is \
+                refused (broken JSON, say) fails, its reason goes to .minutafs/errors and its bytes are kept \
+                in .minutafs/rejected/.
+
+                reports/ holds read-only timesheets: reports/YYYY/MM.csv, MM-by-tag.csv and MM.svg for each \
+                month, reports/YYYY/summary.csv for each year (`minutafs report` prints them without a mount).
 
                 .minutafs/history/ (not listed, so grep -r and find skip it; open it by name) holds every \
                 past state, read-only: `ls` it for one folder per day with changes, or open any instant \

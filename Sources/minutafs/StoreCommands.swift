@@ -13,7 +13,9 @@ extension Minutafs {
                 document (nothing anyone wrote is lost), writes the document durably, and only then \
                 deletes the copy. A copy that cannot be read is moved to .minutafs-quarantine/ instead.
                 A copy that cannot be merged now (its document cannot be loaded, say) is reported and \
-                left as it is; every other copy is still merged. A document that cannot be loaded is                 never written over. While the store is mounted this changes nothing and says so: the                 mount merges conflict copies itself.
+                left as it is; every other copy is still merged. A document that cannot be loaded is \
+                never written over. While the store is mounted this changes nothing and says so: the \
+                mount merges conflict copies itself.
                 Exit status: 0 when everything was merged, 1 when a copy was quarantined or not merged, \
                 or the folder is not a store or could not be read.
 
