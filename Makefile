@@ -20,8 +20,11 @@ TEST_FUZZ_RUNS ?= 1500
 # SWIFT_BUILD_FLAGS="-Xswiftc -warnings-as-errors", so a warning fails the run.
 SWIFT_BUILD_FLAGS ?=
 
-# The release build `make build` and `make install` use; `make deb` adds --static-swift-stdlib.
+# The release build `make build` and `make install` use; `make deb` builds with DEB_BUILD_FLAGS
+# (the Swift runtime linked in, in a build folder of its own) and needs DEB_TOOLS too.
 RELEASE_FLAGS ?=
+DEB_BUILD_FLAGS := --static-swift-stdlib --scratch-path .build/static
+DEB_TOOLS := lintian binutils
 # The version (from `minutafs --version`'s source) and the architecture, for `make deb`.
 VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/minutafs/Minutafs.swift | head -n 1)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -163,12 +166,26 @@ uninstall:
 	fi
 
 ## deb: minutafs_VERSION_ARCH.deb (dpkg-deb) for machines without a Swift toolchain: the Swift runtime
-##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs, Depends worked out
-##      from the libraries the binary loads (Debian packages only); then tools/test-deb tries it
-deb: deps
-	rm -rf .build/deb-root
+##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs with the binary
+##      stripped (its debug info is kept in .build/deb-debug/) and the man page gzipped, the copyright
+##      file and changelog from packaging/, Depends worked out from the libraries the binary loads
+##      (Debian packages only); then lintian (no errors) and tools/test-deb try it
+deb:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(DEB_TOOLS)"
+	@grep -q '^minutafs ($(VERSION)) ' packaging/changelog || \
+		{ echo "deb: packaging/changelog does not begin with an entry for version $(VERSION)" >&2; exit 1; }
+	$(SWIFT) build -c release --product minutafs $(DEB_BUILD_FLAGS)
+	rm -rf .build/deb-root .build/deb-debug
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$(CURDIR)/.build/deb-root" \
-		RELEASE_FLAGS="--static-swift-stdlib --scratch-path .build/static"
+		MINUTAFS_BIN="$$($(SWIFT) build -c release $(DEB_BUILD_FLAGS) --show-bin-path)/minutafs"
+	mkdir -p .build/deb-debug
+	objcopy --only-keep-debug .build/deb-root/usr/bin/minutafs .build/deb-debug/minutafs.debug
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note .build/deb-root/usr/bin/minutafs
+	gzip -9n .build/deb-root/usr/share/man/man1/minutafs.1
+	install -d .build/deb-root/usr/share/doc/minutafs
+	install -m 644 packaging/copyright .build/deb-root/usr/share/doc/minutafs/copyright
+	gzip -9n < packaging/changelog > .build/deb-root/usr/share/doc/minutafs/changelog.gz
+	chmod 644 .build/deb-root/usr/share/doc/minutafs/changelog.gz
 	@depends=$$(tools/deb-depends .build/deb-root/usr/bin/minutafs) || exit 1; \
 	mkdir -p .build/deb-root/DEBIAN && \
 	printf '%s\n' "Package: minutafs" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
@@ -176,11 +193,14 @@ deb: deps
 		"Depends: fuse3, $$depends" \
 		"Installed-Size: $$(du -sk .build/deb-root/usr | cut -f1)" \
 		"Description: mount a Minuta time tracker store as JSON and image files" \
-		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept in step by a" \
-		" sync tool) as one JSON file per record; edits become Automerge operations." \
+		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept" \
+		" in step by a sync tool) as one JSON file per record; edits become Automerge" \
+		" operations." \
 		> .build/deb-root/DEBIAN/control && \
-	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)" && \
+	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)"
+	lintian --fail-on error "$(DEB)"
 	tools/test-deb "$(DEB)"
+	@echo "$(DEB): $$(du -k "$(DEB)" | cut -f1) KB; the binary's debug info: .build/deb-debug/minutafs.debug"
 
 ## clean: remove build products
 clean:
