@@ -20,8 +20,11 @@ TEST_FUZZ_RUNS ?= 1500
 # SWIFT_BUILD_FLAGS="-Xswiftc -warnings-as-errors", so a warning fails the run.
 SWIFT_BUILD_FLAGS ?=
 
-# The release build `make build` and `make install` use; `make deb` adds --static-swift-stdlib.
+# The release build `make build` and `make install` use; `make deb` builds with DEB_BUILD_FLAGS
+# (the Swift runtime linked in, in a build folder of its own) and needs DEB_TOOLS too.
 RELEASE_FLAGS ?=
+DEB_BUILD_FLAGS := --static-swift-stdlib --scratch-path .build/static
+DEB_TOOLS := lintian binutils
 # The version (from `minutafs --version`'s source) and the architecture, for `make deb`.
 VERSION := $(shell sed -n 's/^ *version: "\([^"]*\)",*$$/\1/p' Sources/minutafs/Minutafs.swift | head -n 1)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -34,10 +37,13 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 LIBEXECDIR ?= $(PREFIX)/lib/minutafs
 MANDIR ?= $(PREFIX)/share/man/man1
+# A minutafs binary built already (a path): `make install` installs it instead of making the release build.
+MINUTAFS_BIN ?=
 # systemd looks for user units in /usr/lib/systemd/user and /usr/local/lib/systemd/user; for a
 # PREFIX under your home, set USERUNITDIR=$$HOME/.config/systemd/user.
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
-# mount(8) runs helpers from /sbin only: for the default prefixes, link the fstab helper there.
+# mount(8) runs helpers from /sbin only: for the default prefixes, link the fstab helper there
+# (not with DESTDIR, and not when /sbin is PREFIX/sbin already, as on a merged /usr).
 MOUNT_HELPER_LINK ?= $(if $(filter /usr/local /usr,$(PREFIX)),/sbin/mount.fuse.minutafs,)
 
 ## build: release build of the minutafs binary (.build/release/minutafs)
@@ -124,20 +130,27 @@ demo: deps
 	exec "$$bin" mount ./demo-store ./mnt -f
 
 ## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
-install: build
+##          (MINUTAFS_BIN=FILE installs that binary instead, building nothing)
+install: $(if $(MINUTAFS_BIN),,build)
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
-	install -m 755 "$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs" "$(DESTDIR)$(BINDIR)/minutafs"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > .minutafs-wait-and-mount.tmp
-	install -m 755 .minutafs-wait-and-mount.tmp "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > .mount.fuse.minutafs.tmp
-	install -m 755 .mount.fuse.minutafs.tmp "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > .minutafs.service.tmp
-	install -m 644 .minutafs.service.tmp "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
-	rm -f .minutafs-wait-and-mount.tmp .mount.fuse.minutafs.tmp .minutafs.service.tmp
+	install -m 755 "$(if $(MINUTAFS_BIN),$(MINUTAFS_BIN),$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs)" "$(DESTDIR)$(BINDIR)/minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
+	chmod 755 "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/mount.fuse.minutafs > "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
+	chmod 755 "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs"
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
+	chmod 644 "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	install -m 644 docs/minutafs.1 "$(DESTDIR)$(MANDIR)/minutafs.1"
-	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -w "$$(dirname $(MOUNT_HELPER_LINK))" ] \
-		&& [ "$(SBINDIR)/mount.fuse.minutafs" != "$(MOUNT_HELPER_LINK)" ]; then \
-		ln -sf "$(SBINDIR)/mount.fuse.minutafs" "$(MOUNT_HELPER_LINK)" && echo "linked $(MOUNT_HELPER_LINK)"; \
+	@# On a merged /usr (/sbin -> usr/sbin) with PREFIX=/usr the helper is already where mount(8) looks.
+	@link="$(MOUNT_HELPER_LINK)"; helper="$(SBINDIR)/mount.fuse.minutafs"; \
+	if [ -n "$$link" ] && [ -z "$(DESTDIR)" ]; then \
+		if [ "$$(readlink -f "$$link")" = "$$(readlink -f "$$helper")" ]; then \
+			echo "$$link is $$helper already"; \
+		elif [ -w "$$(dirname "$$link")" ]; then \
+			ln -sf "$$helper" "$$link" && echo "linked $$link"; \
+		else \
+			echo "not linked: $$(dirname "$$link") is not writable, so mount -t fuse.minutafs will not find $$helper"; \
+		fi; \
 	fi
 	@echo "installed minutafs in $(DESTDIR)$(BINDIR); see 'man minutafs'"
 
@@ -153,12 +166,26 @@ uninstall:
 	fi
 
 ## deb: minutafs_VERSION_ARCH.deb (dpkg-deb) for machines without a Swift toolchain: the Swift runtime
-##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs, Depends worked out
-##      from the libraries the binary loads (Debian packages only); then tools/test-deb tries it
-deb: deps
-	rm -rf .build/deb-root
+##      linked in (--static-swift-stdlib), what `make install PREFIX=/usr` installs with the binary
+##      stripped (its debug info is kept in .build/deb-debug/) and the man page gzipped, the copyright
+##      file and changelog from packaging/, Depends worked out from the libraries the binary loads
+##      (Debian packages only); then lintian (no errors) and tools/test-deb try it
+deb:
+	@$(MAKE) --no-print-directory deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(DEB_TOOLS)"
+	@grep -q '^minutafs ($(VERSION)) ' packaging/changelog || \
+		{ echo "deb: packaging/changelog does not begin with an entry for version $(VERSION)" >&2; exit 1; }
+	$(SWIFT) build -c release --product minutafs $(DEB_BUILD_FLAGS)
+	rm -rf .build/deb-root .build/deb-debug
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR="$(CURDIR)/.build/deb-root" \
-		RELEASE_FLAGS="--static-swift-stdlib --scratch-path .build/static"
+		MINUTAFS_BIN="$$($(SWIFT) build -c release $(DEB_BUILD_FLAGS) --show-bin-path)/minutafs"
+	mkdir -p .build/deb-debug
+	objcopy --only-keep-debug .build/deb-root/usr/bin/minutafs .build/deb-debug/minutafs.debug
+	strip --strip-unneeded --remove-section=.comment --remove-section=.note .build/deb-root/usr/bin/minutafs
+	gzip -9n .build/deb-root/usr/share/man/man1/minutafs.1
+	install -d .build/deb-root/usr/share/doc/minutafs
+	install -m 644 packaging/copyright .build/deb-root/usr/share/doc/minutafs/copyright
+	gzip -9n < packaging/changelog > .build/deb-root/usr/share/doc/minutafs/changelog.gz
+	chmod 644 .build/deb-root/usr/share/doc/minutafs/changelog.gz
 	@depends=$$(tools/deb-depends .build/deb-root/usr/bin/minutafs) || exit 1; \
 	mkdir -p .build/deb-root/DEBIAN && \
 	printf '%s\n' "Package: minutafs" "Version: $(VERSION)" "Architecture: $(DEB_ARCH)" \
@@ -166,11 +193,14 @@ deb: deps
 		"Depends: fuse3, $$depends" \
 		"Installed-Size: $$(du -sk .build/deb-root/usr | cut -f1)" \
 		"Description: mount a Minuta time tracker store as JSON and image files" \
-		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept in step by a" \
-		" sync tool) as one JSON file per record; edits become Automerge operations." \
+		" minutafs serves a folder of Automerge documents (the Minuta app's store, kept" \
+		" in step by a sync tool) as one JSON file per record; edits become Automerge" \
+		" operations." \
 		> .build/deb-root/DEBIAN/control && \
-	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)" && \
+	dpkg-deb --root-owner-group --build .build/deb-root "$(DEB)"
+	lintian --fail-on error "$(DEB)"
 	tools/test-deb "$(DEB)"
+	@echo "$(DEB): $$(du -k "$(DEB)" | cut -f1) KB; the binary's debug info: .build/deb-debug/minutafs.debug"
 
 ## clean: remove build products
 clean:

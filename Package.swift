@@ -62,7 +62,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "minutafs-bench", dependencies: ["AutomergeKit", "MinutaStore", "MinutaDemo"]),
+        .executableTarget(
+            name: "minutafs-bench",
+            dependencies: ["AutomergeKit", "MinutaStore", "MinutaDemo", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(name: "minutafs-fuzz", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),

@@ -32,8 +32,9 @@ extension Minutafs {
             }
         }
 
+        // Optional rather than defaulting to .json, so that --help names the default once ("the default"), not twice.
         @Flag(help: "What to print.")
-        var view: View = .json
+        var view: View?
 
         @Argument(help: ArgumentHelp("The Automerge document to read.", valueName: "document"))
         var file: String
@@ -41,7 +42,7 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let document = try DocumentFile.load(atPath: file)
-                for line in Self.lines(of: document, view: view) {
+                for line in Self.lines(of: document, view: view ?? .json) {
                     print(line)
                 }
             }

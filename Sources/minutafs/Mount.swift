@@ -11,9 +11,14 @@ extension Minutafs {
             abstract: "Mount a store as readable, editable JSON and image files.",
             discussion: """
                 Shows tags.json, one JSON file per record under records/YYYY/MM/, the images, and \
-                .minutafs/status, errors and conflicts. Any program can read and edit the files; each \
-                save becomes Automerge operations in the store's documents, and conflict copies the sync \
-                tool drops beside a document are merged within a second.
+                .minutafs/status, .minutafs/errors and .minutafs/conflicts. Any program can read and edit \
+                the files; each save becomes Automerge operations in the store's documents, and conflict \
+                copies the sync tool drops beside a document are merged within a second. A write that is \
+                refused (broken JSON, say) fails, its reason goes to .minutafs/errors and its bytes are kept \
+                in .minutafs/rejected/.
+
+                reports/ holds read-only timesheets: reports/YYYY/MM.csv, MM-by-tag.csv and MM.svg for each \
+                month, reports/YYYY/summary.csv for each year (`minutafs report` prints them without a mount).
 
                 .minutafs/history/ (not listed, so grep -r and find skip it; open it by name) holds every \
                 past state, read-only: `ls` it for one folder per day with changes, or open any instant \
@@ -68,10 +73,15 @@ extension Minutafs {
                     try MountedPath.refuse(store)
                     try StoreFolder.create(store)
                 }
-                let stateDirectory = StoreCommandSupport.stateDirectory()
+                let folders = MountFolders.current()
+                // Said once: by the command the user ran, not again by a background mount's child.
+                if let notice = folders.notice, ProcessInfo.processInfo.environment[MountDaemon.handshakeVariable] != "1" {
+                    MountLog.write("warning: \(notice)")
+                }
+                let stateDirectory = folders.state
                 let store = try StoreCommandSupport.openExistingStore(
                     store, creating: "run `minutafs mount --create \(store) \(mountPoint)`", timeZone: timezone,
-                    stateDirectory: stateDirectory, cacheDirectory: StoreCommandSupport.cacheDirectory(), log: MountLog.write)
+                    stateDirectory: stateDirectory, cacheDirectory: folders.cache, log: MountLog.write)
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).

@@ -13,7 +13,9 @@ extension Minutafs {
                 document (nothing anyone wrote is lost), writes the document durably, and only then \
                 deletes the copy. A copy that cannot be read is moved to .minutafs-quarantine/ instead.
                 A copy that cannot be merged now (its document cannot be loaded, say) is reported and \
-                left as it is; every other copy is still merged. A document that cannot be loaded is                 never written over. While the store is mounted this changes nothing and says so: the                 mount merges conflict copies itself.
+                left as it is; every other copy is still merged. A document that cannot be loaded is \
+                never written over. While the store is mounted this changes nothing and says so: the \
+                mount merges conflict copies itself.
                 Exit status: 0 when everything was merged, 1 when a copy was quarantined or not merged, \
                 or the folder is not a store or could not be read.
 
@@ -102,24 +104,6 @@ enum StoreCommandSupport {
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
-    }
-
-    /// Where the mount keeps rendered month views between mounts (never in the backing folder):
-    /// `$XDG_CACHE_HOME/minutafs`, else `~/.cache/minutafs`. Deleting it at any time is safe.
-    static func cacheDirectory() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/minutafs" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/minutafs" }
-        return nil
-    }
-
-    /// Where the mount keeps what must survive it outside the backing folder (the journal of record
-    /// moves between months): `$XDG_STATE_HOME/minutafs`, else `~/.local/state/minutafs`.
-    static func stateDirectory() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/minutafs" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/minutafs" }
-        return nil
     }
 
     /// The name part of a store's log file in the state folder.

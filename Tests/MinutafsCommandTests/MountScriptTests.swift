@@ -27,11 +27,11 @@ struct MountScriptTests {
 
     /// Runs a command to its end; returns its status and what it printed.
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:], unsetting: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter { !unsetting.contains($0.key) }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("minutafs-script-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -199,6 +199,49 @@ struct MountScriptTests {
         let result = try Self.run([Self.scripts + "/mount.fuse.minutafs", "/nowhere"], environment: ["MINUTAFS": try MinutafsBinary.path()])
         #expect(result.status != 0)
         #expect(result.output.hasPrefix("mount.fuse.minutafs: usage"), "\(result.output)")
+    }
+
+    @Test("mount.fuse.minutafs for a user without a home (setuid=nobody: HOME=/nonexistent) keeps the mount's state elsewhere and says where")
+    func fstabHelperWithoutHome() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Self.makeStore(in: folder)
+            let mountPoint = folder + "/minuta"
+            let runtime = folder + "/run"
+            try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            defer { Self.forceUnmount(mountPoint) }
+            let helper = Self.scripts + "/mount.fuse.minutafs"
+            let binary = try MinutafsBinary.path()
+
+            // Run by root, as at boot, setuid= mounts as that user (whose HOME runuser sets to /nonexistent for nobody).
+            let fake = try Self.run([helper, store, mountPoint, "-f", "-o", "setuid=nobody,timezone=UTC"], environment: ["MINUTAFS": binary])
+            #expect(fake.output.contains("runuser -u nobody -- \(binary) mount --timezone UTC \(store) \(mountPoint)"), "\(fake.output)")
+
+            // This test cannot become nobody (it may lack /dev/fuse); a HOME that cannot be made, even by root, stands in for it.
+            let missingHome = "/proc/minutafs-no-home"
+            let result = try Self.run([helper, store, mountPoint, "-o", "timezone=UTC"],
+                                      environment: ["MINUTAFS": binary, "HOME": missingHome, "XDG_RUNTIME_DIR": runtime],
+                                      unsetting: ["XDG_STATE_HOME", "XDG_CACHE_HOME"])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(!result.output.contains("mkdir failed"), "\(result.output)")
+            #expect(result.output.contains("HOME (\(missingHome)) is not a folder: the mount keeps its state in \(runtime)/minutafs/state"),
+                    "\(result.output)")
+            #expect(Self.isMounted(mountPoint), "\(result.output)")
+            // The background mount's log went to that state folder.
+            let state = (try? FileManager.default.contentsOfDirectory(atPath: runtime + "/minutafs/state")) ?? []
+            #expect(state.contains { $0.hasPrefix("mount-") && $0.hasSuffix(".log") }, "\(state)")
+            #expect(try Self.run(["/usr/bin/fusermount3", "-u", mountPoint]).status == 0)
+            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+        }
+    }
+
+    // MARK: Installing
+
+    @Test("make install and uninstall in scratch roots: merged /usr, PREFIX=/opt/minutafs (the helpers find the installed binary), DESTDIR")
+    func install() throws {
+        let result = try Self.run(["/bin/bash", Fixtures.packageRoot + "/tools/test-install"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("test-install: ok"), "\(result.output)")
     }
 
     // MARK: Waiting for the sync tool

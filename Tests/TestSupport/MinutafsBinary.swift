@@ -25,16 +25,23 @@ public enum MinutafsBinary {
         throw FixtureError("no minutafs executable at \(candidates.joined(separator: " or ")); run `swift build` first")
     }
 
-    /// Runs `minutafs ARGUMENTS`, waits for it, and returns its exit status and output.
+    /// The built `minutafs-bench` executable: beside ``path()``.
+    public static func benchPath() throws -> String {
+        URL(fileURLWithPath: try path()).deletingLastPathComponent().appendingPathComponent("minutafs-bench").path
+    }
+
+    /// Runs `minutafs ARGUMENTS` (or `executable ARGUMENTS`), waits for it, and returns its exit status and output.
     ///
     /// Output goes through temporary files, not pipes, so a command that prints megabytes cannot
     /// block on a full pipe while the test waits for it to exit.
     /// `environment` is added to this process's environment; `directory` is the working folder;
-    /// `wrapper` runs it through another program (`["setpriv", "--reuid=65534", ..., "--"]`).
+    /// `wrapper` runs it through another program (`["setpriv", "--reuid=65534", ..., "--"]`);
+    /// `executable` runs another program of the package (`benchPath()`) instead of `minutafs`.
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = []
+        _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = [],
+        executable: String? = nil
     ) throws -> CommandResult {
-        let executable = try path()
+        let executable = try executable ?? path()
         return try withTemporaryDirectory { folder in
             let outputPath = folder + "/stdout"
             let errorPath = folder + "/stderr"

@@ -66,7 +66,7 @@ enum TimerPlace {
         if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
         let store = try StoreCommandSupport.openExistingStore(path)
         // A command that reads or writes a few recent months reads no other document (no holder index).
-        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: StoreCommandSupport.cacheDirectory(),
+        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
                                                  indexesRecordHolders: false)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
         return StoreTimerBackend(store: zoned, lock: lock)
