@@ -29,6 +29,20 @@ struct ReportRoundingTests {
         #expect(ReportRounding.shares(parts) == expected)
     }
 
+    @Test("three records of 40 seconds: MM.csv's durations add up to the picture's and the text report's 0:02")
+    func minutesAddUp() throws {
+        let records = (0..<3).map { ReportTests.record("R\($0)", start: ReportTests.nine + Int64($0) * ReportTests.minute, minutes: nil) }
+            .map { ReportRecord(id: $0.id, start: $0.start, end: $0.start.map { $0 + 40_000 }, tagID: "T1", comment: "", imageCount: 0) }
+        let report = MonthReport(month: ReportTests.january, records: records, tags: ReportTests.tags, timeZone: .utc, now: 0)
+        let sheet = try PythonScript.csvRows(TimesheetCSV.bytes(report)).dropFirst()
+        #expect(try sheet.reduce(0) { $0 + (try Self.minutes($1[3])) } == 2, "\(sheet.map { $0[3] })")
+        #expect(try Self.sum(sheet.map { $0[4] }) == Decimal(string: "0.03"), "\(sheet.map { $0[4] })")
+        let rendering = try PNGCheck.render(MonthPicture.bytes(report), counting: [])
+        #expect(rendering.texts.first == "2024-01: 0.03 h (0:02)")
+        let text = ReportText.month(report)
+        #expect(text.split(separator: "\n").contains { $0.hasSuffix("0:02  total") }, "\(text)")
+    }
+
     /// Parses every CSV in `folder` with Python's csv module: file name to rows.
     static func parseAll(_ files: [String: [UInt8]]) throws -> [String: [[String]]] {
         try withTemporaryDirectory { folder in
