@@ -160,3 +160,125 @@ struct MonthPictureBoundsTests {
         #expect(rendering.pngHeight == MonthPicture.height(legendEntries: 40))
     }
 }
+
+/// The picture's numbers and labels (issue 26): the legend adds up to the title, time outside the
+/// month's days is said, and no two labels overlap.
+struct MonthPictureReadabilityTests {
+    static let hour = MonthPictureTests.hour
+    static let day = MonthPictureTests.day
+
+    /// Each `<text>`'s box, estimated from DejaVu Sans' advance widths (0.62 em a character, 0.75 an
+    /// upper-case one, 0.32 a space, 1 em an East Asian wide one), cut to its clip rectangle; prints the
+    /// pairs that overlap and the boxes outside the picture.
+    static let overlapScript = #"""
+        import json, sys, unicodedata
+        import xml.etree.ElementTree as ET
+        ns = '{http://www.w3.org/2000/svg}'
+        root = ET.parse(sys.argv[1]).getroot()
+        width, height = float(root.get('width')), float(root.get('height'))
+        clips = {}
+        for clip in root.iter(ns + 'clipPath'):
+            rect = clip.find(ns + 'rect')
+            clips['url(#' + clip.get('id') + ')'] = (float(rect.get('x')), float(rect.get('width')))
+        def advance(c):
+            if unicodedata.east_asian_width(c) in 'WF': return 1.0
+            if c == ' ': return 0.32
+            return 0.75 if c.isupper() else 0.62
+        boxes = []
+        for t in root.iter(ns + 'text'):
+            text = ''.join(t.itertext())
+            size = float(t.get('font-size') or root.get('font-size'))
+            x, y = float(t.get('x')), float(t.get('y'))
+            w = sum(advance(c) for c in text) * size
+            anchor = t.get('text-anchor') or 'start'
+            left = x - w if anchor == 'end' else x - w / 2 if anchor == 'middle' else x
+            right = left + w
+            if t.get('clip-path') in clips:
+                cx, cw = clips[t.get('clip-path')]
+                left, right = max(left, cx), min(right, cx + cw)
+            boxes.append((text, left, y - 0.8 * size, right, y + 0.25 * size))
+        problems = []
+        for i, a in enumerate(boxes):
+            if a[1] < 0 or a[3] > width or a[2] < 0 or a[4] > height:
+                problems.append('outside: %r' % (a,))
+            for b in boxes[i + 1:]:
+                if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]:
+                    problems.append('overlap: %r %r' % (a[0], b[0]))
+        print(json.dumps({'labels': len(boxes), 'problems': problems}))
+        """#
+
+    static func labelProblems(_ svg: [UInt8]) throws -> (labels: Int, problems: [String]) {
+        try withTemporaryDirectory { folder in
+            let path = folder + "/picture.svg"
+            guard FileManager.default.createFile(atPath: path, contents: Data(svg)) else { throw FixtureError("cannot write \(path)") }
+            let output = try PythonScript.run(overlapScript, arguments: [path])
+            guard let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+                  let labels = object["labels"] as? Int, let problems = object["problems"] as? [String]
+            else { throw FixtureError("the overlap check printed \(output)") }
+            return (labels, problems)
+        }
+    }
+
+    /// 3,000 records in a month (about 100 a day), under `tagCount` tags, some running, overlapping, long.
+    static func busyMonth(tagCount: Int, odd: Bool) -> MonthReport {
+        var random = SeededGenerator(seed: UInt64(tagCount))
+        let tags = MonthPictureTests.tags(tagCount)
+        var records: [ReportRecord] = []
+        for index in 0..<3_000 {
+            let start = MonthPictureTests.firstOfMarch + Int64(random.next() % 31) * day + Int64(random.next() % 86_400) * 1000
+            let end = odd && index % 500 == 0 ? nil : start + Int64(random.next() % 600 + 60) * 1000 * (odd ? 10 : 1)
+            records.append(ReportRecord(id: "R\(index)", start: start, end: end, tagID: "T\(random.next() % UInt64(tagCount))", comment: "", imageCount: 0))
+        }
+        if odd { records.append(ReportRecord(id: "EARLY", start: MonthPictureTests.firstOfMarch - 2 * hour, end: MonthPictureTests.firstOfMarch - hour, tagID: nil, comment: "", imageCount: 0)) }
+        return MonthReport(month: MonthPictureTests.march, records: records, tags: tags, timeZone: .utc, now: MonthPictureTests.firstOfMarch + 40 * day)
+    }
+
+    @Test("3,000 records a month: no two labels overlap and every label is inside the picture", arguments: [
+        (1, false), (8, false), (40, false), (100, false), (8, true), (100, true),
+    ] as [(Int, Bool)])
+    func labelsNeverOverlap(tagCount: Int, odd: Bool) throws {
+        let report = Self.busyMonth(tagCount: tagCount, odd: odd)
+        let (labels, problems) = try Self.labelProblems(MonthPicture.bytes(report))
+        #expect(labels > 40)
+        #expect(problems.isEmpty, "\(problems.prefix(5))")
+    }
+
+    @Test("the legend's hours add up to the title's total")
+    func legendAddsUp() throws {
+        let tags = MonthPictureTests.tags(3)
+        // Three tags of 20 minutes each: 0.33 h rounded on its own, 1.00 h together.
+        let records = (0..<3).map { index in
+            let start = MonthPictureTests.firstOfMarch + Int64(index) * Self.hour
+            return ReportRecord(id: "R\(index)", start: start, end: start + 20 * 60_000, tagID: "T\(index)", comment: "", imageCount: 0)
+        }
+        let report = MonthReport(month: MonthPictureTests.march, records: records, tags: tags, timeZone: .utc, now: 0)
+        let rendering = try PNGCheck.render(MonthPicture.bytes(report), counting: [])
+        #expect(rendering.texts.first == "2024-03: 1.00 h (1:00)")
+        let legend = rendering.texts.filter { $0.hasPrefix("Tag number") }.compactMap { $0.split(separator: " ").dropLast().last.flatMap { Decimal(string: String($0)) } }
+        #expect(legend.count == 3 && legend.reduce(0, +) == 1, "\(rendering.texts.filter { $0.hasPrefix("Tag number") })")
+    }
+
+    /// New York, 2023-04: a record the phone (in UTC) filed in April starts on the evening of March 31
+    /// in the store's time zone: it was in the title's total (614.55 h) but on no bar (613.72 h).
+    @Test("a record held by this month but starting in the previous one: the note says how much of the total is not drawn")
+    func recordFromThePreviousMonth() throws {
+        let newYork = try #require(StoreTimeZone(identifier: "America/New_York"))
+        let april = try #require(Month(year: 2023, month: 4))
+        let start = try #require(ISO8601.milliseconds(from: "2023-04-01T03:10:00Z"))  // 23:10 on March 31 in New York
+        let inApril = try #require(ISO8601.milliseconds(from: "2023-04-03T13:00:00Z"))
+        let records = [
+            ReportRecord(id: "EVENING", start: start, end: start + 50 * 60_000, tagID: "T0", comment: "", imageCount: 0),  // to 00:00
+            ReportRecord(id: "LATE", start: start + 30 * 60_000, end: start + 80 * 60_000, tagID: "T0", comment: "", imageCount: 0),  // 23:40 to 00:30
+            ReportRecord(id: "DAY", start: inApril, end: inApril + 2 * Self.hour, tagID: "T0", comment: "", imageCount: 0),
+        ]
+        let report = MonthReport(month: april, records: records, tags: MonthPictureTests.tags(1), timeZone: newYork, now: 0)
+        let layout = MonthPicture.layout(report)
+        let drawn = layout.bars.flatMap { $0 }.reduce(0.0) { $0 + $1.milliseconds }
+        #expect(Int64(drawn.rounded()) == 2 * Self.hour + 30 * 60_000)
+        #expect(layout.outside == 70 * 60_000)
+        #expect(Int64(drawn.rounded()) + layout.outside == report.total)
+        let rendering = try PNGCheck.render(MonthPicture.bytes(report), counting: [])
+        #expect(rendering.texts.first == "2023-04: 3.67 h (3:40)")
+        #expect(rendering.texts.contains("⚠ 1.17 h of the total lie outside this month's days: not drawn."), "\(rendering.texts.suffix(2))")
+    }
+}

@@ -46,4 +46,27 @@ struct ReportCommandTests {
         #expect(missing.errorText.hasPrefix("minutafs: ") && missing.errorText.split(separator: "\n").count == 1, "\(missing.errorText)")
         #expect(missing.standardOutput.isEmpty)
     }
+
+    @Test("--format text prints a comment's terminal escapes escaped; the CSV keeps them and neutralises a formula")
+    func hostileComment() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/store"
+            try FileManager.default.copyItem(atPath: try Self.sample(), toPath: store)
+            let comment = "=HYPERLINK(\"http://x\")\u{1B}]0;pwned\u{07}\u{1B}[2J"
+            let start = try MinutafsBinary.run(["start", "--comment", comment, "--at", "2024-12-30T10:00", "--timezone", "UTC", store])
+            #expect(start.status == 0, "\(start.errorText)")
+            #expect(!start.standardOutput.contains(0x1B), "start printed an escape: \(start.outputText.debugDescription)")
+            for arguments in [["--month", "2024-12"], ["--year", "2024"]] {
+                let text = try MinutafsBinary.run(["report", store, "--timezone", "UTC"] + arguments)
+                #expect(text.status == 0, "\(text.errorText)")
+                #expect(!text.standardOutput.contains { $0 < 0x20 && $0 != 0x0A }, "\(arguments): \(text.outputText.debugDescription)")
+            }
+            let month = try MinutafsBinary.run(["report", store, "--timezone", "UTC", "--month", "2024-12"])
+            #expect(month.outputText.contains("=HYPERLINK(\"http://x\")\\u{1B}]0;pwned"), "\(month.outputText)")
+            let csv = try MinutafsBinary.run(["report", store, "--timezone", "UTC", "--month", "2024-12", "--format", "csv"])
+            #expect(csv.status == 0, "\(csv.errorText)")
+            let rows = try PythonScript.csvRows(csv.standardOutput)
+            #expect(rows.contains { $0[6] == "'" + comment }, "the comment, kept, with a leading '")
+        }
+    }
 }

@@ -176,4 +176,44 @@ struct ReportMountTests {
             #expect(after.output == snapshot.output)
         }
     }
+
+    /// `minutafs report` and `MOUNT/reports/` come from the same code on the same records: their bytes
+    /// are the same, for a comment a spreadsheet would run and one with terminal escapes too.
+    @Test("minutafs report prints the mount's MM.csv and MM.svg byte for byte, for every finished month")
+    func commandAgreesWithMount() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let monthFolder = mounted.mountPoint + "/records/2024/03"
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: monthFolder).filter { $0.hasSuffix(".json") }.sorted().first)
+            _ = try PythonScript.run("""
+                import json, os, sys
+                path = sys.argv[1]
+                record = json.load(open(path, encoding='utf-8'))
+                record['comment'] = '=HYPERLINK("http://x")\\u001b]0;t\\u0007 家事 🚀'
+                with open(path, 'w', encoding='utf-8') as out:
+                    json.dump(record, out, ensure_ascii=False)
+                    out.flush()
+                    os.fsync(out.fileno())
+                """, arguments: [monthFolder + "/" + name])
+            var compared = 0
+            for month in 1...12 {
+                let monthName = month < 10 ? "0\(month)" : "\(month)"
+                let sheetPath = mounted.mountPoint + "/reports/2024/\(monthName).csv"
+                let sheet = try Fixtures.contents(ofFileAtPath: sheetPath)
+                if String(decoding: sheet, as: UTF8.self).contains(",running") { continue }  // follows the clock
+                let arguments = ["report", mounted.store, "--month", "2024-\(monthName)", "--timezone", "UTC", "--format"]
+                let csv = try MinutafsBinary.run(arguments + ["csv"])
+                #expect(csv.status == 0, "\(csv.errorText)")
+                #expect(csv.standardOutput == sheet, "2024-\(monthName).csv: \(ByteDifference(actual: csv.standardOutput, expected: sheet).map(String.init(describing:)) ?? "")")
+                let svg = try MinutafsBinary.run(arguments + ["svg"])
+                #expect(svg.status == 0, "\(svg.errorText)")
+                #expect(svg.standardOutput == (try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/reports/2024/\(monthName).svg")), "2024-\(monthName).svg")
+                compared += 1
+            }
+            #expect(compared >= 6)
+            let march = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/reports/2024/03.csv")
+            #expect(String(decoding: march, as: UTF8.self).contains("\"'=HYPERLINK(\"\"http://x\"\")"), "the edited comment, neutralised")
+            #expect(mounted.unmount() == 0)
+        }
+    }
 }

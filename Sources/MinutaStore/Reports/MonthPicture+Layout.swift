@@ -17,6 +17,13 @@ extension MonthPicture {
         public var legend: [Entry]
         /// Exact milliseconds of the month's records under each legend entry (as the CSVs count them).
         public var totals: [Entry: Int64]
+        /// The hundredths of an hour the legend prints for each entry: `MM-by-tag.csv`'s figures, so
+        /// they add up to the title's total.
+        public var hundredths: [Entry: Int64]
+        /// Milliseconds of the month's records that lie outside its days (a record the app filed here
+        /// that starts the evening before the 1st in the store's time zone, one that runs past the last
+        /// day): counted in the total, not drawn.
+        public var outside: Int64
         /// Days (1 = the 1st) on which the records add up to more time than the day has
         /// (overlapping records): drawn at 24 hours and marked.
         public var overfullDays: [Int]
@@ -67,9 +74,12 @@ extension MonthPicture {
         for (index, entry) in legend.enumerated() { if case .category(let category) = entry { position[category] = index } }
         let othersPosition: Int? = if case .others? = legend.last { legend.count - 1 } else { nil }
         var entryTotals = [Int64](repeating: 0, count: legend.count)
+        var entryHundredths = [Int64](repeating: 0, count: legend.count)
+        let figures = report.figures
         for category in report.categories {
             guard let index = position[category] ?? othersPosition else { continue }
             entryTotals[index] = entryTotals[index].addingSaturated(totals[category]?.duration ?? 0)
+            entryHundredths[index] = entryHundredths[index].addingSaturated(figures.categoryHundredths[category] ?? 0)
         }
 
         // Each record's time on the days of this month it covers, clipped to the month.
@@ -77,17 +87,19 @@ extension MonthPicture {
         var covered = [Int64](repeating: 0, count: month.dayCount * columns)
         var longTimers: (count: Int, earliestStart: Int64)?
         var longRecords: (count: Int, latestEnd: Int64)?
+        var outside: Int64 = 0
         for row in report.rows {
             guard let start = row.record.start, let column = position[row.category] ?? othersPosition else { continue }
             let end = row.record.end ?? start.addingSaturated(row.duration)
             if row.duration > day {
-                if row.isRunning {
+                if row.isLongRunning {
                     longTimers = ((longTimers?.count ?? 0) + 1, min(longTimers?.earliestStart ?? start, start))
                 } else {
                     longRecords = ((longRecords?.count ?? 0) + 1, max(longRecords?.latestEnd ?? end, end))
                 }
             }
             let from = max(start, boundaries[0]), to = min(end, boundaries[month.dayCount])
+            outside = outside.addingSaturated(row.duration.subtractingSaturated(max(0, to.subtractingSaturated(from))))
             guard from < to else { continue }
             // The first day that ends after `from`.
             var index = 0
@@ -119,7 +131,8 @@ extension MonthPicture {
         // at least 33 pixels apart.
         let topHours = max(1, Int((busiest + hour - 1) / hour))
         let step = topHours <= 8 ? 1 : topHours <= 16 ? 2 : 4
-        return Layout(bars: bars, legend: legend, totals: Dictionary(uniqueKeysWithValues: zip(legend, entryTotals)), overfullDays: overfullDays,
+        return Layout(bars: bars, legend: legend, totals: Dictionary(uniqueKeysWithValues: zip(legend, entryTotals)),
+                      hundredths: Dictionary(uniqueKeysWithValues: zip(legend, entryHundredths)), outside: outside, overfullDays: overfullDays,
                       longTimers: longTimers, longRecords: longRecords,
                       axisHours: (topHours + step - 1) / step * step, axisStep: step)
     }

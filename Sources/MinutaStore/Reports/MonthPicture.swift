@@ -54,6 +54,9 @@ public enum MonthPicture {
                 ? "⚠ A record lasts more than a day (to \(end)): drawn on the days of this month it covers."
                 : "⚠ \(records.count) records last more than a day (the last to \(end)): drawn on the days of this month they cover.")
         }
+        if layout.outside > 0 {
+            notes.append("⚠ \(ReportDuration.hours(layout.outside)) h of the total lie outside this month's days: not drawn.")
+        }
         if !layout.overfullDays.isEmpty {
             notes.append("▲ Overlapping records add up to more than 24 h on \(layout.overfullDays.count == 1 ? "this day" : "these days"): drawn at 24 h.")
         }
@@ -67,13 +70,13 @@ public enum MonthPicture {
         let bottom = top + chartHeight
         let dayCount = layout.bars.count
         let height = height(legendEntries: layout.legend.count, notes: notes.count)
-        let total = report.total
+        let figures = report.figures
         let columnWidth = (width - left - 16) / legendColumns
         var svg = """
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)" font-family="DejaVu Sans, Verdana, sans-serif" font-size="11">
             <rect x="0" y="0" width="\(width)" height="\(height)" fill="#FFFFFF"/>
-            <text x="\(left)" y="24" font-size="16" font-weight="bold">\(report.month.description): \(ReportDuration.hours(total)) h (\(ReportDuration.hoursAndMinutes(total)))</text>
+            <text x="\(left)" y="24" font-size="16" font-weight="bold">\(report.month.description): \(ReportDuration.hours(hundredths: figures.totalHundredths)) h (\(ReportDuration.hoursAndMinutes(minutes: figures.totalMinutes)))</text>
             <text x="\(left)" y="42" fill="#555555">\(report.rows.count) records, time zone \(escaped(shortened(report.timeZone.identifier, to: 60)))</text>
 
             """
@@ -114,10 +117,10 @@ public enum MonthPicture {
             let column = index % legendColumns
             let x = left + column * columnWidth
             let y = bottom + 32 + index / legendColumns * legendRow
-            let hours = ReportDuration.hours(layout.totals[entry] ?? 0) + " h"
+            let hours = ReportDuration.hours(hundredths: layout.hundredths[entry] ?? 0) + " h"
             let name: String
             switch entry {
-            case .category(let category): name = category.name(tags: report.tagsByID)
+            case .category(let category): name = report.names.name(of: category)
             case .others(let count): name = "\(count) more"
             }
             svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(color(of: entry, tags: report.tagsByID))\"/>\n"

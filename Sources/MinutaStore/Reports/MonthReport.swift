@@ -9,13 +9,20 @@ public struct MonthReport: Sendable {
         /// The day the record counts on: its start's date in the store's time zone.
         public var date: (year: Int, month: Int, day: Int)?
         public var isRunning: Bool { record.end == nil }
+        /// A timer that has been running for more than a day: its time counts up to now, as the spec
+        /// says, and the reports flag it (SPEC section 9).
+        public var isLongRunning: Bool { isRunning && record.start != nil && duration > MonthReport.day }
     }
+
+    static let day: Int64 = 86_400_000
 
     public let month: Month
     public let rows: [Row]
     public let tagsByID: [String: ReportTag]
-    /// Tags in tags.json's order, then untagged, then unknown: only those with records this month.
+    /// Tags in tags.json's order, then untagged, then unknown ids: only those with records this month.
     public let categories: [ReportCategory]
+    /// The names rows and columns show for the categories, all distinguishable.
+    public let names: ReportNames
     public let timeZone: StoreTimeZone
     /// Whether a running timer makes the numbers change with the clock.
     public let dependsOnClock: Bool
@@ -33,7 +40,7 @@ public struct MonthReport: Sendable {
                 let c = ISO8601.components(milliseconds: start, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: start))
                 date = (c.year, c.month, c.day)
             }
-            let category: ReportCategory = record.tagID.map { known[$0] == nil ? .unknownTag : .tag($0) } ?? .untagged
+            let category: ReportCategory = record.tagID.map { known[$0] == nil ? .unknownTag($0) : .tag($0) } ?? .untagged
             return Row(record: record, duration: duration, category: category, date: date)
         }
         rows.sort { left, right in
@@ -45,9 +52,8 @@ public struct MonthReport: Sendable {
             }
         }
         self.rows = rows
-        let present = Set(rows.map(\.category))
-        categories = tags.map { ReportCategory.tag($0.id) }.filter(present.contains)
-            + [ReportCategory.untagged, .unknownTag].filter(present.contains)
+        categories = ReportCategory.ordered(Set(rows.map(\.category)), tags: tags)
+        names = ReportNames(categories: categories, tags: tags)
         dependsOnClock = rows.contains { $0.isRunning && $0.record.start != nil }
     }
 
@@ -82,12 +88,11 @@ public struct MonthReport: Sendable {
         return "\(ISO8601.pad(c.year, 4))-\(ISO8601.pad(c.month, 2))-\(ISO8601.pad(c.day, 2)) \(ISO8601.pad(c.hour, 2)):\(ISO8601.pad(c.minute, 2)):\(ISO8601.pad(c.second, 2))"
     }
 
-    /// The name a row's tag column shows: the tag's name, empty for none, `(unknown tag ID)`.
+    /// The name a row's tag column shows: its category's name (``names``), empty for none.
     func tagName(of row: Row) -> String {
-        switch row.category {
-        case .tag(let id): tagsByID[id]?.name ?? id
-        case .untagged: ""
-        case .unknownTag: "(unknown tag \(row.record.tagID ?? ""))"
-        }
+        row.category == .untagged ? "" : names.name(of: row.category)
     }
+
+    /// Whether a timer in the month has been running for more than a day.
+    public var hasLongRunningTimer: Bool { rows.contains(where: \.isLongRunning) }
 }

@@ -1,17 +1,26 @@
 /// Exact durations in milliseconds and the two ways reports show them. Sums are always taken over
-/// milliseconds and rounded once, when shown, so every total agrees with every other total.
+/// milliseconds and rounded once, when shown; parts of a total are shared out by `ReportRounding`,
+/// so every printed column adds up to its printed total.
 public enum ReportDuration {
     /// Decimal hours with two places, rounded half up: `7.50`.
     public static func hours(_ milliseconds: Int64) -> String {
-        let hundredths = max(0, milliseconds).addingSaturated(18_000) / 36_000
-        let (whole, fraction) = hundredths.quotientAndRemainder(dividingBy: 100)
+        hours(hundredths: max(0, milliseconds).addingSaturated(18_000) / 36_000)
+    }
+
+    /// Hundredths of an hour as decimal hours with two places: `750` is `7.50`.
+    public static func hours(hundredths: Int64) -> String {
+        let (whole, fraction) = max(0, hundredths).quotientAndRemainder(dividingBy: 100)
         return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
     /// `H:MM`, rounded to the nearest minute: `7:30`.
     public static func hoursAndMinutes(_ milliseconds: Int64) -> String {
-        let minutes = max(0, milliseconds).addingSaturated(30_000) / 60_000
-        let (hours, minute) = minutes.quotientAndRemainder(dividingBy: 60)
+        hoursAndMinutes(minutes: max(0, milliseconds).addingSaturated(30_000) / 60_000)
+    }
+
+    /// Minutes as `H:MM`: `450` is `7:30`.
+    public static func hoursAndMinutes(minutes: Int64) -> String {
+        let (hours, minute) = max(0, minutes).quotientAndRemainder(dividingBy: 60)
         return "\(hours):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
@@ -23,6 +32,12 @@ public enum ReportDuration {
         let product = min(max(0, part), whole).multipliedFullWidth(by: 1000)
         let (low, carry) = product.low.addingReportingOverflow(UInt64(whole / 2))
         let tenths = whole.dividingFullWidth((high: product.high + (carry ? 1 : 0), low: low)).quotient
-        return "\(tenths / 10).\(tenths % 10)%"
+        return share(tenths: tenths)
+    }
+
+    /// Tenths of a percent as a percentage with one decimal: `125` is `12.5%`.
+    public static func share(tenths: Int64) -> String {
+        let value = max(0, tenths)
+        return "\(value / 10).\(value % 10)%"
     }
 }

@@ -1,66 +1,87 @@
 /// The `minutafs report --format text` tables: a month's records and hours by tag, or a year's
-/// months with their hours.
+/// months with their hours. What the store holds is escaped (`TerminalText`: a comment cannot drive
+/// the terminal) and columns line up by display width (`DisplayWidth`). The figures are those of the
+/// CSVs (``MonthReport/Figures``), so the rows add up to the totals; timers running for more than a
+/// day are flagged.
 public enum ReportText {
+    /// The widest the tag and comment columns get, in terminal columns.
+    static let tagColumns = 24, commentColumns = 40
+
     public static func month(_ report: MonthReport) -> String {
+        let figures = report.figures
         var records = TextTable(header: ["Date", "Start", "End", "Time", "Tag", "Comment"], rightAligned: [3])
-        for row in report.rows {
+        for (index, row) in report.rows.enumerated() {
             let date = row.record.start.map { String(report.localTime($0).prefix(10)) } ?? "-"
             let start = row.record.start.map { String(report.localTime($0).dropFirst(11).prefix(5)) } ?? "-"
-            var end = "running"
+            var end = row.isLongRunning ? "running (>1 day)" : "running"
             if let instant = row.record.end {
                 let text = report.localTime(instant)
                 end = text.prefix(10) == date ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(16))
             }
-            let comment = Self.oneLine(row.record.comment, limit: 40)
-            let tag = report.tagName(of: row)
-            records.row([date, start, end, ReportDuration.hoursAndMinutes(row.duration), tag.count > 24 ? String(tag.prefix(23)) + "…" : tag,
-                         comment])
+            records.row([date, start, end, ReportDuration.hoursAndMinutes(minutes: figures.rowMinutes[index]),
+                         shown(report.tagName(of: row), columns: tagColumns), shown(row.record.comment, columns: commentColumns)])
         }
         records.rule()
-        records.row(["", "", "", ReportDuration.hoursAndMinutes(report.total), "total", ""])
-        return "\(report.month) (\(report.timeZone.identifier))\n\n" + records.text + "\n" + byTag(report)
+        records.row(["", "", "", ReportDuration.hoursAndMinutes(minutes: figures.totalMinutes), "total", ""])
+        return "\(report.month) (\(TerminalText.escaped(report.timeZone.identifier)))\n\n" + records.text + "\n" + byTag(report, figures)
+            + notes(report).map { "\n" + $0 + "\n" }.joined()
     }
 
-    static func byTag(_ report: MonthReport) -> String {
+    static func byTag(_ report: MonthReport, _ figures: MonthReport.Figures) -> String {
         var table = TextTable(header: ["Tag", "Hours", "Records", "Share"], rightAligned: [1, 2, 3])
         let totals = report.totalsByCategory
-        let total = report.total  // a sum over the records: once, not once a tag
         for category in report.categories {
-            let entry = totals[category] ?? (0, 0)
-            table.row([category.name(tags: report.tagsByID), ReportDuration.hours(entry.duration), String(entry.records),
-                       ReportDuration.share(entry.duration, of: total)])
+            table.row([shown(report.names.name(of: category), columns: tagColumns),
+                       ReportDuration.hours(hundredths: figures.categoryHundredths[category] ?? 0), String(totals[category]?.records ?? 0),
+                       ReportDuration.share(tenths: figures.categoryShares[category] ?? 0)])
         }
         table.rule()
-        table.row(["total", ReportDuration.hours(total), String(report.rows.count), total > 0 ? "100.0%" : "0.0%"])
+        table.row(["total", ReportDuration.hours(hundredths: figures.totalHundredths), String(report.rows.count),
+                   report.total > 0 ? "100.0%" : "0.0%"])
         return table.text
     }
 
+    /// The lines under a month's tables that flag timers running for more than a day.
+    static func notes(_ report: MonthReport) -> [String] {
+        let long = report.rows.filter(\.isLongRunning).compactMap(\.record.start)
+        guard let first = long.min() else { return [] }
+        let since = String(report.localTime(first).prefix(16))
+        return [long.count == 1
+            ? "! A timer has been running for more than a day, since \(since); its time counts up to now."
+            : "! \(long.count) timers have been running for more than a day, the first since \(since); their time counts up to now."]
+    }
+
     public static func year(_ reports: [MonthReport], tags: [ReportTag]) -> String {
+        let year = YearTable(reports, tags: tags)
         var table = TextTable(header: ["Month", "Hours", "Records"], rightAligned: [1, 2])
-        var total: Int64 = 0
         var count = 0
-        var byCategory: [ReportCategory: (duration: Int64, records: Int)] = [:]
-        for report in reports.sorted(by: { $0.month < $1.month }) {
-            table.row([report.month.description, ReportDuration.hours(report.total), String(report.rows.count)])
-            total = total.addingSaturated(report.total)
-            count += report.rows.count
-            for (category, entry) in report.totalsByCategory {
-                let sum = byCategory[category] ?? (0, 0)
-                byCategory[category] = (sum.duration.addingSaturated(entry.duration), sum.records + entry.records)
-            }
+        var longRunning: [String] = []
+        for row in year.rows {
+            let running = row.report.hasLongRunningTimer
+            if running { longRunning.append(row.report.month.description) }
+            table.row([row.report.month.description + (running ? " !" : ""), ReportDuration.hours(hundredths: row.total), String(row.report.rows.count)])
+            count += row.report.rows.count
         }
         table.rule()
-        table.row(["total", ReportDuration.hours(total), String(count)])
-        let names = Dictionary(tags.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let order = tags.map { ReportCategory.tag($0.id) } + [.untagged, .unknownTag]
+        table.row(["total", ReportDuration.hours(hundredths: year.total), String(count)])
         var tagTable = TextTable(header: ["Tag", "Hours", "Records", "Share"], rightAligned: [1, 2, 3])
-        for category in order {
-            guard let entry = byCategory[category] else { continue }
-            tagTable.row([category.name(tags: names), ReportDuration.hours(entry.duration), String(entry.records), ReportDuration.share(entry.duration, of: total)])
+        let shares = year.shares
+        for (index, category) in year.columns.enumerated() {
+            tagTable.row([shown(year.names.name(of: category), columns: tagColumns), ReportDuration.hours(hundredths: year.columnTotals[index]),
+                          String(year.records[index]), ReportDuration.share(tenths: shares[index])])
         }
         tagTable.rule()
-        tagTable.row(["total", ReportDuration.hours(total), String(count), total > 0 ? "100.0%" : "0.0%"])
-        return table.text + "\n" + tagTable.text
+        tagTable.row(["total", ReportDuration.hours(hundredths: year.total), String(count), year.total > 0 ? "100.0%" : "0.0%"])
+        var text = table.text + "\n" + tagTable.text
+        if !longRunning.isEmpty {
+            text += "\n! A timer running for more than a day counts up to now in " + longRunning.joined(separator: ", ") + ".\n"
+        }
+        return text
+    }
+
+    /// `text` for a table cell: on one line, control characters escaped, at most `columns` wide.
+    static func shown(_ text: String, columns: Int) -> String {
+        DisplayWidth.prefix(TerminalText.escaped(oneLine(text, limit: columns)), columns: columns)
     }
 
     /// `text` on one line (line breaks become one space), shortened to `limit` characters with `…`.

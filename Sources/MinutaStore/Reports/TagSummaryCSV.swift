@@ -1,5 +1,6 @@
 /// `reports/YYYY/MM-by-tag.csv`: per tag the hours, the number of records and the share of the
-/// month, then the total. Untagged time and time under unknown tag ids have rows of their own.
+/// month, then the total. Untagged time and time under each unknown tag id have rows of their own;
+/// hours and shares add up to the total row (``MonthReport/Figures``).
 public enum TagSummaryCSV {
     public static let header = ["tag", "hours", "records", "share"]
 
@@ -7,13 +8,13 @@ public enum TagSummaryCSV {
         var csv = CSVWriter()
         csv.row(header)
         let totals = report.totalsByCategory
-        let total = report.total
+        let figures = report.figures
         for category in report.categories {
-            let entry = totals[category] ?? (0, 0)
-            csv.row([category.name(tags: report.tagsByID), ReportDuration.hours(entry.duration), String(entry.records),
-                     ReportDuration.share(entry.duration, of: total)])
+            csv.row([report.names.name(of: category), ReportDuration.hours(hundredths: figures.categoryHundredths[category] ?? 0),
+                     String(totals[category]?.records ?? 0), ReportDuration.share(tenths: figures.categoryShares[category] ?? 0)])
         }
-        csv.row(["total", ReportDuration.hours(total), String(report.rows.count), total > 0 ? "100.0%" : "0.0%"])
+        csv.row(["total", ReportDuration.hours(hundredths: figures.totalHundredths), String(report.rows.count),
+                 report.total > 0 ? "100.0%" : "0.0%"])
         return csv.bytes
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MinutaStore
 import MinutaTimer
 
 extension Minutafs {
