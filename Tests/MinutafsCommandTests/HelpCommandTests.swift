@@ -27,6 +27,15 @@ struct HelpCommandTests {
         #expect(result.outputText.contains(mention))
     }
 
+    @Test("shell completions cover the timer commands", arguments: ["bash", "zsh", "fish"])
+    func completions(shell: String) throws {
+        let result = try MinutafsBinary.run(["--generate-completion-script", shell])
+        #expect(result.status == 0)
+        for command in ["start", "stop", "now", "continue", "mount"] {
+            #expect(result.outputText.contains(command), "\(shell): no \(command)")
+        }
+    }
+
     @Test("--version prints the version")
     func version() throws {
         let result = try MinutafsBinary.run(["--version"])
