@@ -85,25 +85,6 @@ public struct TimerDisplay: Sendable {
         return "{\"text\": \(Self.jsonString(text)), \"tooltip\": \(Self.jsonString(tooltip)), \"class\": \(Self.jsonString(className))}\n"
     }
 
-    /// A JSON string literal with every control character escaped (one line, whatever the text holds).
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// A JSON string literal on one line, every control character escaped.
+    static func jsonString(_ text: String) -> String { JSONWriter.string(text) }
 }

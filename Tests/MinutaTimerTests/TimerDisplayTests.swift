@@ -20,7 +20,7 @@ import Testing
 
     func timer(comment: String, startedMinutesAgo minutes: Int64) throws -> TimerRecord {
         let start = ISO8601.string(milliseconds: Self.now - minutes * 60_000)
-        let json = #"{"id": "AAAAAAAA-1111-4111-8111-111111111111", "startTime": "\#(start)", "tagId": "11111111-1111-4111-8111-111111111111", "comment": \#(TimerDisplayTestsJSON.string(comment)), "images": []}"#
+        let json = #"{"id": "AAAAAAAA-1111-4111-8111-111111111111", "startTime": "\#(start)", "tagId": "11111111-1111-4111-8111-111111111111", "comment": \#(JSONWriter.string(comment)), "images": []}"#
         return try #require(TimerRecord(month: Month(year: 2024, month: 11)!, fileName: "x.json", bytes: Array(json.utf8)))
     }
 
@@ -62,25 +62,5 @@ import Testing
         let text = String(decoding: record.stopped(at: Self.now), as: UTF8.self)
         #expect(text.contains("\"startTime\": \"2024-11-24T09:00:00Z\",\n  \"endTime\": \"2024-11-24T10:00:00Z\""))
         #expect(text.contains("18446744073709551615"))
-    }
-}
-
-enum TimerDisplayTestsJSON {
-    static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -49,4 +49,11 @@ public enum JSONWriter {
     static func writeString(_ text: String, to output: inout [UInt8]) {
         JSONString.append(text, to: &output, delete: .escaped)
     }
+
+    /// `text` as one quoted JSON string on one line: every control character escaped.
+    public static func string(_ text: String) -> String {
+        var output: [UInt8] = []
+        writeString(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
 }

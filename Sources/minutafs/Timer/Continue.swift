@@ -30,9 +30,7 @@ extension Minutafs {
                 let actions = try TimerPlace.actions(options.place, writing: true)
                 let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
-                let start = try TimerPlace.running(place) { () throws(TimerError) in
-                    try at.map { text throws(TimerError) in try TimerInstant.milliseconds(of: text, now: now, timeZone: actions.backend.timeZone) } ?? now
-                }
+                let start = try TimerPlace.instant(at, now: now, actions: actions)
                 let last = try TimerPlace.running(place) { () throws(TimerError) in
                     guard let last = try actions.lastStopped(now: now) else { throw .noEarlierTimer(place) }
                     return last
@@ -41,13 +39,11 @@ extension Minutafs {
                     try actions.start(tag: nil, tagID: last.tagID, comment: last.comment, at: start, keepsRunning: keep, now: now)
                 }
                 let tags = (try? actions.tags()) ?? []
-                let display = TimerDisplay(timers: [last], tags: tags, now: start, actions: actions)
                 for stopped in started.stopped {
-                    print("stopped " + TimerDisplay(timers: [stopped], tags: tags, now: start, actions: actions).formatted("%t").trimmingCharacters(in: .newlines)
-                          + " after " + TimerActions.elapsed(start - (stopped.startTime ?? start)))
+                    print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
-                print("started " + display.formatted("%t").trimmingCharacters(in: .newlines) + (last.comment.map { ": " + TerminalText.escaped($0) } ?? "")
-                      + " at " + actions.local(start, today: now) + " in " + place)
+                let name = TimerDisplay(timers: [last], tags: tags, now: start, actions: actions).formatted("%t").trimmingCharacters(in: .newlines)
+                print(TimerPlace.startedLine(tagName: name, comment: last.comment, at: start, now: now, actions: actions))
             }
         }
     }

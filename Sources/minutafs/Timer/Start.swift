@@ -40,23 +40,17 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let actions = try TimerPlace.actions(options.place, writing: true)
-                let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
-                let start = try TimerPlace.running(place) { () throws(TimerError) in
-                    try at.map { text throws(TimerError) in try TimerInstant.milliseconds(of: text, now: now, timeZone: actions.backend.timeZone) } ?? now
-                }
-                let started = try TimerPlace.running(place) { () throws(TimerError) in
+                let start = try TimerPlace.instant(at, now: now, actions: actions)
+                let started = try TimerPlace.running(actions.backend.placeDescription) { () throws(TimerError) in
                     try actions.start(tag: tag, comment: comment, at: start, keepsRunning: keep, now: now)
                 }
                 let tags = (try? actions.tags()) ?? []
                 for stopped in started.stopped {
-                    let display = TimerDisplay(timers: [stopped], tags: tags, now: start, actions: actions)
-                    print("stopped " + display.formatted("%t: %c").trimmingCharacters(in: .newlines)
-                          + " after " + TimerActions.elapsed(start - (stopped.startTime ?? start)))
+                    print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
                 let name = tag.flatMap { query in try? TagChoice.resolve(query, among: tags).name }
-                print("started " + TerminalText.escaped(name ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
-                      + " at " + actions.local(start, today: now) + " in " + place)
+                print(TimerPlace.startedLine(tagName: name, comment: comment, at: start, now: now, actions: actions))
             }
         }
     }

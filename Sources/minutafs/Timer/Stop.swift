@@ -24,19 +24,15 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let actions = try TimerPlace.actions(options.place, writing: true)
-                let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
-                let end = try TimerPlace.running(place) { () throws(TimerError) in
-                    try at.map { text throws(TimerError) in try TimerInstant.milliseconds(of: text, now: now, timeZone: actions.backend.timeZone) } ?? now
+                let end = try TimerPlace.instant(at, now: now, actions: actions)
+                let stopped = try TimerPlace.running(actions.backend.placeDescription) { () throws(TimerError) in
+                    try actions.stop(at: end, now: now)
                 }
-                let stopped = try TimerPlace.running(place) { () throws(TimerError) in try actions.stop(at: end, now: now) }
                 let tags = (try? actions.tags()) ?? []
                 if stopped.count > 1 { print("\(stopped.count) timers were running; stopped them all") }
                 for timer in stopped {
-                    let display = TimerDisplay(timers: [timer], tags: tags, now: end, actions: actions)
-                    print("stopped " + display.formatted("%t").trimmingCharacters(in: .newlines)
-                          + (timer.comment.map { ": " + TerminalText.escaped($0) } ?? "")
-                          + " at " + actions.local(end, today: now) + " after " + TimerActions.elapsed(end - (timer.startTime ?? end)))
+                    print(TimerPlace.stoppedLine(timer, at: end, now: now, tags: tags, actions: actions, showsTime: true))
                 }
             }
         }
