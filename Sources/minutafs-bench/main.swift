@@ -5,6 +5,7 @@
 //   minutafs-bench save FILE N       load once, then save N times
 //   minutafs-bench merge A B N       load A and B, then merge B into a copy of A N times
 //   minutafs-bench edit FILE N       load once, then N times: change one record field, save
+//   minutafs-bench generate RECORDS OUT   writes a generated month of RECORDS records (the `scaling` months)
 //   minutafs-bench scaling           load/save/merge/edit of generated months of 100, 1,000, 10,000 records
 //   minutafs-bench store DIR [YEARS] [RECORDS]   writes a generated store (default 10 years x 300 records a month)
 //   minutafs-bench edits STORE N     N saves of one record through the store: latency after 100, 1,000, 10,000; memory
@@ -107,6 +108,11 @@ case "diverge" where arguments.count == 3:
     guard let record = firstRecord(document) else { exit(1) }
     try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
     document.commit(time: 1_700_000_000)
+    writeFile(document.save(), arguments[2])
+case "generate" where arguments.count == 3:
+    let count = Int(arguments[1]) ?? 1_000
+    var generator = MonthGenerator(year: 2024, month: 3, seed: UInt64(count))
+    guard var document = try? generator.document(records: count) else { exit(1) }
     writeFile(document.save(), arguments[2])
 case "scaling":
     print("engine scaling on generated month documents, release build, median of runs (microseconds)")
