@@ -5,11 +5,22 @@ extension Document {
     public mutating func save() -> [UInt8] {
         commit()
         savedHistoryCount = history.count
-        return encodedDocument()
+        // Moved out and back so that encoding (which reads `self`) does not copy it.
+        var cache = compressedColumns
+        compressedColumns = CompressedColumnCache()
+        let bytes = encodedDocument(cache: &cache)
+        compressedColumns = cache
+        return bytes
     }
 
     /// The document chunk for the current history, without committing or marking anything.
     public func encodedDocument() -> [UInt8] {
+        var cache = CompressedColumnCache()
+        return encodedDocument(cache: &cache)
+    }
+
+    /// ``encodedDocument()``, reusing the compressed columns in `cache` that did not change.
+    func encodedDocument(cache: inout CompressedColumnCache) -> [UInt8] {
         let set = operationSet
         // Actors of the changes, sorted; operation ids are renumbered into that table.
         let changeActors = sequenceByActor.keys.sorted()  // every actor with a change in the history
@@ -93,7 +104,7 @@ extension Document {
 
         var chunk = DocumentChunk(actors: changeActors, heads: heads, changes: rows, operations: [])
         for head in chunk.heads { chunk.headIndices[head] = historyIndex[head] }
-        return chunk.encode(operationColumns: encoder.columns(layout: .document))
+        return chunk.encode(operationColumns: encoder.columns(layout: .document), cache: &cache)
     }
 
     /// Appends one operation to a document chunk's columns, its actors renumbered by `chunkActor`.
