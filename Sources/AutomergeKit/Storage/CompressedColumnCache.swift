@@ -46,3 +46,31 @@ struct CompressedColumnCache: Sendable {
         }
     }
 }
+
+/// Each change's dependencies as positions in the history, for the changes an earlier save already
+/// looked up: a history only grows and a change's dependencies keep their positions, so a save
+/// hashes only the dependencies of changes added since.
+struct DependencyPositionCache: Sendable {
+    private var starts: [Int] = [0]
+    private var positions: [Int] = []
+    /// The hash of the last change looked up, to notice a different history.
+    private var lastHash: ChangeHash?
+
+    init() {}
+
+    /// Looks up the changes of `history` after those already known.
+    mutating func extend(_ history: [StoredChange], index: [ChangeHash: Int]) {
+        let known = starts.count - 1
+        if known > history.count || (known > 0 && history[known - 1].hash != lastHash) { self = DependencyPositionCache() }
+        for change in history[(starts.count - 1)...] {
+            for dependency in change.dependencies { positions.append(index[dependency] ?? 0) }
+            starts.append(positions.count)
+        }
+        lastHash = history.last?.hash
+    }
+
+    /// The dependencies of the change at `position` in the history, as history positions.
+    func dependencies(ofChange position: Int) -> [Int] {
+        Array(positions[starts[position]..<starts[position + 1]])
+    }
+}
