@@ -107,10 +107,12 @@ deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
 
-## bench: engine tables (fixtures, generated months), the mount and history benchmarks on a generated ten-year store
+## bench: engine tables (fixtures, generated months; beside the reference when AMREF names an amref binary or amref
+##        is on PATH), the mount and history benchmarks on a generated ten-year store
 bench: deps
 	$(SWIFT) build -c release
 	.build/release/minutafs-bench Tests/Fixtures/automerge
+	AMREF="$(AMREF)" bash bench/engine-ratio.sh
 	.build/release/minutafs-bench scaling
 	bash bench/mount-bench.sh
 	bash bench/history-bench.sh

@@ -5,11 +5,25 @@ extension Document {
     public mutating func save() -> [UInt8] {
         commit()
         savedHistoryCount = history.count
-        return encodedDocument()
+        // Moved out and back so that encoding (which reads `self`) does not copy it.
+        var cache = compressedColumns, dependencies = dependencyPositions
+        compressedColumns = CompressedColumnCache()
+        dependencyPositions = DependencyPositionCache()
+        let bytes = encodedDocument(cache: &cache, dependencies: &dependencies)
+        compressedColumns = cache
+        dependencyPositions = dependencies
+        return bytes
     }
 
     /// The document chunk for the current history, without committing or marking anything.
     public func encodedDocument() -> [UInt8] {
+        var cache = CompressedColumnCache(), dependencies = DependencyPositionCache()
+        return encodedDocument(cache: &cache, dependencies: &dependencies)
+    }
+
+    /// ``encodedDocument()``, reusing the compressed columns in `cache` that did not change and the
+    /// dependency positions already looked up.
+    func encodedDocument(cache: inout CompressedColumnCache, dependencies: inout DependencyPositionCache) -> [UInt8] {
         let set = operationSet
         // Actors of the changes, sorted; operation ids are renumbered into that table.
         let changeActors = sequenceByActor.keys.sorted()  // every actor with a change in the history
@@ -21,11 +35,12 @@ extension Document {
         var rows: [DocumentChunk.ChangeRow] = []
         rows.reserveCapacity(history.count)
         let actorPosition = Dictionary(uniqueKeysWithValues: changeActors.enumerated().map { ($1, $0) })
-        for change in history {
+        dependencies.extend(history, index: historyIndex)
+        for (position, change) in history.enumerated() {
             rows.append(DocumentChunk.ChangeRow(
                 actor: actorPosition[change.actor] ?? 0, sequence: change.sequence, maxOperation: change.maxOperation,
                 time: change.time, message: change.message,
-                dependencies: change.dependencies.map { historyIndex[$0] ?? 0 }, extraBytes: change.extraBytes))
+                dependencies: dependencies.dependencies(ofChange: position), extraBytes: change.extraBytes))
         }
 
         // Operations in document order: objects by id, map keys by their bytes, sequence
@@ -49,33 +64,35 @@ extension Document {
         let order = set.lamportOrder
         // The root first, then Lamport order: each id packed as counter << 32 | actor rank, so the
         // sort compares plain integers (a document has an object per record, comment and list).
-        var rankedActor = [Int32](repeating: 0, count: order.actorRank.count)
-        for (actor, rank) in order.actorRank.enumerated() { rankedActor[Int(rank)] = Int32(actor) }
-        var packed: [UInt64] = []
+        // Each object is kept with its place in the dictionary, so it is read without hashing its id again.
+        typealias ObjectPosition = Dictionary<OpID, ObjectState>.Index
+        var packed: [(key: UInt64, position: ObjectPosition)] = []
         packed.reserveCapacity(set.objects.count)
-        var hasRoot = false, fitsInPacking = true
-        for id in set.objects.keys {
+        var rootPosition: ObjectPosition?, fitsInPacking = true
+        var position = set.objects.startIndex
+        while position != set.objects.endIndex {
+            let id = set.objects.keys[position]
             if id.isRoot {
-                hasRoot = true
+                rootPosition = position
             } else if id.counter < 1 << 32 {
-                packed.append(id.counter << 32 | UInt64(UInt32(bitPattern: order.actorRank[Int(id.actor)])))
+                packed.append((id.counter << 32 | UInt64(UInt32(bitPattern: order.actorRank[Int(id.actor)])), position))
             } else {
                 fitsInPacking = false
             }
+            set.objects.formIndex(after: &position)
         }
-        var objectIDs: [OpID]
+        var objectPositions: [ObjectPosition]
         if fitsInPacking {
-            packed.sort()
-            objectIDs = hasRoot ? [.root] : []
-            objectIDs.reserveCapacity(packed.count + 1)
-            for key in packed {
-                objectIDs.append(OpID(counter: key >> 32, actor: rankedActor[Int(key & 0xffff_ffff)]))
-            }
+            packed.sort { $0.key < $1.key }
+            objectPositions = rootPosition.map { [$0] } ?? []
+            objectPositions.reserveCapacity(packed.count + 1)
+            for entry in packed { objectPositions.append(entry.position) }
         } else {
-            objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+            let objectIDs = set.objects.keys.sorted { $0.isRoot ? !$1.isRoot : ($1.isRoot ? false : order.precedes($0, $1)) }
+            objectPositions = objectIDs.compactMap { set.objects.index(forKey: $0) }
         }
-        for objectID in objectIDs {
-            guard let object = set.objects[objectID] else { continue }
+        for objectPosition in objectPositions {
+            let object = set.objects.values[objectPosition]
             if object.type?.isSequence == true {
                 for store in object.order {
                     for index in object.elementStore[store].operations {
@@ -93,7 +110,7 @@ extension Document {
 
         var chunk = DocumentChunk(actors: changeActors, heads: heads, changes: rows, operations: [])
         for head in chunk.heads { chunk.headIndices[head] = historyIndex[head] }
-        return chunk.encode(operationColumns: encoder.columns(layout: .document))
+        return chunk.encode(operationColumns: encoder.columns(layout: .document), cache: &cache)
     }
 
     /// Appends one operation to a document chunk's columns, its actors renumbered by `chunkActor`.

@@ -17,6 +17,10 @@ public struct Document: Sendable {
     var queue: [StoredChange] = []
     /// The history length at the last ``save()`` or ``saveIncremental()``.
     var savedHistoryCount = 0
+    /// The compressed columns of the last ``save()``, reused for columns whose bytes did not change.
+    var compressedColumns = CompressedColumnCache()
+    /// The history positions of each change's dependencies, as the last ``save()`` looked them up.
+    var dependencyPositions = DependencyPositionCache()
     /// Operations made locally and not committed yet.
     var pending = PendingTransaction()
 

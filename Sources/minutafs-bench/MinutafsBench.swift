@@ -29,7 +29,7 @@ struct MinutafsBench: ParsableCommand {
               minutafs-bench store /var/tmp/store 2 300
             """,
         subcommands: [Engine.self, Load.self, RootKeys.self, Save.self, Merge.self, Edit.self, Diverge.self,
-                      Scaling.self, GenerateStore.self, Edits.self, Creates.self],
+                      GenerateMonth.self, Scaling.self, GenerateStore.self, Edits.self, Creates.self],
         defaultSubcommand: Engine.self)
 }
 
@@ -157,6 +157,25 @@ extension MinutafsBench {
             guard let record = Measuring.firstRecord(document) else { throw ExitCode.failure }
             try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
             document.commit(time: 1_700_000_000)
+            Measuring.writeFile(document.save(), output)
+        }
+    }
+
+    struct GenerateMonth: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate",
+            abstract: "Write a generated month of RECORDS records (the months `scaling` measures), for bench/engine-ratio.sh.",
+            discussion: "Example:\n  minutafs-bench generate 5000 /var/tmp/month-5000.automerge")
+        @Argument(help: "How many records.") var records: Int
+        @Argument(help: "Where to write the document.") var output: String
+
+        func validate() throws {
+            guard records > 0 else { throw ValidationError("RECORDS must be at least 1") }
+        }
+
+        func run() throws {
+            var generator = MonthGenerator(year: 2024, month: 3, seed: UInt64(records))
+            guard var document = try? generator.document(records: records) else { throw ExitCode.failure }
             Measuring.writeFile(document.save(), output)
         }
     }

@@ -145,6 +145,13 @@ struct DocumentChunk {
 
     /// ``encode()`` with the operation columns already encoded (``operations`` is not read).
     func encode(operationColumns: [(ColumnSpecification, [UInt8])]) -> [UInt8] {
+        var cache = CompressedColumnCache()
+        return encode(operationColumns: operationColumns, cache: &cache)
+    }
+
+    /// ``encode(operationColumns:)`` taking each compressed column from `cache` when its bytes did
+    /// not change since the save that filled it.
+    func encode(operationColumns: [(ColumnSpecification, [UInt8])], cache: inout CompressedColumnCache) -> [UInt8] {
         var actorColumn = RLEEncoder<UInt64>()
         var sequence = DeltaEncoder(), maxOperation = DeltaEncoder(), time = DeltaEncoder()
         var message = RLEEncoder<ColumnString>()
@@ -178,8 +185,8 @@ struct DocumentChunk {
         for actor in actors { contents.appendPrefixed(actor.bytes) }
         contents.appendLength(heads.count)
         for head in heads { contents.append(contentsOf: head.bytes) }
-        let compressedChanges = Self.compress(changeColumns)
-        let compressedOperations = Self.compress(operationColumns)
+        let compressedChanges = Self.compress(changeColumns, group: .changes, cache: &cache)
+        let compressedOperations = Self.compress(operationColumns, group: .operations, cache: &cache)
         ColumnLayout.writeMetadata(compressedChanges.map { ($0.0, $0.1.count) }, to: &contents)
         ColumnLayout.writeMetadata(compressedOperations.map { ($0.0, $0.1.count) }, to: &contents)
         for (_, data) in compressedChanges { contents.append(contentsOf: data) }
@@ -193,11 +200,18 @@ struct DocumentChunk {
     /// For each head, its position in the change list; filled in by the caller that knows it.
     var headIndices: [ChangeHash: Int] = [:]
 
-    private static func compress(_ columns: [(ColumnSpecification, [UInt8])]) -> [(ColumnSpecification, [UInt8])] {
-        columns.compactMap { specification, data in
-            if data.isEmpty { return nil }
-            if data.count < compressionThreshold { return (specification, data) }
-            return (specification.deflated, RawDeflate.compress(data))
+    private static func compress(
+        _ columns: [(ColumnSpecification, [UInt8])], group: CompressedColumnCache.Group, cache: inout CompressedColumnCache
+    ) -> [(ColumnSpecification, [UInt8])] {
+        var result: [(ColumnSpecification, [UInt8])] = []
+        result.reserveCapacity(columns.count)
+        for (specification, data) in columns where !data.isEmpty {
+            if data.count < compressionThreshold {
+                result.append((specification, data))
+            } else {
+                result.append((specification.deflated, cache.compressed(data, group: group, specification: specification)))
+            }
         }
+        return result
     }
 }
