@@ -74,14 +74,15 @@ extension Minutafs {
                     try StoreFolder.create(store)
                 }
                 let folders = MountFolders.current()
-                // Said once: by the command the user ran, not again by a background mount's child.
-                if let notice = folders.notice, ProcessInfo.processInfo.environment[MountDaemon.handshakeVariable] != "1" {
-                    MountLog.write("warning: \(notice)")
-                }
                 let stateDirectory = folders.state
                 let store = try StoreCommandSupport.openExistingStore(
                     store, creating: "run `minutafs mount --create \(store) \(mountPoint)`", timeZone: timezone,
                     stateDirectory: stateDirectory, cacheDirectory: folders.cache, log: MountLog.write)
+                // Said once, and only for a store that opened (a wrong path's error comes first and alone):
+                // by the command the user ran, not again by a background mount's child.
+                if let notice = folders.notice, ProcessInfo.processInfo.environment[MountDaemon.handshakeVariable] != "1" {
+                    MountLog.write("warning: \(notice)")
+                }
                 let list = options.flatMap { $0.split(separator: ",").map(String.init) }
                 var mountOptions = MountOptions(
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).
