@@ -30,7 +30,7 @@ struct LegacyFileScan: Sendable {
     /// A symbolic link under `records/` (a year or month folder, a record file, an image), or at
     /// `records` or a `tags*.json` name, is refused by name rather than followed or skipped: the
     /// documents would be written through it, and the backup, the verification and `--cleanup`
-    /// would each see another set of files (issue 27).
+    /// would each see another set of files.
     ///
     /// - Throws: ``StoreError`` when a folder cannot be listed.
     init(storePath: String) throws(StoreError) {

@@ -92,7 +92,7 @@ extension Minutafs {
 
         private func migrate(logger: Logger) throws {
             // A mount looks like a legacy store; migrating it would write its documents through the
-            // mount, verify against them and remove every record through it (issue 25).
+            // mount, verify against them and remove every record through it.
             try MountedPath.refuse(store)
             if !allowFUSEDestination { try MountedPath.refuseFUSE(store, option: "--allow-fuse-destination") }
             if let backupDir { try MountedPath.refuse(backupDir) }
