@@ -2,10 +2,17 @@
 extension Document {
     /// The whole document as one document chunk, byte-identical to what automerge 0.6 saves for
     /// the same history applied in the same order. Commits pending local edits first.
+    ///
+    /// Changes still waiting for missing dependencies (``hasPendingChanges``: a file whose first
+    /// chunk is a document may hold them) follow the document chunk as the change chunks they were
+    /// read as, in the order they wait, as the reference's save keeps its orphans.
     public mutating func save() -> [UInt8] {
         commit()
         savedHistoryCount = history.count
-        return encodedDocument()
+        guard !queue.isEmpty else { return encodedDocument() }
+        var bytes = encodedDocument()
+        for change in queue { bytes += change.bytes }
+        return bytes
     }
 
     /// The document chunk for the current history, without committing or marking anything.
