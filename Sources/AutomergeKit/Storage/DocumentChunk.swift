@@ -35,8 +35,8 @@ struct DocumentChunk {
         guard headCount <= reader.remainingCount / 32 else { throw .truncated(at: reader.end, needed: headCount * 32 - reader.remainingCount) }
         var heads: [ChangeHash] = []
         for _ in 0..<headCount { heads.append(ChangeHash(bytes: try reader.readBytes(count: 32))) }
-        let changeLayout = try ColumnLayout.readMetadata(from: &reader)
-        let operationLayout = try ColumnLayout.readMetadata(from: &reader)
+        var changeLayout = try ColumnLayout.readMetadata(from: &reader)
+        var operationLayout = try ColumnLayout.readMetadata(from: &reader)
         try changeLayout.validateGroups([(ColumnID.changeDependencyGroup, [ColumnID.changeDependencyIndex])])
         try operationLayout.validateGroups([(ColumnID.successorGroup, [ColumnID.successorActor, ColumnID.successorCounter])])
         let changeStart = reader.position
@@ -108,7 +108,8 @@ struct DocumentChunk {
             guard rows.count < OperationColumns.maximumOperationCount else {
                 throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) changes in one document chunk")
             }
-            let actorIndex = try required(try actor.next(), "actor")
+            // A null actor ends the rows, as in the reference (what follows is not read).
+            guard let actorIndex = try actor.next() else { break }
             guard actorIndex < UInt64(actorCount) else {
                 throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find (\(actorIndex))")
             }

@@ -76,7 +76,7 @@ extension StoredChange {
         for _ in 0..<otherCount {
             actors.append(ActorID(bytes: try reader.readBytes(count: try reader.readLength())))
         }
-        let layout = try ColumnLayout.readMetadata(from: &reader)
+        var layout = try ColumnLayout.readMetadata(from: &reader)
         try layout.validateGroups([(ColumnID.predecessorGroup, [ColumnID.predecessorActor, ColumnID.predecessorCounter])])
         if let deflated = layout.columns.first(where: { $0.specification.isDeflated }) {
             throw AutomergeError(.invalidColumns, "change chunk has a deflated column (\(deflated.specification.rawValue))")
