@@ -5,7 +5,7 @@ SWIFT ?= swift
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3).
 DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3 librsvg2-bin
 
-.PHONY: build test test-fast deps bench clean demo install uninstall fuzz deb
+.PHONY: build test test-fast deps bench clean demo install uninstall fuzz fuzz-diff deb
 
 # `make fuzz`: how long libFuzzer runs (seconds), with a new random seed each time (FUZZ_SEED=0).
 # `make test` runs it deterministically instead: TEST_FUZZ_RUNS inputs from the fixed seed
@@ -92,6 +92,26 @@ fuzz: deps
 		echo "fuzz: a crash, hang or runaway allocation; the input is in .build/fuzz/crashes/"; \
 		exit 1; \
 	fi
+
+# `make fuzz-diff`: the reference binary (amref, the reference CLI over automerge 0.6.1; not part of
+# this repository): AMREF, else an `amref` on PATH; without one the target says so and does nothing.
+AMREF ?= $(shell command -v amref 2>/dev/null)
+FUZZ_DIFF_RUNS ?= 50000
+FUZZ_DIFF_SEED ?= 1
+
+## fuzz-diff: differential fuzzing against the reference (AMREF=path/to/amref): FUZZ_DIFF_RUNS mutated
+##            fixtures (default 50000, seed FUZZ_DIFF_SEED) loaded by minutafs and by the reference; same
+##            verdict, state, heads, conflicts, history and save, and the reference's save loads here.
+##            Prints the disagreements by class (deliberate ones apart) and keeps each in
+##            .build/fuzz-diff/disagreements/ with the reference's verdict; fails on any that is not deliberate.
+fuzz-diff:
+	@if [ -z "$(AMREF)" ] || [ ! -x "$(AMREF)" ]; then \
+		echo "fuzz-diff: skipped: no reference binary (set AMREF to the amref command over automerge 0.6.1, or put amref on PATH)"; \
+		exit 0; \
+	fi; \
+	$(SWIFT) build -c release --product minutafs-fuzz && \
+	tools/fuzz-diff --amref "$(AMREF)" --ours "$$($(SWIFT) build -c release --show-bin-path)/minutafs-fuzz" \
+		--runs $(FUZZ_DIFF_RUNS) --seed $(FUZZ_DIFF_SEED)
 
 ## deps: install the Debian packages that are missing (apt-get update first; sudo unless root)
 deps:

@@ -16,14 +16,14 @@ extension Document {
         if firstWasDocument {
             document = try reconstruct(DocumentChunk.parse(first), verifyHeads: true)
         } else {
-            incoming.append(try StoredChange.parseRequiringCanonicalEncoding(first))
+            incoming.append(try StoredChange.parseFromFile(first))
         }
         while !reader.isAtEnd {
             let chunk = try Chunk.read(from: &reader)
             if chunk.type == .document {
                 incoming += try reconstruct(DocumentChunk.parse(chunk), verifyHeads: false).history
             } else {
-                incoming.append(try StoredChange.parseRequiringCanonicalEncoding(chunk))
+                incoming.append(try StoredChange.parseFromFile(chunk))
             }
         }
         try document.applyChanges(incoming)
@@ -66,6 +66,7 @@ extension Document {
     ///   but the document then saves as bytes that no loader accepts ("changes out of order"): one
     ///   damaged conflict copy merged in would make a good document unreadable.
     mutating func applyChange(_ stored: StoredChange) throws(AutomergeError) {
+        try stored.requireCanonicalEncoding()
         let previousSequence = sequenceByActor[stored.actor, default: 0]
         guard stored.sequence == previousSequence + 1 else {
             throw AutomergeError(.invalidOperation, "change \(stored.sequence) of actor \(stored.actor) does not follow its change \(previousSequence) (changes out of order)")
@@ -100,8 +101,14 @@ extension Document {
     static func reconstruct(_ chunk: DocumentChunk, verifyHeads: Bool) throws(AutomergeError) -> Document {
         var document = Document()
         var set = OperationSet()
-        for actor in chunk.actors { _ = set.index(of: actor) }
-        func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: Int32(id.actor)) }
+        // An actor the table lists twice is one actor: both indices name it, as in the reference,
+        // which reads each index as the actor written there (a file may list one twice).
+        let actorMap = chunk.actors.map { set.index(of: $0) }
+        var chunk = chunk
+        if set.actors.count != chunk.actors.count {
+            for row in chunk.changes.indices { chunk.changes[row].actor = Int(actorMap[chunk.changes[row].actor]) }
+        }
+        func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
 
         var loaded: [Operation] = []
         // Operations on one key come together: most lookups are the previous operation's key.

@@ -57,7 +57,7 @@ extension Document {
                 incoming += try Document.reconstruct(DocumentChunk.parse(chunk), verifyHeads: false).history
                 continue
             }
-            incoming.append(try StoredChange.parseRequiringCanonicalEncoding(chunk))
+            incoming.append(try StoredChange.parseFromFile(chunk))
         }
         var copy = self
         try copy.applyChanges(incoming)

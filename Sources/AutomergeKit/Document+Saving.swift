@@ -2,6 +2,10 @@
 extension Document {
     /// The whole document as one document chunk, byte-identical to what automerge 0.6 saves for
     /// the same history applied in the same order. Commits pending local edits first.
+    ///
+    /// Changes still waiting for missing dependencies (``hasPendingChanges``: a file whose first
+    /// chunk is a document may hold them) follow the document chunk as the change chunks they were
+    /// read as, in the order they wait, as the reference's save keeps its orphans.
     public mutating func save() -> [UInt8] {
         commit()
         savedHistoryCount = history.count
@@ -9,9 +13,11 @@ extension Document {
         var cache = compressedColumns, dependencies = dependencyPositions
         compressedColumns = CompressedColumnCache()
         dependencyPositions = DependencyPositionCache()
-        let bytes = encodedDocument(cache: &cache, dependencies: &dependencies)
+        var bytes = encodedDocument(cache: &cache, dependencies: &dependencies)
         compressedColumns = cache
         dependencyPositions = dependencies
+        // Changes still waiting for their dependencies follow the document, as the reference writes them.
+        for change in queue { bytes += change.bytes }
         return bytes
     }
 

@@ -62,7 +62,9 @@ public struct Document: Sendable {
     /// Records a change as applied: history, heads and sequence numbers.
     mutating func recordInHistory(_ change: StoredChange) {
         historyIndex[change.hash] = history.count
-        history.append(change.withoutOperations())
+        var kept = change.withoutOperations()
+        kept.uncheckedChunkOffset = nil  // applied, so checked
+        history.append(kept)
         for dependency in change.dependencies { headSet.remove(dependency) }
         headSet.insert(change.hash)
         sequenceByActor[change.actor, default: 0] += 1

@@ -48,7 +48,8 @@ struct HistoryRebuilder {
     mutating func rebuild(_ chunk: DocumentChunk, into document: inout Document, verifyHeads: Bool) throws(AutomergeError) {
         let set = document.operationSet
         let changeCount = chunk.changes.count
-        let actorCount = chunk.actors.count
+        // The op set's actors: the chunk's table without repeats (change rows already index them).
+        let actorCount = set.actors.count
         let referenceCount = operationCount + deletionIDs.count
         deletionByID = [:]
 

@@ -5,6 +5,8 @@
 // (`-max_total_time=60 CORPUS_DIR`). Built normally (`swift build`), it replays crash files:
 //
 //   minutafs-fuzz FILE...      runs each file through the same checks; a crash names the file
+//   minutafs-fuzz verdicts [--save-to DIR] FILE...
+//                              what loading each file gives, for `make fuzz-diff` (see Verdicts)
 import Foundation
 
 #if FUZZING
@@ -36,6 +38,10 @@ struct FuzzMain {
 @main
 struct Replayer {
     static func main() {
+        if CommandLine.arguments.dropFirst().first == "verdicts" {
+            Verdicts.run(Array(CommandLine.arguments.dropFirst(2)))
+            return
+        }
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else {
                 FileHandle.standardError.write(Data("minutafs-fuzz: cannot read \(path)\n".utf8))

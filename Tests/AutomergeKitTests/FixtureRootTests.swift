@@ -10,7 +10,7 @@ struct FixtureRootTests {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
-    @Test("the fixture folders are inside the repository, even after resolving links", arguments: ["automerge", "stores", "fuzz"])
+    @Test("the fixture folders are inside the repository, even after resolving links", arguments: ["automerge", "stores", "fuzz", "verdicts"])
     func insideRepository(folder: String) throws {
         let directory = try Fixtures.directory(folder)
         let root = Self.resolved(Fixtures.packageRoot) + "/"

@@ -113,3 +113,37 @@ struct LEB128Tests {
         #expect(error?.kind == row.kind, "\(String(describing: error))")
     }
 }
+
+/// LEB128 inside column data, as the reference reads it there (the `leb128` crate): redundant bytes
+/// are allowed, a tenth byte that would overflow is not. Chunk headers stay strict (above).
+struct LenientLEB128Tests {
+    @Test("overlong numbers in column data read as their value", arguments: [
+        ([0x80, 0x00], 0), ([0x81, 0x80, 0x00], 1), ([0xFF, 0x7F], 16383),
+        ([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01], UInt64.max),
+    ] as [([UInt8], UInt64)])
+    func unsigned(bytes: [UInt8], value: UInt64) throws {
+        var reader = ByteReader(bytes)
+        #expect(try reader.readLenientUnsignedLEB128() == value)
+        #expect(reader.isAtEnd)
+    }
+
+    @Test("overlong signed numbers in column data read as their value", arguments: [
+        ([0xFF, 0x7F], -1), ([0x80, 0x00], 0), ([0xC0, 0xFF, 0x7F], -64), ([0xBF, 0x80, 0x00], 63),
+    ] as [([UInt8], Int64)])
+    func signed(bytes: [UInt8], value: Int64) throws {
+        var reader = ByteReader(bytes)
+        #expect(try reader.readLenientSignedLEB128() == value)
+        #expect(reader.isAtEnd)
+    }
+
+    @Test("a tenth byte that overflows is refused", arguments: [
+        [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02],
+        [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
+    ] as [[UInt8]])
+    func overflow(bytes: [UInt8]) {
+        var unsigned = ByteReader(bytes)
+        #expect(throws: AutomergeError.self) { try unsigned.readLenientUnsignedLEB128() }
+        var signed = ByteReader(bytes)
+        #expect(throws: AutomergeError.self) { try signed.readLenientSignedLEB128() }
+    }
+}

@@ -100,10 +100,57 @@ struct ByteReader {
         }
     }
 
+    /// Unsigned LEB128 as the reference reads it inside column data (the `leb128` crate): redundant
+    /// trailing zero bytes are allowed (`80 00` is 0); a tenth byte other than 0 or 1 overflows.
+    mutating func readLenientUnsignedLEB128() throws(AutomergeError) -> UInt64 {
+        let start = position
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte()
+            if shift == 63 && byte != 0 && byte != 1 {
+                throw AutomergeError(.invalidLEB128, "LEB128 number does not fit in 64 bits", at: start)
+            }
+            result |= UInt64(byte & 0x7f) << shift
+            if byte & 0x80 == 0 { return result }
+            shift += 7
+        }
+    }
+
+    /// Signed LEB128 as the reference reads it inside column data: redundant sign bytes are
+    /// allowed (`ff 7f` is -1); a tenth byte other than 0 or 0x7f overflows.
+    mutating func readLenientSignedLEB128() throws(AutomergeError) -> Int64 {
+        let start = position
+        var result: Int64 = 0
+        var shift: Int64 = 0
+        while true {
+            let byte = try readByte()
+            if shift == 63 && byte != 0 && byte != 0x7f {
+                throw AutomergeError(.invalidLEB128, "signed LEB128 number does not fit in 64 bits", at: start)
+            }
+            result |= Int64(byte & 0x7f) << shift
+            shift += 7
+            if byte & 0x80 == 0 {
+                if shift < 64 && byte & 0x40 != 0 { result |= -1 << shift }
+                return result
+            }
+        }
+    }
+
     /// An unsigned LEB128 that must fit in `Int` and is used as a count or a length.
     mutating func readLength() throws(AutomergeError) -> Int {
         let start = position
         let value = try readUnsignedLEB128()
+        guard value <= UInt64(Int32.max) else {
+            throw AutomergeError(.invalidValue, "length \(value) is too large", at: start)
+        }
+        return Int(value)
+    }
+
+    /// ``readLength()`` read as column data is (``readLenientUnsignedLEB128()``).
+    mutating func readLenientLength() throws(AutomergeError) -> Int {
+        let start = position
+        let value = try readLenientUnsignedLEB128()
         guard value <= UInt64(Int32.max) else {
             throw AutomergeError(.invalidValue, "length \(value) is too large", at: start)
         }

@@ -1,4 +1,5 @@
-/// A value that run-length encoded columns can hold: how it is written and read.
+/// A value that run-length encoded columns can hold: how it is written and read. Numbers in
+/// column data are read as the reference reads them there, allowing overlong LEB128.
 protocol ColumnValue: Equatable {
     static func read(from reader: inout ByteReader) throws(AutomergeError) -> Self
     func write(to output: inout [UInt8])
@@ -6,14 +7,14 @@ protocol ColumnValue: Equatable {
 
 extension UInt64: ColumnValue {
     static func read(from reader: inout ByteReader) throws(AutomergeError) -> UInt64 {
-        try reader.readUnsignedLEB128()
+        try reader.readLenientUnsignedLEB128()
     }
     func write(to output: inout [UInt8]) { output.appendUnsignedLEB128(self) }
 }
 
 extension Int64: ColumnValue {
     static func read(from reader: inout ByteReader) throws(AutomergeError) -> Int64 {
-        try reader.readSignedLEB128()
+        try reader.readLenientSignedLEB128()
     }
     func write(to output: inout [UInt8]) { output.appendSignedLEB128(self) }
 }
@@ -36,7 +37,7 @@ struct ColumnString: ColumnValue, Hashable {
 
     static func read(from reader: inout ByteReader) throws(AutomergeError) -> ColumnString {
         let start = reader.position
-        let count = try reader.readLength()
+        let count = try reader.readLenientLength()
         let range = try reader.readRange(count: count)
         let valid = reader.bytes.withUnsafeBufferPointer { UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[range])) }
         guard valid else {

@@ -16,7 +16,7 @@ struct RLEDecoder<Value: ColumnValue> {
         while remaining == 0 {
             if reader.isAtEnd { return nil }
             let start = reader.position
-            let count = try reader.readSignedLEB128()
+            let count = try reader.readLenientSignedLEB128()
             if count > 0 {
                 guard count <= Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "run length \(count) is too large", at: start) }
                 remaining = Int(count)
@@ -27,7 +27,7 @@ struct RLEDecoder<Value: ColumnValue> {
                 remaining = Int(-count)
                 isLiteral = true
             } else {
-                let nulls = try reader.readUnsignedLEB128()
+                let nulls = try reader.readLenientUnsignedLEB128()
                 guard nulls <= UInt64(Int32.max) else { throw AutomergeError(.invalidColumns, "null run length \(nulls) is too large", at: start) }
                 remaining = Int(nulls)
                 current = nil
@@ -76,7 +76,7 @@ struct BooleanDecoder {
         while remaining == 0 {
             if reader.isAtEnd { return nil }
             let start = reader.position
-            let count = try reader.readUnsignedLEB128()
+            let count = try reader.readLenientUnsignedLEB128()
             guard count <= UInt64(Int32.max) else { throw AutomergeError(.invalidColumns, "boolean run length \(count) is too large", at: start) }
             remaining = Int(count)
             value.toggle()

@@ -276,6 +276,11 @@ struct OperationSet: Sendable {
                     var position: Int
                     if element.isRoot {
                         position = 0
+                    } else if object.elementByID[element] == nil {
+                        // After an element the object does not hold: at the end, where the
+                        // reference's search for the element stops. Its save keeps the element
+                        // there, and loads again.
+                        position = object.order.count
                     } else {
                         guard let store = object.elementByID[element] else {
                             throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")

@@ -63,11 +63,81 @@ struct ColumnLayout {
     }
 
     /// The data range of the column with this (normalized) specification, or an empty range.
+    ///
+    /// A specification given more than once means its last column, as in the reference; a raw
+    /// value column is the one right after the last metadata column of its id (none: empty).
     func range(of specification: ColumnSpecification) -> Range<Int> {
-        for column in columns where column.specification.normalized == specification {
+        if specification.type == .value {
+            let metadata = ColumnSpecification(id: specification.id, type: .valueMetadata)
+            guard let last = columns.lastIndex(where: { $0.specification.normalized == metadata }) else { return 0..<0 }
+            let next = last + 1
+            guard next < columns.count, columns[next].specification.normalized == specification else { return 0..<0 }
+            return columns[next].range
+        }
+        for column in columns.reversed() where column.specification.normalized == specification {
             return column.range
         }
         return 0..<0
+    }
+
+    /// Checks how the columns group, as the reference does before it reads any: the columns after
+    /// a group column that share its id belong to the group, and a raw value column must follow
+    /// the metadata column of its id. `groups` lists the groups the chunk's reader knows, with the
+    /// columns each must hold when it holds any (``ColumnID``).
+    ///
+    /// The reference reads actor and unsigned integer columns alike, and takes either where a known
+    /// group has one: such a member is renamed to the specification the group expects.
+    ///
+    /// - Throws: ``AutomergeError/Kind/invalidColumns`` for a group inside a group of the same id
+    ///   ("nested group"), a raw value column without its metadata column, or a known group holding
+    ///   other columns than its own ("mismatching column types").
+    mutating func validateGroups(_ groups: [(group: ColumnSpecification, members: [ColumnSpecification])]) throws(AutomergeError) {
+        var group: UInt32?
+        var members: [ColumnSpecification] = []
+        var memberIndices: [Int] = []
+        var metadata: UInt32?
+        func sameKind(_ left: ColumnSpecification, _ right: ColumnSpecification) -> Bool {
+            func kind(_ type: ColumnSpecification.ColumnType?) -> ColumnSpecification.ColumnType? { type == .actor ? .unsignedInteger : type }
+            return left.id == right.id && kind(left.type) == kind(right.type)
+        }
+        func finishGroup() throws(AutomergeError) {
+            guard let id = group else { return }
+            group = nil
+            guard let known = groups.first(where: { $0.group.id == id }), !members.isEmpty else { return }
+            guard members.count == known.members.count, zip(members, known.members).allSatisfy(sameKind) else {
+                throw AutomergeError(
+                    .invalidColumns, "column group \(id) holds columns \(members.map(\.rawValue)) instead of \(known.members.map(\.rawValue)) (mismatching column types)")
+            }
+            for (index, expected) in zip(memberIndices, known.members) {
+                columns[index].specification = ColumnSpecification(
+                    rawValue: expected.rawValue | (columns[index].specification.isDeflated ? 8 : 0))
+            }
+        }
+        for (index, column) in columns.enumerated() {
+            let specification = column.specification.normalized
+            let id = specification.id
+            let type = specification.type
+            if let current = group, current != id { try finishGroup() }
+            if type == .value {
+                guard metadata == id else {
+                    throw AutomergeError(.invalidColumns, "raw value column \(specification.rawValue) without its metadata column")
+                }
+                metadata = nil
+                if group != nil { members.append(specification); memberIndices.append(index) }
+                continue
+            }
+            metadata = type == .valueMetadata ? id : nil
+            if group != nil {
+                guard type != .group else { throw AutomergeError(.invalidColumns, "column group \(id) inside a group of the same id (nested group)") }
+                members.append(specification)
+                memberIndices.append(index)
+            } else if type == .group {
+                group = id
+                members = []
+                memberIndices = []
+            }
+        }
+        try finishGroup()
     }
 
     /// Writes metadata for columns, leaving out empty ones, as the reference does.

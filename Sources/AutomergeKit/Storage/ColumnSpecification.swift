@@ -13,6 +13,10 @@ struct ColumnSpecification: Hashable, Comparable {
     }
 
     var isDeflated: Bool { rawValue & 8 != 0 }
+    /// The column's id: which field of a row it holds.
+    var id: UInt32 { rawValue >> 4 }
+    /// The column's type, `nil` for none the format defines (it has three bits: all are defined).
+    var type: ColumnType? { ColumnType(rawValue: rawValue & 7) }
     /// The specification without the deflate bit, which is how columns are ordered and matched.
     var normalized: ColumnSpecification { ColumnSpecification(rawValue: rawValue & ~8) }
     var deflated: ColumnSpecification { ColumnSpecification(rawValue: rawValue | 8) }

@@ -35,8 +35,10 @@ struct DocumentChunk {
         guard headCount <= reader.remainingCount / 32 else { throw .truncated(at: reader.end, needed: headCount * 32 - reader.remainingCount) }
         var heads: [ChangeHash] = []
         for _ in 0..<headCount { heads.append(ChangeHash(bytes: try reader.readBytes(count: 32))) }
-        let changeLayout = try ColumnLayout.readMetadata(from: &reader)
-        let operationLayout = try ColumnLayout.readMetadata(from: &reader)
+        var changeLayout = try ColumnLayout.readMetadata(from: &reader)
+        var operationLayout = try ColumnLayout.readMetadata(from: &reader)
+        try changeLayout.validateGroups([(ColumnID.changeDependencyGroup, [ColumnID.changeDependencyIndex])])
+        try operationLayout.validateGroups([(ColumnID.successorGroup, [ColumnID.successorActor, ColumnID.successorCounter])])
         let changeStart = reader.position
         _ = try reader.readRange(count: changeLayout.totalLength)
         let operationStart = reader.position
@@ -106,7 +108,8 @@ struct DocumentChunk {
             guard rows.count < OperationColumns.maximumOperationCount else {
                 throw AutomergeError(.invalidColumns, "more than \(OperationColumns.maximumOperationCount) changes in one document chunk")
             }
-            let actorIndex = try required(try actor.next(), "actor")
+            // A null actor ends the rows, as in the reference (what follows is not read).
+            guard let actorIndex = try actor.next() else { break }
             guard actorIndex < UInt64(actorCount) else {
                 throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find (\(actorIndex))")
             }
@@ -125,11 +128,15 @@ struct DocumentChunk {
                 guard index >= 0, index < Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "dependency index \(index) is out of range") }
                 dependencies.append(Int(index))
             }
+            // Past the end of its column (a short or missing column) a change has no extra bytes,
+            // as in the reference; a null there is an error.
             var extraBytes: [UInt8] = []
-            switch try extra.next() {
-            case nil: break
-            case .bytes(let bytes)?: extraBytes = bytes
-            case _?: throw AutomergeError(.invalidColumns, "incorrect value in extra bytes column")
+            if !extra.isAtEnd {
+                switch try extra.next() {
+                case nil: throw AutomergeError(.invalidColumns, "unexpected null in change column extra bytes")
+                case .bytes(let bytes)?: extraBytes = bytes
+                case _?: throw AutomergeError(.invalidColumns, "incorrect value in extra bytes column")
+                }
             }
             rows.append(ChangeRow(
                 actor: Int(actorIndex), sequence: UInt64(sequenceValue), maxOperation: UInt64(maxValue), time: timeValue,

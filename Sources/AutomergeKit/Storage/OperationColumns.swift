@@ -89,7 +89,9 @@ enum OperationColumns {
                 if action.isAtEnd { return }
                 id = ChunkOpID(counter: changeStart + index, actor: 0)
             case .document:
-                if idCounter.isAtEnd && idActor.isAtEnd { return }
+                // The id counter column gives the rows, as in the reference: bytes after the last
+                // row of another column are not read.
+                if idCounter.isAtEnd { return }
                 let actor = try actorIndex(try idActor.next(), "id actor")
                 id = ChunkOpID(counter: try counter(try idCounter.next(), "id counter"), actor: actor)
             }
@@ -148,13 +150,32 @@ enum OperationColumns {
                 let actor = try actorIndex(try referenceActor.next(), "reference actor")
                 references.append(ChunkOpID(counter: try counter(try referenceCounter.next(), "reference counter"), actor: actor))
             }
-            let isInsert = try insert.next() ?? false
+            guard let isInsert = try insert.next() else {
+                throw AutomergeError(.invalidColumns, "unexpected null in column insert (the column is missing or short)")
+            }
             let expandFlag = try expand.next() ?? false
             let mark = try markName.next()
             decodedCount += 1
+            // What the reference keeps of each field for the action: a value only for sets,
+            // increments (as a signed integer) and mark starts; expand and a name only for marks.
+            // A document's changes are re-encoded from these to check its heads, so keeping
+            // more would make a document the reference loads fail that check here. (A change
+            // chunk re-encoded from them no longer gives its hash, and is refused: see
+            // `StoredChange.requireCanonicalEncoding`; a deletion in one keeps its value
+            // so that `OperationSet.apply` names what is wrong with it.)
+            let kept: ScalarValue
+            switch decodedAction {
+            case .set: kept = value
+            case .increment:
+                if case .uint(let step) = value { kept = .int(Int64(truncatingIfNeeded: step)) } else { kept = value }
+            case .mark: kept = mark == nil ? .null : value
+            case .delete: kept = layout == .change ? value : .null
+            case .makeMap, .makeList, .makeText, .makeTable: kept = .null
+            }
+            let isMark = decodedAction == .mark
             try body(ChunkOperation(
-                id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: value,
-                references: references, expand: expandFlag, markName: mark))
+                id: id, object: object, key: key, insert: isInsert, action: decodedAction, value: kept,
+                references: references, expand: isMark && expandFlag, markName: isMark ? mark : nil))
         }
     }
 }

@@ -17,6 +17,10 @@ struct StoredChange: Sendable {
     /// ``withoutOperations()``) to save memory.
     var operations: [ChunkOperation]
     let operationCount: Int
+    /// For a change read from a change chunk whose encoding has not been checked yet, where the
+    /// chunk starts in its file (``requireCanonicalEncoding()`` checks it when the change is
+    /// applied); `nil` for a change built or re-encoded here.
+    var uncheckedChunkOffset: Int? = nil
 
     var actor: ActorID { actors[0] }
     var maxOperation: UInt64 { startOperation + UInt64(operationCount) - 1 }
@@ -29,10 +33,16 @@ struct StoredChange: Sendable {
     }
 
     /// The change with its operations, decoded again from its bytes when they were dropped.
+    ///
+    /// The message stays as it was: a change chunk cannot tell an empty message from none, but a
+    /// change rebuilt from a document chunk can (its message column holds `""` or null), and the
+    /// reference keeps what the document chunk said.
     func withOperations() throws(AutomergeError) -> StoredChange {
         guard operations.count != operationCount else { return self }
         var reader = ByteReader(bytes)
-        return try StoredChange.parse(try Chunk.read(from: &reader))
+        var decoded = try StoredChange.parse(try Chunk.read(from: &reader))
+        decoded.message = message
+        return decoded
     }
 }
 
@@ -66,7 +76,8 @@ extension StoredChange {
         for _ in 0..<otherCount {
             actors.append(ActorID(bytes: try reader.readBytes(count: try reader.readLength())))
         }
-        let layout = try ColumnLayout.readMetadata(from: &reader)
+        var layout = try ColumnLayout.readMetadata(from: &reader)
+        try layout.validateGroups([(ColumnID.predecessorGroup, [ColumnID.predecessorActor, ColumnID.predecessorCounter])])
         if let deflated = layout.columns.first(where: { $0.specification.isDeflated }) {
             throw AutomergeError(.invalidColumns, "change chunk has a deflated column (\(deflated.specification.rawValue))")
         }
@@ -96,28 +107,37 @@ extension StoredChange {
             dependencies: dependencies, extraBytes: extraBytes, operations: operations, operationCount: operations.count)
     }
 
-    /// Parses a change chunk read from a file, refusing one that is not encoded exactly as its
-    /// operations encode (stray bytes in a column, actors or predecessors out of order, ...).
+    /// Parses a change chunk read from a file; its encoding is checked when it is applied
+    /// (``requireCanonicalEncoding()``), not before: a change that waits for missing dependencies
+    /// is kept, and saved, as the bytes it was read as, as the reference keeps it.
+    static func parseFromFile(_ chunk: Chunk.Parsed) throws(AutomergeError) -> StoredChange {
+        var change = try parse(chunk)
+        change.uncheckedChunkOffset = chunk.fileOffset
+        return change
+    }
+
+    /// Refuses a change read from a file that is not encoded exactly as its operations encode
+    /// (stray bytes in a column, an unused or repeated actor, predecessors out of order, ...).
     ///
     /// A document keeps a change as its operations and recomputes the change's hash from them
     /// when it is loaded, so such a change, once applied, would make every later save of the
     /// document fail to load ("mismatching heads"). The reference applies it all the same.
-    static func parseRequiringCanonicalEncoding(_ chunk: Chunk.Parsed) throws(AutomergeError) -> StoredChange {
-        let change = try parse(chunk)
+    func requireCanonicalEncoding() throws(AutomergeError) {
+        guard let offset = uncheckedChunkOffset else { return }
+        let change = try withOperations()
         var operations = change.operations
         for index in operations.indices where operations[index].references.count > 1 {
             operations[index].references.sort { ($0.counter, change.actors[$0.actor]) < ($1.counter, change.actors[$1.actor]) }
         }
-        let rebuilt = build(
+        let rebuilt = StoredChange.build(
             author: 0, actorTable: change.actors, sequence: change.sequence, startOperation: change.startOperation,
             time: change.time, message: change.message, dependencies: change.dependencies,
             extraBytes: change.extraBytes, operations: operations)
         guard rebuilt.hash == change.hash else {
             throw AutomergeError(
                 .invalidColumns, "change \(change.sequence) of actor \(change.actor) is not encoded as its operations encode",
-                at: chunk.fileOffset)
+                at: offset)
         }
-        return change
     }
 
     /// Builds a change chunk. `operations` index actors in `actorTable`; `author` is the index of

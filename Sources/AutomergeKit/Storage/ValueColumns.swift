@@ -60,24 +60,28 @@ struct ValueDecoder {
         guard let meta = try metadata.next() else { return nil }
         let length = meta >> 4
         let code = meta & 0x0f
+        // Null and booleans have no bytes in the value column, whatever length their metadata
+        // gives: the reference reads none for them, and the next value starts where it would.
+        switch code {
+        case ValueTypeCode.null: return .null
+        case ValueTypeCode.falseValue: return .boolean(false)
+        case ValueTypeCode.trueValue: return .boolean(true)
+        default: break
+        }
         let start = raw.position
         guard length <= UInt64(raw.remainingCount) else {
             throw AutomergeError(.invalidValue, "value of \(length) bytes runs past the value column", at: start)
         }
         let range = try raw.readRange(count: Int(length))
         switch code {
-        case ValueTypeCode.null: return .null
-        case ValueTypeCode.falseValue: return .boolean(false)
-        case ValueTypeCode.trueValue: return .boolean(true)
         case ValueTypeCode.unsigned:
+            // As the reference reads a number value: the leb128 crate from the value's bytes, so
+            // overlong encodings are read and bytes after the number are not.
             var reader = ByteReader(raw.bytes, range: range)
-            let number = try reader.readUnsignedLEB128()
-            try Self.requireConsumed(reader, at: start)
-            return .uint(number)
+            return .uint(try reader.readLenientUnsignedLEB128())
         case ValueTypeCode.signed, ValueTypeCode.counter, ValueTypeCode.timestamp:
             var reader = ByteReader(raw.bytes, range: range)
-            let number = try reader.readSignedLEB128()
-            try Self.requireConsumed(reader, at: start)
+            let number = try reader.readLenientSignedLEB128()
             switch code {
             case ValueTypeCode.signed: return .int(number)
             case ValueTypeCode.counter: return .counter(number)
@@ -102,9 +106,4 @@ struct ValueDecoder {
         }
     }
 
-    private static func requireConsumed(_ reader: ByteReader, at offset: Int) throws(AutomergeError) {
-        guard reader.isAtEnd else {
-            throw AutomergeError(.invalidValue, "numeric value has extra bytes", at: offset)
-        }
-    }
 }
