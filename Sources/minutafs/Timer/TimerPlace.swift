@@ -64,12 +64,12 @@ enum TimerPlace {
         }
         // The store mounted by anyone on this machine: through that mount.
         if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
-        let store = try StoreCommandSupport.openExistingStore(path)
+        try StoreFolder.checkExistingStore(path, creating: nil)
         // A command that reads or writes a few recent months reads no other document (no holder index).
-        let zoned = try StoreCommandSupport.open(store.path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
+        let store = try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
                                                  indexesRecordHolders: false)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
-        return StoreTimerBackend(store: zoned, lock: lock)
+        return StoreTimerBackend(store: store, lock: lock)
     }
 
     static func mountBackend(_ mountPoint: String) throws(CommandFailure) -> any TimerBackend {
