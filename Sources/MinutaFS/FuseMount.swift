@@ -73,7 +73,11 @@ public final class FuseMount: Sendable {
         }
         guard let mayStart else { throw .alreadyRunning }
         guard mayStart else { return }
+        // Handled from before the mount is visible: a stop signal sent as soon as the mount appears (by a
+        // script, or a service manager) must end it cleanly, not kill the process and leave it mounted.
+        var signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
         defer {
+            signals?.restore()
             lifecycle.withLock { lifecycle in
                 lifecycle.phase = .finished
                 lifecycle.stopEvent = nil
@@ -115,7 +119,6 @@ public final class FuseMount: Sendable {
         }
         // Only now: the stat is answered by the workers.
         let connection = KernelConnection(mountPoint: mountPoint)
-        let signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
         lifecycle.withLock { lifecycle in
             lifecycle.phase = .serving
             lifecycle.kernelDescriptor = session.descriptor
@@ -147,7 +150,6 @@ public final class FuseMount: Sendable {
         }
         workers.stop()
         fileSystem.finishPendingWork()
-        signals?.restore()
         session.unmount()
         session.destroy()
         if case .failed(let error) = workers.outcome {

@@ -32,25 +32,29 @@ struct StopSignals: ~Copyable {
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        // A mount started by a process that blocks these signals (a test runner, some service managers)
-        // inherits the mask: unblocked on this thread, which lives as long as the mount, they reach it.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for signal in Self.handled { sigaddset(&unblocked, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signal in Self.handled {
             var old = sigaction()
             if sigaction(signal, &action, &old) == 0 {
                 previous.append((signal, old))
             }
         }
+        // A mount started by a process that blocks these signals (a test runner, some service managers)
+        // inherits the mask: unblocked on this thread, which lives as long as the mount, they reach it.
+        // Unblocked only after the handlers are in place: a signal already pending would otherwise be
+        // delivered with its default action and end the process with the file system still mounted.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in Self.handled { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
-    consuming func restore() {
+    /// Puts the previous handlers back; calling it again does nothing.
+    mutating func restore() {
         for (signal, old) in previous {
             var old = old
             sigaction(signal, &old, nil)
         }
+        previous = []
         stopSignalDescriptor.store(-1, ordering: .sequentiallyConsistent)
     }
 }
