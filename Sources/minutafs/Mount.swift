@@ -108,6 +108,14 @@ extension Minutafs {
             }
         }
 
+        /// Seconds between two periodic synchronization passes: 5, or `MINUTAFS_SYNC_PERIOD` when it holds
+        /// a positive number (the tests set it to tell the periodic pass from the folder watcher).
+        private static var synchronizationPeriod: Double {
+            guard let text = ProcessInfo.processInfo.environment["MINUTAFS_SYNC_PERIOD"], let seconds = Double(text),
+                  seconds.isFinite, seconds > 0 else { return 5 }
+            return seconds
+        }
+
         private func serve(store: Store, options: MountOptions, description: String, log: MountLogFile) throws(CommandFailure) {
             let tree = StoreView(store: store, mountDescription: "\(MountDaemon.absolute(mountPoint)) (\(description))",
                                  logDescription: log.description)
@@ -115,7 +123,8 @@ extension Minutafs {
             let synchronizer: StoreSynchronizer
             let mount: FuseMount
             do {
-                synchronizer = try StoreSynchronizer(tree: tree, debugLog: { logger.debug("\($0)") })
+                synchronizer = try StoreSynchronizer(
+                    tree: tree, period: Self.synchronizationPeriod, debugLog: { logger.debug("\($0)") })
                 mount = try FuseMount(tree: tree, mountPoint: mountPoint, options: options)
             } catch {
                 throw CommandFailure(path: mountPoint, cause: "\(error)")

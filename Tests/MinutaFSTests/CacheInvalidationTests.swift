@@ -1,6 +1,7 @@
 import Foundation
 import MinutaFS
 import Testing
+import TestSupport
 
 /// The kernel caches names, attributes and pages for a long time (`MountOptions.cacheTimeout`); what
 /// changes underneath must still show at once (SPEC section 5).
@@ -120,17 +121,11 @@ struct CacheInvalidationTests {
     }
 }
 
-/// Polls `condition` until it holds, failing after `seconds`.
+/// Polls `condition` until it holds, recording an issue after `seconds`.
 func expectEventually(
     within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while true {
-        if try condition() { return }
-        if Date() > deadline {
-            Issue.record("still not true after \(seconds) s", sourceLocation: sourceLocation)
-            return
-        }
-        usleep(20_000)
+    if try !eventually(within: seconds, condition) {
+        Issue.record("still not true after \(seconds) s", sourceLocation: sourceLocation)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import MinutaFS
 import Testing
 
@@ -25,8 +26,7 @@ struct InheritedConnectionTests {
 
             mounted.mount.unmount()
             // Tell the child to close its copy of the file once the mount point is gone.
-            let deadline = Date().addingTimeInterval(10)
-            while mounted.isMounted && Date() < deadline { usleep(2_000) }
+            _ = eventually(within: 10, every: 0.002) { !mounted.isMounted }
             #expect(!mounted.isMounted, "the mount point was not detached within 10 s")
             try child.closeFile()
 
@@ -87,16 +87,10 @@ private final class ChildHoldingDescriptors {
 
     /// The exit status, or nil if it is still running after `seconds`.
     func waitForExit(within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
-        while Date() < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid {
-                exited = true
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            }
-            usleep(5_000)
-        }
-        return nil
+        guard eventually(within: seconds, every: 0.005, { waitpid(pid, &status, WNOHANG) == pid }) else { return nil }
+        exited = true
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Ends a child still blocked in close(). The kernel waits for a FLUSH's answer even through SIGKILL,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MinutaFS
 import Testing
 
@@ -62,8 +63,7 @@ struct ScratchFileTests {
             #expect(try mounted.run("cat", [backup]).outputText == InMemoryTree.record)
             #expect(!FileManager.default.fileExists(atPath: record), "a new version may be created with O_EXCL")
             // Shown again once the delay is over (the kernel hears of it through a queued notice).
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: record) && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            _ = eventually(within: 10) { FileManager.default.fileExists(atPath: record) }
             #expect(try mounted.run("cat", [record]).outputText == InMemoryTree.record)
             #expect(mounted.tree.calls.isEmpty, "\(mounted.tree.calls)")
             #expect(mounted.tree.text(at: InMemoryTree.recordPath) == InMemoryTree.record)
@@ -83,8 +83,7 @@ struct ScratchFileTests {
             #expect(try mounted.run("sh", ["-c", "printf 'one' > \"$0\" && printf ' two' >> \"$0\"", notes]).status == 0)
             #expect(try mounted.run("cat", [notes]).outputText == "one two")
             #expect(mounted.tree.calls.count == 1, "held while written: \(mounted.tree.calls)")
-            let deadline = Date().addingTimeInterval(10)
-            while mounted.tree.calls.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            _ = eventually(within: 10) { mounted.tree.calls.count >= 2 }
             #expect(mounted.tree.calls.dropFirst() == [.write("/records/2024/01/notes.txt", Array("one two".utf8))], "\(mounted.tree.calls)")
             #expect(mounted.tree.text(at: "/records/2024/01/notes.txt") == "one two")
             #expect(try mounted.run("cat", [notes]).outputText == "one two")

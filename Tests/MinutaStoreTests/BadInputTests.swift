@@ -10,19 +10,6 @@ import TestSupport
 struct BadInputTests {
     static let january = Month(year: 2024, month: 1)!
 
-    /// Every file of the backing folder with its bytes.
-    static func snapshot(_ folder: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let relative = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[relative] = try Fixtures.contents(ofFileAtPath: folder + "/" + relative)
-            }
-        }
-        return files
-    }
-
     /// The path a case writes to, in the tree's terms, and what the file shows before.
     static func target(of input: BadInput, in tree: StoreView) throws -> (path: String, current: [UInt8]) {
         switch input.target {
@@ -39,7 +26,7 @@ struct BadInputTests {
     func refused(input: BadInput) throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let before = try Self.snapshot(path)
+            let before = try folderSnapshot(path)
             let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let (file, current) = try Self.target(of: input, in: tree)
             let bytes = input.bytes(String(decoding: current, as: UTF8.self))
@@ -54,7 +41,7 @@ struct BadInputTests {
             }
             #expect(tree.store.rejectionLog.last?.contains(input.reason) == true, "\(tree.store.rejectionLog)")
             #expect(try tree.contents(ofPath: file) == current)
-            #expect(try Self.snapshot(path) == before)
+            #expect(try folderSnapshot(path) == before)
         }
     }
 
@@ -64,7 +51,7 @@ struct BadInputTests {
     func hundredMebibytes() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let before = try Self.snapshot(path)
+            let before = try folderSnapshot(path)
             let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             var huge = Array(#"{"comment": ""#.utf8)
             huge += [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
@@ -75,7 +62,7 @@ struct BadInputTests {
             }
             #expect(tree.store.rejectionLog.last?.contains("larger than 16 MiB") == true)
             #expect(tree.store.rejectedFiles.isEmpty)
-            #expect(try Self.snapshot(path) == before)
+            #expect(try folderSnapshot(path) == before)
         }
     }
 }

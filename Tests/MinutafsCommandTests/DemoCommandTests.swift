@@ -43,7 +43,7 @@ struct DemoCommandTests {
             #expect(months.count >= 12)
             #expect(try LegacyStoreFixture.readTags(in: exported).count >= 4)
             // Some comments are text objects in the documents.
-            let documents = try MigrateCommandTests.snapshot(store, suffix: ".automerge").keys.filter { $0.hasPrefix("records/") && !$0.contains(" ") }
+            let documents = try folderSnapshot(store, suffix: ".automerge").keys.filter { $0.hasPrefix("records/") && !$0.contains(" ") }
             var texts = 0
             for document in documents {
                 let typed = try MinutafsBinary.run(["inspect", store + "/" + document])
@@ -51,7 +51,7 @@ struct DemoCommandTests {
             }
             #expect(texts > 0)
             // The images start as PNG and JPEG files do.
-            let images = try MigrateCommandTests.snapshot(store).filter { $0.key.hasSuffix(".png") || $0.key.hasSuffix(".jpg") }
+            let images = try folderSnapshot(store).filter { $0.key.hasSuffix(".png") || $0.key.hasSuffix(".jpg") }
             #expect(images.count >= 3)
             for (path, bytes) in images {
                 if path.hasSuffix(".png") { #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(path)") }
@@ -65,9 +65,9 @@ struct DemoCommandTests {
         try withTemporaryDirectory { folder in
             #expect(try MinutafsBinary.run(["demo", folder + "/a"] + Self.arguments).status == 0)
             #expect(try MinutafsBinary.run(["demo", folder + "/b"] + Self.arguments).status == 0)
-            let a = try MigrateCommandTests.snapshot(folder + "/a")
+            let a = try folderSnapshot(folder + "/a")
             #expect(!a.isEmpty)
-            #expect(a == (try MigrateCommandTests.snapshot(folder + "/b")))
+            #expect(a == (try folderSnapshot(folder + "/b")))
         }
     }
 

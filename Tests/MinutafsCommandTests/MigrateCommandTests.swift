@@ -5,17 +5,6 @@ import TestSupport
 /// `minutafs migrate` and `minutafs export` (SPEC §1 and §6, seed 003): a legacy JSON store to
 /// documents and back.
 struct MigrateCommandTests {
-    /// Every file under `folder` with its bytes, relative paths as keys.
-    static func snapshot(_ folder: String, suffix: String = "") throws -> [String: [UInt8]] {
-        var result: [String: [UInt8]] = [:]
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [:] }
-        for case let relative as String in enumerator where relative.hasSuffix(suffix) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            result[relative] = try Fixtures.contents(ofFileAtPath: folder + "/" + relative)
-        }
-        return result
-    }
 
     static func backups(of store: String) throws -> [String] {
         let parent = (store as NSString).deletingLastPathComponent
@@ -58,7 +47,7 @@ struct MigrateCommandTests {
             let fixture = LegacyStoreFixture.standard()
             let store = folder + "/Minuta"
             try fixture.write(to: store)
-            let legacy = try Self.snapshot(store)
+            let legacy = try folderSnapshot(store)
 
             let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
             #expect(result.status == 0, "\(result.errorText)")
@@ -68,12 +57,12 @@ struct MigrateCommandTests {
             #expect(result.outputText.contains("verified"), "\(result.outputText)")
 
             // The documents, each record in the month of its start in UTC.
-            let documents = try Self.snapshot(store, suffix: ".automerge")
+            let documents = try folderSnapshot(store, suffix: ".automerge")
             #expect(Set(documents.keys).isSuperset(of: ["tags.automerge", "records/2023/12.automerge", "records/2024/01.automerge",
                                                         "records/2024/03.automerge", "records/2025/03.automerge"]))
             #expect(documents["records/2024/04.automerge"] == nil || true)
             // The legacy files and images are untouched; the misfiled record's image was copied to March.
-            let after = try Self.snapshot(store)
+            let after = try folderSnapshot(store)
             for (path, bytes) in legacy { #expect(after[path] == bytes, "\(path) changed") }
             let misfiled = try #require(fixture.images.first { $0.path.hasPrefix("records/2024/04/") })
             let copied = "records/2024/03/" + (misfiled.path as NSString).lastPathComponent
@@ -82,7 +71,7 @@ struct MigrateCommandTests {
             // A backup of the legacy JSON beside the store, not inside it.
             let backups = try Self.backups(of: store)
             #expect(backups.count == 1)
-            let backup = try Self.snapshot(folder + "/" + (backups.first ?? ""))
+            let backup = try folderSnapshot(folder + "/" + (backups.first ?? ""))
             // The whole legacy layout: every JSON file and every image.
             #expect(backup.count == fixture.records.count + 1 + fixture.images.count)
             #expect(Set(backup.keys) == Set(legacy.keys))
@@ -105,8 +94,8 @@ struct MigrateCommandTests {
             #expect(again.status == 0, "\(again.errorText)")
             let second = folder + "/exported-again"
             #expect(try MinutafsBinary.run(["export", exported, second, "--timezone", "UTC"]).status == 0)
-            let first = try Self.snapshot(exported).filter { !$0.key.hasSuffix(".automerge") }
-            #expect(try Self.snapshot(second) == first)
+            let first = try folderSnapshot(exported).filter { !$0.key.hasSuffix(".automerge") }
+            #expect(try folderSnapshot(second) == first)
         }
     }
 
@@ -116,16 +105,16 @@ struct MigrateCommandTests {
             let store = folder + "/Minuta"
             try LegacyStoreFixture.standard().write(to: store)
             #expect(try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"]).status == 0)
-            let before = try Self.snapshot(store)
+            let before = try folderSnapshot(store)
             let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
             #expect(result.status == 0, "\(result.errorText)")
             #expect(result.outputText.contains("nothing to write"), "\(result.outputText)")
             #expect(result.outputText.contains("0 added"), "\(result.outputText)")
-            #expect(try Self.snapshot(store) == before)
+            #expect(try folderSnapshot(store) == before)
             #expect(try Self.backups(of: store).count == 1)
             // Another time zone finds the records where they are and moves nothing either.
             #expect(try MinutafsBinary.run(["migrate", store, "--timezone", "Pacific/Kiritimati"]).status == 0)
-            #expect(try Self.snapshot(store) == before)
+            #expect(try folderSnapshot(store) == before)
         }
     }
 
@@ -136,7 +125,7 @@ struct MigrateCommandTests {
             let store = folder + "/Minuta"
             try fixture.write(to: store)
             #expect(try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"]).status == 0)
-            let documents = try Self.snapshot(store, suffix: ".automerge")
+            let documents = try folderSnapshot(store, suffix: ".automerge")
             // The legacy file changes after the migration (the documents are the truth by now).
             let record = fixture.records[3]
             let edited = record.json.replacingOccurrences(of: "zweite Zeile", with: "edited later")
@@ -147,7 +136,7 @@ struct MigrateCommandTests {
             #expect(result.errorText.contains("verification failed"), "\(result.errorText)")
             #expect(result.errorText.contains("\(record.file): record \(record.id.uppercased()) is already in records/2024/01.automerge with other values"),
                     "\(result.errorText)")
-            #expect(try Self.snapshot(store, suffix: ".automerge") == documents)
+            #expect(try folderSnapshot(store, suffix: ".automerge") == documents)
         }
     }
 
@@ -196,12 +185,12 @@ struct MigrateCommandTests {
             let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC", "--cleanup"])
             #expect(result.status == 0, "\(result.errorText)")
             #expect(result.outputText.contains("cleanup: removed \(fixture.records.count + 1) legacy JSON files"), "\(result.outputText)")
-            let left = try Self.snapshot(store)
+            let left = try folderSnapshot(store)
             #expect(!left.keys.contains { $0.hasSuffix(".json") }, "\(left.keys.sorted())")
             for image in fixture.images { #expect(left[image.path] == image.bytes) }
             // The backup still has every JSON file, so a rollback never depends on the documents alone.
             let backups = try Self.backups(of: store)
-            #expect(try Self.snapshot(folder + "/" + (backups.first ?? ""), suffix: ".json").count == fixture.records.count + 1)
+            #expect(try folderSnapshot(folder + "/" + (backups.first ?? ""), suffix: ".json").count == fixture.records.count + 1)
             // Nothing legacy left: migrate says so and succeeds.
             let again = try MinutafsBinary.run(["migrate", store])
             #expect(again.status == 0)

@@ -18,15 +18,15 @@ struct MigrationInterruptionTests {
             let left = try MigrateCommandTests.backups(of: store)
             #expect(left.count == 1)
             #expect(left.allSatisfy { $0.hasSuffix(".incomplete") }, "\(left)")
-            #expect(try MigrateCommandTests.snapshot(folder + "/" + (left.first ?? "")).count == 3)
-            #expect(try MigrateCommandTests.snapshot(store, suffix: ".automerge").isEmpty)
+            #expect(try folderSnapshot(folder + "/" + (left.first ?? "")).count == 3)
+            #expect(try folderSnapshot(store, suffix: ".automerge").isEmpty)
 
             let rerun = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
             #expect(rerun.status == 0, "\(rerun.errorText)")
             #expect(rerun.errorText.contains("\(left.first ?? ""): an incomplete backup"), "\(rerun.errorText)")
             let whole = try MigrateCommandTests.backups(of: store).filter { !$0.hasSuffix(".incomplete") }
             #expect(whole.count == 1)
-            #expect(try MigrateCommandTests.snapshot(folder + "/" + (whole.first ?? "")).count == fixture.records.count + 1 + fixture.images.count)
+            #expect(try folderSnapshot(folder + "/" + (whole.first ?? "")).count == fixture.records.count + 1 + fixture.images.count)
         }
     }
 
@@ -46,8 +46,7 @@ struct MigrationInterruptionTests {
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            let deadline = Date().addingTimeInterval(60)
-            while !FileManager.default.fileExists(atPath: marker) && process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            _ = eventually(within: 60) { FileManager.default.fileExists(atPath: marker) || !process.isRunning }
             #expect(FileManager.default.fileExists(atPath: marker), "migrate never reached the verification")
 
             let record = fixture.records[3]
@@ -76,7 +75,7 @@ struct MigrationInterruptionTests {
             try fixture.write(to: store)
             let stopped = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"], environment: ["MINUTAFS_STOP_AT": "write:2"])
             #expect(stopped.status == Self.killed, "\(stopped.outputText)\(stopped.errorText)")
-            let written = try MigrateCommandTests.snapshot(store, suffix: ".automerge")
+            let written = try folderSnapshot(store, suffix: ".automerge")
             #expect(written.count == 2, "\(written.keys.sorted())")
             #expect(written["records/2024/01.automerge"] != nil, "\(written.keys.sorted())")
             #expect(written["tags.automerge"] == nil)

@@ -131,7 +131,7 @@ struct MigrationSafetyTests {
             // Every legacy file is in the backup.
             let backups = try MigrateCommandTests.backups(of: store)
             #expect(backups.count == 1)
-            let backup = try MigrateCommandTests.snapshot(folder + "/" + (backups.first ?? ""))
+            let backup = try folderSnapshot(folder + "/" + (backups.first ?? ""))
             #expect(Set(backup.keys) == Set(files.keys).union(["tags.json"]))
         }
     }
@@ -149,7 +149,7 @@ struct MigrationSafetyTests {
             #expect(result.outputText.contains("tags:      2 added"), "\(result.outputText)")
             #expect(!FileManager.default.fileExists(atPath: store + "/" + copy))
             let backups = try MigrateCommandTests.backups(of: store)
-            #expect(try MigrateCommandTests.snapshot(folder + "/" + (backups.first ?? "")).keys.contains(copy))
+            #expect(try folderSnapshot(folder + "/" + (backups.first ?? "")).keys.contains(copy))
             let exported = folder + "/exported"
             #expect(try MinutafsBinary.run(["export", store, exported, "--timezone", "UTC"]).status == 0)
             #expect(try LegacyStoreFixture.readTags(in: exported)[onlyInCopy]?["name"] as? String == "Only in the copy")
@@ -210,7 +210,7 @@ struct MigrationSafetyTests {
             let result = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC"])
             #expect(result.status == 1)
             #expect(result.outputText.contains("documents: 0 written"), "\(result.outputText)")
-            #expect(try MigrateCommandTests.snapshot(store, suffix: ".automerge").isEmpty)
+            #expect(try folderSnapshot(store, suffix: ".automerge").isEmpty)
         }
     }
 }

@@ -92,7 +92,7 @@ struct MigrationTruthTests {
                 #expect(!result.text.contains("left by a run that was stopped"), "\(result.text)")
                 let backups = try MigrateCommandTests.backups(of: store)
                 #expect(backups.isEmpty, "\(backups)")
-                #expect(try MigrateCommandTests.snapshot(store, suffix: ".automerge").isEmpty)
+                #expect(try folderSnapshot(store, suffix: ".automerge").isEmpty)
             }
         }
     }
@@ -108,7 +108,7 @@ struct MigrationTruthTests {
             #expect(refused.errorText.contains("there is no tags.json, and 2 records name 1 tag id that no tag has"), "\(refused.errorText)")
             #expect(refused.errorText.contains("--no-tags"), "\(refused.errorText)")
             #expect(!refused.outputText.contains("verified:"), "\(refused.outputText)")
-            #expect(try MigrateCommandTests.snapshot(store, suffix: ".automerge").isEmpty)
+            #expect(try folderSnapshot(store, suffix: ".automerge").isEmpty)
             #expect(try MigrateCommandTests.backups(of: store).isEmpty)
 
             let allowed = try MinutafsBinary.run(["migrate", store, "--timezone", "UTC", "--no-tags"])

@@ -15,15 +15,6 @@ struct MountScriptTests {
         return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == escaped }
     }
 
-    /// Waits up to `seconds` for `condition`.
-    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
 
     /// Runs a command to its end; returns its status and what it printed.
     @discardableResult
@@ -142,7 +133,7 @@ struct MountScriptTests {
             try service.run()
             defer { if service.isRunning { service.terminate() } }
 
-            #expect(Self.wait(seconds: 15) { Self.isMounted(mountPoint) }, "not mounted")
+            #expect(eventually(within: 15) { Self.isMounted(mountPoint) }, "not mounted")
             let tags = try String(contentsOfFile: mountPoint + "/tags.json", encoding: .utf8)
             #expect(tags.contains("\"Work\""))
             #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/records").contains("2025"))
@@ -151,7 +142,7 @@ struct MountScriptTests {
                 let result = try Self.run(command)
                 #expect(result.status == 0, "\(command): \(result.output)")
             }
-            #expect(Self.wait(seconds: 15) { !service.isRunning }, "minutafs mount -f still running after ExecStop")
+            #expect(eventually(within: 15) { !service.isRunning }, "minutafs mount -f still running after ExecStop")
             #expect(service.terminationReason == .exit && service.terminationStatus == 0)
             #expect(!Self.isMounted(mountPoint))
             for command in commands.stopPost { try Self.run(command) } // may fail: nothing left to unmount
@@ -190,7 +181,7 @@ struct MountScriptTests {
 
             let unmount = try Self.run(["/usr/bin/fusermount3", "-u", mountPoint])
             #expect(unmount.status == 0, "\(unmount.output)")
-            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+            #expect(eventually(within: 10) { !Self.isMounted(mountPoint) })
         }
     }
 
@@ -231,7 +222,7 @@ struct MountScriptTests {
             let state = (try? FileManager.default.contentsOfDirectory(atPath: runtime + "/minutafs/state")) ?? []
             #expect(state.contains { $0.hasPrefix("mount-") && $0.hasSuffix(".log") }, "\(state)")
             #expect(try Self.run(["/usr/bin/fusermount3", "-u", mountPoint]).status == 0)
-            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+            #expect(eventually(within: 10) { !Self.isMounted(mountPoint) })
         }
     }
 
@@ -268,7 +259,7 @@ struct MountScriptTests {
             defer { if waiter.isRunning { waiter.terminate() } }
 
             // The script has looked, found no store, and says it waits: then it must not have mounted.
-            let announced = Self.wait(seconds: 10) {
+            let announced = eventually(within: 10) {
                 ((try? String(contentsOfFile: messages, encoding: .utf8)) ?? "").contains("waiting for \(store) to appear")
             }
             #expect(announced, "no 'waiting for' message: \((try? String(contentsOfFile: messages, encoding: .utf8)) ?? "")")
@@ -278,12 +269,12 @@ struct MountScriptTests {
             try FileManager.default.createDirectory(atPath: folder + "/Dropbox", withIntermediateDirectories: true)
             try FileManager.default.moveItem(atPath: staging, toPath: store)
 
-            #expect(Self.wait(seconds: 20) { !waiter.isRunning }, "still waiting")
+            #expect(eventually(within: 20) { !waiter.isRunning }, "still waiting")
             #expect(waiter.terminationStatus == 0)
             #expect(Self.isMounted(mountPoint))
             #expect(FileManager.default.fileExists(atPath: mountPoint + "/tags.json"))
             #expect(try Self.run(["/usr/bin/fusermount3", "-u", mountPoint]).status == 0)
-            #expect(Self.wait(seconds: 10) { !Self.isMounted(mountPoint) })
+            #expect(eventually(within: 10) { !Self.isMounted(mountPoint) })
         }
     }
 

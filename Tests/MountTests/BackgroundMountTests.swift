@@ -16,8 +16,7 @@ struct BackgroundMountTests {
     static func unmount(_ mountPoint: String, pid: pid_t?) throws {
         _ = try Shell.run("fusermount3 -u '\(mountPoint)' 2>/dev/null || fusermount3 -u -z '\(mountPoint)' 2>/dev/null")
         guard let pid else { return }
-        let deadline = Date().addingTimeInterval(10)
-        while kill(pid, 0) == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = eventually(within: 10) { kill(pid, 0) != 0 }
     }
 
     @Test("the mounted line and .minutafs/status name the log file, status shows the mount point absolute, and a refused write is in the log")

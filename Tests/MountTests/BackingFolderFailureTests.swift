@@ -25,7 +25,7 @@ struct BackingFolderFailureTests {
 
     /// The store's documents and images, without the test's filler file.
     static func storeFiles(_ backing: String) throws -> [String: [UInt8]] {
-        try BadInputMountTests.snapshot(backing + "/store")
+        try folderSnapshot(backing + "/store")
     }
 
     static func temporaryFiles(_ backing: String) throws -> [String] {
@@ -80,7 +80,7 @@ struct BackingFolderFailureTests {
             let failedBefore = try #require(mounted.statusCount("failed merges"), "no 'failed merges' line in .minutafs/status")
             try Data(copyBytes).write(to: URL(fileURLWithPath: copy))
             // inotify tells the mount; it tries to merge, and the merge fails for want of room.
-            #expect(mounted.eventually(15) { (mounted.statusCount("failed merges") ?? 0) > failedBefore },
+            #expect(eventually(within: 15) { (mounted.statusCount("failed merges") ?? 0) > failedBefore },
                     "the mount never tried to merge the copy: \((try? mounted.text(mounted.mountPoint + "/.minutafs/status")) ?? "")")
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("No space left"))
             #expect(try Fixtures.contents(ofFileAtPath: copy) == copyBytes)
@@ -88,7 +88,7 @@ struct BackingFolderFailureTests {
 
             // Room again: the copy is merged (the mount retries every 5 s), the same saves work.
             try FileManager.default.removeItem(atPath: backing + "/filler")
-            #expect(mounted.eventually(15) { !FileManager.default.fileExists(atPath: copy) })
+            #expect(eventually(within: 15) { !FileManager.default.fileExists(atPath: copy) })
             let otherShown = mounted.january + "/" + otherFile.name
             #expect(try mounted.text(otherShown).contains("from the other device"))
             #expect(BadInputMountTests.save(edited, to: record).errno == 0)

@@ -27,18 +27,6 @@ struct BadInputMountTests {
         return close(descriptor) == 0 ? (0, "") : (errno, "close")
     }
 
-    static func snapshot(_ folder: String) throws -> [String: [UInt8]] {
-        var files: [String: [UInt8]] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let relative = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[relative] = try Fixtures.contents(ofFileAtPath: folder + "/" + relative)
-            }
-        }
-        return files
-    }
-
     /// The file a case writes to, in the mount.
     static func file(for input: BadInput, in mounted: MountedStore) throws -> String {
         switch input.target {
@@ -65,7 +53,7 @@ struct BadInputMountTests {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
             let errorsFile = mounted.mountPoint + "/.minutafs/errors"
-            let before = try Self.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             for (index, input) in BadInput.all.enumerated() {
                 let file = try Self.file(for: input, in: mounted)
                 let current = try Fixtures.contents(ofFileAtPath: file)
@@ -81,7 +69,7 @@ struct BadInputMountTests {
                 let kept = try rejected.map { try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/.minutafs/rejected/" + $0) }
                 #expect(kept.contains(bytes), "\(input.name): the refused bytes are kept")
             }
-            #expect(try Self.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("rejected writes: \(BadInput.all.count)"))
             #expect(mounted.unmount() == 0)
         }
@@ -93,7 +81,7 @@ struct BadInputMountTests {
     func hundredMebibytes() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
-            let before = try Self.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let record = mounted.january + "/" + BadInput.recordName
             let shown = try mounted.text(record)
             _ = try Shell.run("cat '\(mounted.mountPoint)'/records/2024/*/*.json > /dev/null")
@@ -113,7 +101,7 @@ struct BadInputMountTests {
             let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors")
             #expect(errors.contains("records/2024/01/\(BadInput.recordName): the file is larger than 16 MiB"), "\(errors)")
             #expect(errors.contains("tags.json: the file is larger than 16 MiB"), "\(errors)")
-            #expect(try Self.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             // The mount still reads and writes.
             #expect(try Shell.run("jq -s length '\(mounted.mountPoint)'/records/2024/*/*.json").output == "702\n")
             let edited = shown.replacingOccurrences(of: "an Jürgen", with: "an Ana")
@@ -146,7 +134,7 @@ struct SharedDescriptorSaveTests {
             let mounted = try MountedStore(in: folder)
             let record = mounted.january + "/" + BadInput.recordName
             let shown = try mounted.text(record)
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
 
             let first = try Self.openAndWrite(record, Self.invalid)
             let copy = dup(first)
@@ -181,7 +169,7 @@ struct SharedDescriptorSaveTests {
             #expect(ftruncate(descriptor, off_t(fixed.count)) == 0)
             #expect(Self.closeResult(descriptor) == 0)
             #expect(try mounted.text(record).contains("Rückmeldung an Ana"))
-            #expect(try BadInputMountTests.snapshot(mounted.store) != before)
+            #expect(try folderSnapshot(mounted.store) != before)
             #expect(mounted.unmount() == 0)
         }
     }

@@ -307,7 +307,7 @@ struct CrashRun {
         let seed = self.seed
         let copies = self.copies
         // The mount merges the conflict copies it finds (some may have been mid-merge at a kill).
-        let merged = mounted.eventually(20) {
+        let merged = eventually(within: 20) {
             copies.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) }
         }
         for copy in copies where FileManager.default.fileExists(atPath: copy.path) {

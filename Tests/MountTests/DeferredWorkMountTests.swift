@@ -71,7 +71,7 @@ struct DeferredWorkMountTests {
 
             let notes = "written without fsync\n"
             #expect(FileManager.default.createFile(atPath: mounted.january + "/notes.txt", contents: Data(notes.utf8)))
-            let reported = mounted.eventually(10) {
+            let reported = eventually(within: 10) {
                 ((try? mounted.text(mounted.mountPoint + "/.minutafs/errors")) ?? "").contains("records/2024/01/notes.txt")
             }
             #expect(reported, "the failed write of notes.txt is not in .minutafs/errors")
@@ -80,7 +80,7 @@ struct DeferredWorkMountTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: mounted.january).contains("notes.txt"))
 
             try Self.remount(backing, readOnly: false)
-            let written = mounted.eventually(15) {
+            let written = eventually(within: 15) {
                 (try? Fixtures.contents(ofFileAtPath: backing + "/store/records/2024/01/notes.txt")) == Array(notes.utf8)
             }
             #expect(written, "notes.txt was not written once the folder took it")
@@ -97,11 +97,11 @@ struct DeferredWorkMountTests {
             try Self.remount(backing, readOnly: true)
             defer { try? Self.remount(backing, readOnly: false) }
             #expect(unlink(record) == 0)
-            let reported = mounted.eventually(10) {
+            let reported = eventually(within: 10) {
                 ((try? mounted.text(mounted.mountPoint + "/.minutafs/errors")) ?? "").contains("rm /records/2024/01/" + BadInput.recordName)
             }
             #expect(reported, "the failed removal is not in .minutafs/errors")
-            let listedAgain = mounted.eventually(5) {
+            let listedAgain = eventually(within: 5) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mounted.january)) ?? []).contains(BadInput.recordName)
                     && (try? mounted.text(record)) == shown
             }
@@ -122,7 +122,7 @@ struct DeferredWorkMountTests {
             let january = mounted.store + "/records/2024/01.automerge"
             let bytes = try Fixtures.contents(ofFileAtPath: january)
             #expect(truncate(january, 0) == 0)
-            let noticed = mounted.eventually(10) {
+            let noticed = eventually(within: 10) {
                 ((try? mounted.text(mounted.mountPoint + "/.minutafs/errors")) ?? "").contains("records/2024/01.automerge")
             }
             #expect(noticed)
@@ -141,7 +141,7 @@ struct DeferredWorkMountTests {
             let shown = try mounted.text(record)
             let moved = folder + "/store.moved"
             #expect(rename(mounted.store, moved) == 0)
-            let movedBefore = try BadInputMountTests.snapshot(moved)
+            let movedBefore = try folderSnapshot(moved)
 
             let edited = Array(shown.replacingOccurrences(of: "an Jürgen", with: "an Ana").utf8)
             #expect(BadInputMountTests.save(edited, to: record) == (EROFS, "close"))
@@ -152,7 +152,7 @@ struct DeferredWorkMountTests {
             #expect(mkdir(mounted.mountPoint + "/records/2031", 0o755) == -1 && errno == EROFS)
 
             #expect(!FileManager.default.fileExists(atPath: mounted.store), "something was created at the old path")
-            #expect(try BadInputMountTests.snapshot(moved) == movedBefore)
+            #expect(try folderSnapshot(moved) == movedBefore)
             let status = try mounted.text(mounted.mountPoint + "/.minutafs/status")
             #expect(status.contains("moved, deleted or replaced"), "\(status)")
             let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors")
@@ -176,13 +176,13 @@ struct DeferredWorkMountTests {
             // A restore from a backup puts another copy where the store was.
             try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: mounted.store)
             try Shell.run("chmod -R u+w '\(mounted.store)'")
-            let replacementBefore = try BadInputMountTests.snapshot(mounted.store)
+            let replacementBefore = try folderSnapshot(mounted.store)
             let edited = Array(saved.replacingOccurrences(of: "an Ana", with: "an Bea").utf8)
             #expect(BadInputMountTests.save(edited, to: record) == (EROFS, "close"))
             // Two synchronization passes run meanwhile (the periodic one, every 5 s).
             let passes = try #require(mounted.statusCount("synchronization passes"))
-            #expect(mounted.eventually(20) { (mounted.statusCount("synchronization passes") ?? 0) >= passes + 2 })
-            #expect(try BadInputMountTests.snapshot(mounted.store) == replacementBefore)
+            #expect(eventually(within: 20) { (mounted.statusCount("synchronization passes") ?? 0) >= passes + 2 })
+            #expect(try folderSnapshot(mounted.store) == replacementBefore)
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/status").contains("moved, deleted or replaced"))
             #expect(try mounted.text(record) == saved)
             #expect(mounted.unmount() == 0)

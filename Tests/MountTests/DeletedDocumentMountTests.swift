@@ -17,7 +17,7 @@ struct DeletedDocumentMountTests {
             try FileManager.default.removeItem(atPath: document)
 
             let status = mounted.mountPoint + "/.minutafs/status"
-            let reported = mounted.eventually(10) { (try? mounted.text(status))?.contains("deleted documents: records/2024/01.automerge") ?? false }
+            let reported = eventually(within: 10) { (try? mounted.text(status))?.contains("deleted documents: records/2024/01.automerge") ?? false }
             #expect(reported, "\((try? mounted.text(status)) ?? "")")
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/errors").contains("records/2024/01.automerge was deleted from the folder while mounted"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: mounted.january).filter { $0.hasSuffix(".json") }.sorted() == names)
@@ -29,7 +29,7 @@ struct DeletedDocumentMountTests {
             #expect(edit.status == 0, "\(edit.output)")
             #expect(FileManager.default.fileExists(atPath: document))
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/errors").contains("records/2024/01.automerge was written back to the folder"))
-            let back = mounted.eventually(10) { (try? mounted.text(status))?.contains("deleted documents: none") ?? false }
+            let back = eventually(within: 10) { (try? mounted.text(status))?.contains("deleted documents: none") ?? false }
             #expect(back)
             #expect(mounted.unmount() == 0)
         }

@@ -50,7 +50,7 @@ struct HalfDeliveredMoveMountTests {
 
             // The sync tool delivers June (a temporary file renamed over the document), May not yet.
             try deliver(june.documentPath, from: phoneStore, to: store)
-            let movedInListing = mounted.eventually(10) { ((try? shown(may)) ?? ["?"]).isEmpty && ((try? shown(june)) ?? []).count == 1 }
+            let movedInListing = eventually(within: 10) { ((try? shown(may)) ?? ["?"]).isEmpty && ((try? shown(june)) ?? []).count == 1 }
             #expect(movedInListing, "May shows \((try? shown(may)) ?? []), June \((try? shown(june)) ?? [])")
             let status = mounted.mountPoint + "/.minutafs/status"
             let listedTwice = try mounted.text(status)
@@ -59,7 +59,7 @@ struct HalfDeliveredMoveMountTests {
 
             // May's deletion arrives: still shown once, and no longer held twice.
             try deliver(may.documentPath, from: phoneStore, to: store)
-            let settled = mounted.eventually(10) { (try? mounted.text(status))?.contains("records in two documents: none") ?? false }
+            let settled = eventually(within: 10) { (try? mounted.text(status))?.contains("records in two documents: none") ?? false }
             #expect(settled, "\((try? mounted.text(status)) ?? "")")
             #expect(try shown(may).isEmpty)
             #expect(try shown(june).count == 1)
@@ -84,7 +84,7 @@ struct HalfDeliveredMoveMountTests {
                     (try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8))?.contains(id) == true
                 }.count
             }
-            let once = mounted.eventually(10) { holding(may) == 0 && holding(june) == 1 }
+            let once = eventually(within: 10) { holding(may) == 0 && holding(june) == 1 }
             #expect(once, "May shows it \(holding(may)) times, June \(holding(june))")
             #expect(mounted.unmount() == 0)
         }

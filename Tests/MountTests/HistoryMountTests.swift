@@ -43,7 +43,7 @@ struct HistoryMountTests {
             func isGone() -> Bool {
                 do { return try fileName(holding: Self.deletedID, in: mounted.mountPoint + now) == nil } catch { return false }
             }
-            #expect(mounted.eventually(15, isGone))
+            #expect(eventually(within: 15, isGone))
             let today = DateFormatter()
             today.dateFormat = "yyyy-MM-dd"
             today.timeZone = TimeZone(identifier: "UTC")
@@ -55,7 +55,7 @@ struct HistoryMountTests {
             #expect(try mounted.text(snapshot + "/" + deleted) == deletedBefore)
             let copied = try Shell.run("cp '\(snapshot)/\(edited)' '\(snapshot)/\(deleted)' '\(live)/'")
             #expect(copied.status == 0, "\(copied.output)")
-            #expect(mounted.eventually(10) { (try? mounted.text(live + "/" + deleted)) == deletedBefore })
+            #expect(eventually(within: 10) { (try? mounted.text(live + "/" + deleted)) == deletedBefore })
             #expect(try mounted.text(live + "/" + edited) == editedBefore)
             #expect(try mounted.text(live + "/" + deleted) == deletedBefore)
             #expect(mounted.unmount() == 0)

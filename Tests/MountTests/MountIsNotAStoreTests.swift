@@ -39,7 +39,7 @@ struct MountIsNotAStoreTests {
             let mounted = try MountedStore(in: folder)
             let records = Self.recordCount(in: mounted.mountPoint)
             #expect(records > 0)
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let listing = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
             for arguments in [["migrate", "--cleanup", "mnt"], ["migrate", "mnt"], ["migrate", "--cleanup", "mnt/"], ["migrate", "--cleanup", "./mnt/records/.."]] {
                 let result = try MinutafsBinary.run(arguments, in: folder)
@@ -50,7 +50,7 @@ struct MountIsNotAStoreTests {
                 #expect(result.outputText.isEmpty, "\(result.outputText)")
             }
             #expect(Self.recordCount(in: mounted.mountPoint) == records)
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             // No backup beside the mount or the store.
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == listing)
             #expect(mounted.unmount() == 0)
@@ -64,7 +64,7 @@ struct MountIsNotAStoreTests {
             let store = mounted.store
             let mountPoint = mounted.mountPoint
             let records = Self.recordCount(in: mountPoint)
-            let before = try BadInputMountTests.snapshot(store)
+            let before = try folderSnapshot(store)
             try FileManager.default.createDirectory(atPath: folder + "/second", withIntermediateDirectories: false)
             let record = mounted.january + "/" + BadInput.recordName
             let document = store + "/records/2024/01.automerge"
@@ -101,7 +101,7 @@ struct MountIsNotAStoreTests {
             #expect(!FileManager.default.fileExists(atPath: folder + "/merged.automerge"))
             #expect(!MountedStore.isMounted(folder + "/second"))
             #expect(Self.recordCount(in: mountPoint) == records)
-            #expect(try BadInputMountTests.snapshot(store) == before)
+            #expect(try folderSnapshot(store) == before)
 
             // The file form of `log` (a record file in a mount) is what the mount is for, and still works.
             let log = try MinutafsBinary.run(["log", record])
@@ -120,14 +120,14 @@ struct MountIsNotAStoreTests {
             let mounted = try MountedStore(in: folder, options: ["subtype=elsewhere"])
             #expect(try MountTable.current().mount(containing: mounted.mountPoint)?.fileSystemType == "fuse.elsewhere")
             let records = Self.recordCount(in: mounted.mountPoint)
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             for given in ["mnt", "mnt/records/2024"] {
                 let result = try MinutafsBinary.run(["migrate", "--cleanup", given], in: folder)
                 #expect(result.status == 1, "\(given): \(result.errorText)")
                 #expect(result.errorText == "minutafs: \(given) is in a FUSE filesystem (fuse.elsewhere \(mounted.store) mounted at \(mounted.mountPoint)); migrate writes only into folders outside FUSE mounts. Give --allow-fuse-destination to migrate there anyway\n", "\(result.errorText)")
             }
             #expect(Self.recordCount(in: mounted.mountPoint) == records)
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             #expect(mounted.unmount() == 0)
             // The option is known (here the folder is not there at all).
             let allowed = try MinutafsBinary.run(["migrate", "--allow-fuse-destination", folder + "/none"])

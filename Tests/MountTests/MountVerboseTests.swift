@@ -15,7 +15,7 @@ struct MountVerboseTests {
             let january = mounted.store + "/records/2024/01.automerge"
             let copy = mounted.store + "/records/2024/01 (conflicted copy 2024-02-01).automerge"
             try FileManager.default.copyItem(atPath: january, toPath: copy)
-            #expect(mounted.eventually(15) { !FileManager.default.fileExists(atPath: copy) }, "the copy was not merged")
+            #expect(eventually(within: 15) { !FileManager.default.fileExists(atPath: copy) }, "the copy was not merged")
             #expect(mounted.unmount() == 0)
             log = try mounted.text(mounted.log)
         }

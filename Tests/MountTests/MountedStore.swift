@@ -50,13 +50,11 @@ final class MountedStore {
         process.standardOutput = logHandle
         process.standardError = logHandle
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while !Self.isMounted(mountPoint) {
-            guard process.isRunning, Date() < deadline else {
-                unmount()
-                throw FixtureError("mount did not appear: \(String(decoding: (try? Fixtures.contents(ofFileAtPath: log)) ?? [], as: UTF8.self))")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let process = process
+        let appeared = eventually(within: 20) { Self.isMounted(mountPoint) || !process.isRunning } && Self.isMounted(mountPoint)
+        guard appeared else {
+            unmount()
+            throw FixtureError("mount did not appear: \(String(decoding: (try? Fixtures.contents(ofFileAtPath: log)) ?? [], as: UTF8.self))")
         }
     }
 
@@ -71,8 +69,8 @@ final class MountedStore {
         if !isUnmounted && Self.isMounted(mountPoint) {
             _ = try? Shell.run("fusermount3 -u '\(mountPoint)' 2>/dev/null || fusermount3 -u -z '\(mountPoint)'")
         }
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let process = process
+        _ = eventually(within: 10) { !process.isRunning }
         if process.isRunning { process.terminate(); process.waitUntilExit() }
         isUnmounted = true
         return process.terminationReason == .exit ? process.terminationStatus : nil
@@ -99,15 +97,6 @@ final class MountedStore {
         return status.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count).prefix { $0.isNumber }) }
     }
 
-    /// Waits until `condition` holds, up to `seconds`.
-    func eventually(_ seconds: Double = 2, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
 }
 
 /// Runs shell command lines for tests.

@@ -44,7 +44,7 @@ struct ReadOnlyMountTests {
             try FileManager.default.copyItem(atPath: device + "/records/2024/01.automerge", toPath: delivery)
             #expect(rename(delivery, mounted.store + "/records/2024/01.automerge") == 0)
             let path = mounted.january + "/" + record.name
-            let shown = mounted.eventually(2) { (try? mounted.text(path))?.contains("changed on another device: ") ?? false }
+            let shown = eventually(within: 2) { (try? mounted.text(path))?.contains("changed on another device: ") ?? false }
             #expect(shown, "\((try? mounted.text(path)) ?? "unreadable")")
 
             // fsync of a file opened for reading has nothing to do and succeeds.

@@ -84,7 +84,7 @@ struct ReportMountTests {
                     json.dump(record, out, ensure_ascii=False)
                 """, arguments: [monthFolder + "/" + name, comment])
             let id = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: monthFolder + "/" + name))) as? [String: Any])["id"] as? String
-            let changed = mounted.eventually(2) {
+            let changed = eventually(within: 2) {
                 guard let rows = try? PythonScript.csvRows(Fixtures.contents(ofFileAtPath: sheetPath)) else { return false }
                 return rows.contains { $0.last == id && $0[6] == comment }
             }
@@ -120,7 +120,7 @@ struct ReportMountTests {
             #expect(!before.contains { $0[8] == file.id && $0[6] == comment })
             try FileManager.default.copyItem(atPath: device + "/records/2024/02.automerge",
                                              toPath: mounted.store + "/records/2024/02 (Phone's conflicted copy 2024-03-01).automerge")
-            let shown = mounted.eventually(10) {
+            let shown = eventually(within: 10) {
                 guard let rows = try? PythonScript.csvRows(Fixtures.contents(ofFileAtPath: sheetPath)) else { return false }
                 return rows.contains { $0[8] == file.id && $0[6] == comment }
             }

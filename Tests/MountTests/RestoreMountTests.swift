@@ -156,7 +156,7 @@ struct RestoreMountTests {
             _ = try PythonScript.run(script, arguments: [march, restored, kept, deleted, moved])
             let now = mounted.mountPoint + "/.minutafs/history/2999-01-01T00:00Z/records/2024/03"
             // The removal reaches the store a moment after `rm` (see FuseFileSystem.unlink).
-            #expect(mounted.eventually(15) { file(holding: deletedID, in: now) == nil && file(holding: deletedID, in: march) == nil })
+            #expect(eventually(within: 15) { file(holding: deletedID, in: now) == nil && file(holding: deletedID, in: march) == nil })
             let keptText = try mounted.text(march + "/" + kept)
             #expect(keptText.contains("also edited, and kept"))
             #expect(try mounted.text(march + "/" + restored).contains("edited after the snapshot"))
@@ -175,14 +175,14 @@ struct RestoreMountTests {
             let back = try MinutafsBinary.run(["restore", snapshot + "/" + deleted])
             #expect(back.status == 0, "\(back.errorText)")
             #expect(back.outputText.contains("restored deleted record \(deletedID)"), "\(back.outputText)")
-            #expect(mounted.eventually(10) { (try? mounted.text(march + "/" + deleted)) == snapshotText[deleted] })
+            #expect(eventually(within: 10) { (try? mounted.text(march + "/" + deleted)) == snapshotText[deleted] })
 
             // The moved record is found in April by its id and goes back to March, once.
             let home = try MinutafsBinary.run(["restore", snapshot + "/" + moved])
             #expect(home.status == 0, "\(home.errorText)")
             #expect(home.outputText.contains(movedFile), "\(home.outputText)")
-            #expect(mounted.eventually(10) { (try? mounted.text(march + "/" + moved)) == snapshotText[moved] })
-            #expect(mounted.eventually(10) { file(holding: movedID, in: april) == nil })
+            #expect(eventually(within: 10) { (try? mounted.text(march + "/" + moved)) == snapshotText[moved] })
+            #expect(eventually(within: 10) { file(holding: movedID, in: april) == nil })
 
             #expect(try mounted.text(march + "/" + kept) == keptText)
             #expect(try mounted.text(march + "/" + restored) == snapshotText[restored])

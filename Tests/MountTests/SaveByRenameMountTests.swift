@@ -92,7 +92,7 @@ struct SaveByRenameMountTests {
             // Held in memory at first, shown by the mount.
             #expect(!FileManager.default.fileExists(atPath: mounted.store + "/records/2024/01/notes.txt"))
             #expect(try mounted.text(mounted.january + "/notes.txt") == "plain notes\n")
-            let settled = mounted.eventually(10) {
+            let settled = eventually(within: 10) {
                 FileManager.default.fileExists(atPath: mounted.store + "/records/2024/01/notes.txt")
             }
             #expect(settled, "notes.txt never reached the backing folder")
@@ -103,7 +103,7 @@ struct SaveByRenameMountTests {
             #expect(try mounted.text(mounted.store + "/records/2024/01/old-notes.txt") == "plain notes\n")
             #expect(!FileManager.default.fileExists(atPath: mounted.store + "/records/2024/01/notes.txt"))
             // The record's JSON under a name that is no record: refused, said in errors, never in the folder.
-            let refused = mounted.eventually(10) {
+            let refused = eventually(within: 10) {
                 (try? mounted.text(mounted.mountPoint + "/.minutafs/errors"))?.contains("copy.json.bak1") ?? false
             }
             #expect(refused, "no error for the record copy")
@@ -112,7 +112,7 @@ struct SaveByRenameMountTests {
             // The same for tags.json's JSON beside it, and a jq-style save of tags.json works.
             let tags = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/tags.json")
             try Data(tags).write(to: URL(fileURLWithPath: mounted.mountPoint + "/tags.json.old"))
-            let tagsRefused = mounted.eventually(10) {
+            let tagsRefused = eventually(within: 10) {
                 (try? mounted.text(mounted.mountPoint + "/.minutafs/errors"))?.contains("tags.json's JSON under \"tags.json.old\"") ?? false
             }
             #expect(tagsRefused, "no error for the tags copy")

@@ -48,7 +48,7 @@ struct SecurityTests {
     func allowOtherChecksPermissions() throws {
         try Self.withOpenFolder { folder in
             let mounted = try MountedStore(in: folder, options: ["allow_other"])
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let record = mounted.january + "/" + BadInput.recordName
             let reading = try Self.asNobody("cat '\(record)'", in: folder)
             #expect(reading.status == 0 && reading.output.contains(BadInput.recordID), "\(reading.output)")
@@ -65,7 +65,7 @@ struct SecurityTests {
                 #expect(result.status != 0 && result.output.contains("Permission denied"), "\(command): \(result.output)")
             }
             #expect(try Shell.run("ls -ln '\(record)'").output.hasPrefix("-rw-r--r-- 1 0 0 "))
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/errors").isEmpty)
             #expect(mounted.unmount() == 0)
         }
@@ -113,7 +113,7 @@ struct SecurityTests {
             #expect(try String(contentsOfFile: victim, encoding: .utf8) == "outside the store\n")
             // (victim.jpg is no app image name: the mount holds it in memory and writes it a few seconds
             // after its last close, in case it was the temporary half of a write-then-rename save.)
-            let replaced = mounted.eventually(8) {
+            let replaced = eventually(within: 8) {
                 FileManager.default.fileExists(atPath: store + "/records/2024/01/victim.jpg")
                     && (try? FileManager.default.destinationOfSymbolicLink(atPath: store + "/records/2024/01/victim.jpg")) == nil
             }
@@ -182,7 +182,7 @@ struct SecurityTests {
             let moved = try mounted.text(record).replacingOccurrences(of: #""endTime""#, with: #""startTime": "2024-04-10T10:00:00Z", "endTime""#)
             #expect(BadInputMountTests.save(Array(moved.utf8), to: record).errno == EINVAL, "hostile image names are refused on save")
             #expect(try Shell.run("rm '\(record)'").status == 0)
-            #expect(mounted.eventually(5) { (try? Store(path: store).recordFiles(in: Month(year: 2024, month: 3)!).contains { $0.id == "../../../../escape" }) == false })
+            #expect(eventually(within: 5) { (try? Store(path: store).recordFiles(in: Month(year: 2024, month: 3)!).contains { $0.id == "../../../../escape" }) == false })
             #expect(try String(contentsOfFile: outside, encoding: .utf8) == "keep me\n")
             #expect(mounted.unmount() == 0)
         }

@@ -12,7 +12,7 @@ import TestSupport
             let blocking = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT}); os.execvp(sys.argv[1], sys.argv[1:])"
             let mounted = try MountedStore(in: folder, wrapper: ["python3", "-c", blocking])
             #expect(kill(mounted.process.processIdentifier, SIGTERM) == 0)
-            let ended = mounted.eventually(10) { !mounted.process.isRunning && !MountedStore.isMounted(mounted.mountPoint) }
+            let ended = eventually(within: 10) { !mounted.process.isRunning && !MountedStore.isMounted(mounted.mountPoint) }
             #expect(ended, "the mount ignored SIGTERM")
             if !ended { _ = mounted.unmount() }
             #expect(mounted.process.terminationReason == .exit && mounted.process.terminationStatus == 0)

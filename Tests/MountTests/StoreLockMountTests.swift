@@ -59,7 +59,7 @@ struct StoreLockMountTests {
             let mounted = try MountedStore(in: folder, environment: try Self.mountEnvironment(folder))
             let pid = mounted.process.processIdentifier
             let environment = try Self.otherEnvironment(folder)
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let names = Self.names(in: mounted.store)
             let holder = "the store is in use: mounted at \(mounted.mountPoint) by process \(pid)"
             let document = mounted.store + "/records/2024/01.automerge"
@@ -68,7 +68,7 @@ struct StoreLockMountTests {
                 #expect(result.status == 1, "\(arguments): \(result.errorText)")
                 #expect(result.errorText.contains(holder), "\(arguments): \(result.errorText)")
             }
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             #expect(Self.names(in: mounted.store) == names)
             #expect(mounted.unmount() == 0)
             // Unmounted, the same doc compact works.
@@ -84,7 +84,7 @@ struct StoreLockMountTests {
             let mounted = try MountedStore(in: folder, environment: try Self.mountEnvironment(folder))
             let pid = mounted.process.processIdentifier
             try Shell.run("chmod -R a+rX '\(mounted.store)'")
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let binary = try MinutafsBinary.path()
             let merge = try SecurityTests.asNobody("env -u HOME -u XDG_STATE_HOME '\(binary)' merge '\(mounted.store)'; echo \"status $?\"", in: folder)
             #expect(merge.output.contains("the store is in use: mounted at \(mounted.mountPoint) by process \(pid)"), "\(merge.output)")
@@ -93,7 +93,7 @@ struct StoreLockMountTests {
                 "HOME=/nonexistent '\(binary)' doc compact '\(mounted.store)/records/2024/01.automerge'; echo \"status $?\"", in: folder)
             #expect(compact.output.contains("the store is in use: mounted at \(mounted.mountPoint) by process \(pid)"), "\(compact.output)")
             #expect(compact.output.hasSuffix("status 1\n"), "\(compact.output)")
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before)
+            #expect(try folderSnapshot(mounted.store) == before)
             #expect(mounted.unmount() == 0)
         }
     }

@@ -47,7 +47,7 @@ struct TimeZoneFilingMountTests {
             #expect(edit.status == 0, "\(edit.output)")
             let copy = desktop.store + "/records/2024/02 (Phone's conflicted copy 2024-02-02).automerge"
             try FileManager.default.copyItem(atPath: phone.store + "/records/2024/02.automerge", toPath: copy)
-            let merged = desktop.eventually(15) {
+            let merged = eventually(within: 15) {
                 !FileManager.default.fileExists(atPath: copy)
                     && ((try? desktop.text(desktopName))?.contains("standup, phone notes") ?? false)
             }
@@ -79,7 +79,7 @@ struct TimeZoneFilingMountTests {
             #expect(edit.status == 0, "\(edit.output)")
             try FileManager.default.copyItem(atPath: phone.store + "/records/2024/05.automerge",
                                              toPath: desktop.store + "/records/2024/05 (Phone's conflicted copy 2024-06-02).automerge")
-            let carried = desktop.eventually(15) { ((try? desktop.text(moved))?.contains("\"comment\": \"phone: ")) ?? false }
+            let carried = eventually(within: 15) { ((try? desktop.text(moved))?.contains("\"comment\": \"phone: ")) ?? false }
             #expect(carried, "the phone's comment did not follow the record: \((try? desktop.text(moved)) ?? "no file")")
             #expect(try !FileManager.default.contentsOfDirectory(atPath: desktop.mountPoint + "/records/2024/05").contains("2024-05-15_065335.json"))
             #expect(desktop.unmount() == 0)

@@ -142,7 +142,7 @@ import TestSupport
             try FileManager.default.copyItem(
                 atPath: phone + "/records/" + monthPath + ".automerge",
                 toPath: mounted.store + "/records/" + monthPath.prefix(4) + "/" + monthPath.suffix(2) + " (Phone's conflicted copy 2024-11-26).automerge")
-            let listed = mounted.eventually(10) {
+            let listed = eventually(within: 10) {
                 ((try? mounted.text(mounted.mountPoint + "/.minutafs/conflicts")) ?? "").contains("endTime")
             }
             let conflicts = try mounted.text(mounted.mountPoint + "/.minutafs/conflicts")
@@ -168,7 +168,7 @@ import TestSupport
             let tags = try mounted.text(tagsPath)
             let added = tags.replacingOccurrences(of: "\"tags\": [", with: "\"tags\": [\n    {\"name\": \"yoga\", \"color\": \"#123456\", \"isArchived\": false},")
             #expect(BadInputMountTests.save(Array(added.utf8), to: tagsPath) == (0, ""))
-            let before = try BadInputMountTests.snapshot(mounted.store)
+            let before = try folderSnapshot(mounted.store)
             let ambiguous = try Self.minutafs(["start", "--tag", "YOGA", mounted.mountPoint])
             #expect(ambiguous.status == 1 && ambiguous.errorText.contains("several tags are named \"YOGA\"")
                     && ambiguous.errorText.contains("6AEAB6BD-E6DD-4A65-B4BC-483D0459ABE6"), "\(ambiguous.errorText)")
@@ -176,7 +176,7 @@ import TestSupport
             #expect(unknown.status == 1 && unknown.errorText.contains("no tag named \"Gardening\"") && unknown.errorText.contains("Commute"), "\(unknown.errorText)")
             let badTime = try Self.minutafs(["start", "--at", "tomorrow", mounted.mountPoint])
             #expect(badTime.status == 1 && badTime.errorText.contains("HH:MM"), "\(badTime.errorText)")
-            #expect(try BadInputMountTests.snapshot(mounted.store) == before, "a refused start changes nothing")
+            #expect(try folderSnapshot(mounted.store) == before, "a refused start changes nothing")
             let byID = try Self.minutafs(["start", "--tag", "6AEAB6BD-E6DD-4A65-B4BC-483D0459ABE6", "--comment", "by id", mounted.mountPoint])
             #expect(byID.status == 0 && byID.outputText.contains("started Yoga: by id"), "\(byID.outputText)\(byID.errorText)")
             let archived = try Self.minutafs(["start", "--tag", "meeting", "--comment", "archived tag", mounted.mountPoint])

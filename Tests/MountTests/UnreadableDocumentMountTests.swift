@@ -147,16 +147,16 @@ struct UnreadableDocumentMountTests {
             }
 
             // The mount's saves are beside each file within 2 s (inotify wakes the mount at once).
-            let copiedInTime = mounted.eventually(2) {
+            let copiedInTime = eventually(within: 2) {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: mounted.store + "/records/2024")) ?? []
                 return cases.allSatisfy { _, month in names.contains { $0.hasPrefix("\(month) (minutafs conflicted copy ") } }
             }
             #expect(copiedInTime, "not every month's conflict copy was written within 2 s")
 
             // 3. The mount notices every one, and several passes later has written none of them.
-            #expect(mounted.eventually(15) { status(mounted).contains("unreadable documents: 12") }, "\(status(mounted))")
+            #expect(eventually(within: 15) { status(mounted).contains("unreadable documents: 12") }, "\(status(mounted))")
             let passes = synchronizationPasses(mounted)
-            #expect(mounted.eventually(15) { synchronizationPasses(mounted) >= passes + 2 })
+            #expect(eventually(within: 15) { synchronizationPasses(mounted) >= passes + 2 })
             for (replacement, month) in cases {
                 #expect(unchanged(month), "\(replacement): \(month).automerge changed")
                 #expect(status(mounted).contains("records/2024/\(month).automerge: cannot be loaded"), "\(replacement)")
@@ -206,8 +206,8 @@ struct UnreadableDocumentMountTests {
                 }
                 #expect(rename(temporary, path) == 0)
             }
-            #expect(mounted.eventually(15) { status(mounted).contains("unreadable documents: 0") }, "\(status(mounted))")
-            #expect(mounted.eventually(15) {
+            #expect(eventually(within: 15) { status(mounted).contains("unreadable documents: 0") }, "\(status(mounted))")
+            #expect(eventually(within: 15) {
                 ((try? FileManager.default.contentsOfDirectory(atPath: mounted.store + "/records/2024")) ?? [])
                     .allSatisfy { !$0.contains("minutafs conflicted copy") }
             })

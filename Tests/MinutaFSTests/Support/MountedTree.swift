@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MinutaFS
 import Synchronization
 
@@ -42,17 +43,15 @@ final class MountedTree: Sendable {
         }
         thread.name = "minutafs test mount"
         thread.start()
-        let deadline = Date().addingTimeInterval(10)
-        while !(mount.isServing && Self.isMountPoint(mountPoint)) {
-            if let finished = outcome.withLock({ $0 }) {
-                tearDown()
-                throw TestFailure("the mount ended before serving: \(finished)")
-            }
-            if Date() > deadline {
-                tearDown()
-                throw TestFailure("the mount did not start within 10 s")
-            }
-            usleep(5_000)
+        let ended = { self.outcome.withLock { $0 } }
+        _ = eventually(within: 10, every: 0.005) { (mount.isServing && Self.isMountPoint(mountPoint)) || ended() != nil }
+        if let finished = ended() {
+            tearDown()
+            throw TestFailure("the mount ended before serving: \(finished)")
+        }
+        guard mount.isServing && Self.isMountPoint(mountPoint) else {
+            tearDown()
+            throw TestFailure("the mount did not start within 10 s")
         }
     }
 
@@ -75,12 +74,7 @@ final class MountedTree: Sendable {
 
     /// `run()`'s result once it returned (nil while it runs or if it does not within `seconds`).
     func waitForRunToReturn(within seconds: Double) -> Result<Void, MountError>? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let result = outcome.withLock({ $0 }) { return result }
-            usleep(5_000)
-        }
-        return outcome.withLock { $0 }
+        eventuallyValue(within: seconds, every: 0.005) { outcome.withLock { $0 } }
     }
 
     var isMounted: Bool {
