@@ -76,11 +76,22 @@ extension FuseFileSystem {
             return
         }
         try fromTree { () throws(TreeError) in try tree.checkWritable(atPath: path) }
+        scheduleRemoval(of: path, hidingOnly: false)
+    }
+
+    /// Removes the tree's file at `path` in `removalDelay` seconds, unless something is saved at the path
+    /// before; with `hidingOnly`, the file only disappears meanwhile and shows again unchanged. Until
+    /// then the path is absent (an unlinked file's inode detached at once).
+    private func scheduleRemoval(of path: String, hidingOnly: Bool) {
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
             state.pendingRemovals[path] = token
-            state.inodes.detach(path)
+            if hidingOnly {
+                state.hidingTokens.insert(token)
+            } else {
+                state.inodes.detach(path)
+            }
             return token
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + removalDelay) { [weak self] in
@@ -109,16 +120,7 @@ extension FuseFileSystem {
     /// otherwise it shows again, unchanged.
     private func hideAfterBackup(_ path: String) {
         guard removalDelay > 0 else { return }
-        let token = state.withLock { state in
-            let token = state.nextRemovalToken
-            state.nextRemovalToken += 1
-            state.pendingRemovals[path] = token
-            state.hidingTokens.insert(token)
-            return token
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + removalDelay) { [weak self] in
-            self?.completeRemoval(ofPath: path, token: token)
-        }
+        scheduleRemoval(of: path, hidingOnly: true)
     }
 
     /// Carries out now the pending removals of the paths `matching` (all of them when the mount ends).

@@ -55,25 +55,40 @@ extension FuseFileSystem {
     /// inode with the old file's size (reads of it would stop there) or the old inode with the new size.
     func lookUp(_ name: String, inDirectory parent: UInt64) throws(Errno) -> NodeAttributes {
         let path = try path(of: name, inDirectory: parent)
-        var attempts = 0
-        while true {
-            attempts += 1
+        guard let attributes = try attributesCountingInode(ofPath: path) else { throw .noSuchFileOrDirectory }
+        return attributes
+    }
+
+    /// The attributes of `path` with its inode, counted as one more reference the kernel holds; asked
+    /// again when a rename gave the path another inode meanwhile (see `lookUp`).
+    private func attributesCountingInode(ofPath path: String) throws(Errno) -> NodeAttributes? {
+        try askedAgainAcrossRenames { (isLastTry: Bool) throws(Errno) -> NodeAttributes? in
             let pathGeneration = state.withLock { $0.inodes.pathGeneration }
             var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
             let inode = state.withLock { state -> UInt64? in
-                // A storm of renames of this path must not hold the lookup forever: after a few tries,
-                // the last answer stands (as before this check).
-                guard state.inodes.pathGeneration == pathGeneration || attempts >= 8 else { return nil }
+                guard state.inodes.pathGeneration == pathGeneration || isLastTry else { return nil }
                 let inode = state.inodes.lookUp(path)
                 if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
                 return inode
             }
-            if let inode {
-                attributes.inode = inode
-                return attributes
-            }
+            guard let inode else { return nil }
+            attributes.inode = inode
+            return attributes
         }
     }
+
+    /// Runs `attempt` until it answers: it answers nil when a rename of its path raced it (the path's
+    /// generation moved). A storm of renames must not hold a request forever: on the last of
+    /// `renameRetries` tries (`isLastTry`), the answer it has stands.
+    func askedAgainAcrossRenames<Answer>(_ attempt: (_ isLastTry: Bool) throws(Errno) -> Answer?) throws(Errno) -> Answer? {
+        for number in 1...Self.renameRetries {
+            if let answer = try attempt(number == Self.renameRetries) { return answer }
+        }
+        return nil
+    }
+
+    /// How many times a request raced by renames of its path is asked again (`askedAgainAcrossRenames`).
+    static let renameRetries = 8
 
     /// `forget`: the kernel dropped `count` references to `inode`.
     func forget(_ count: UInt64, ofInode inode: UInt64) {
@@ -90,9 +105,7 @@ extension FuseFileSystem {
             case attributes(NodeAttributes)
             case path(String, pathGeneration: UInt64)
         }
-        var attempt = 0
-        while true {
-            attempt += 1
+        let answer = try askedAgainAcrossRenames { (isLastTry: Bool) throws(Errno) -> NodeAttributes? in
             // One look, under one lock: a rename retains the old version before it detaches the path, so
             // an inode found without a path has its retained version by then, if it has one.
             let local = try state.withLock { state throws(Errno) -> Local in
@@ -118,13 +131,14 @@ extension FuseFileSystem {
             var (attributes, fromTree) = try resolvedAttributes(ofPath: path)
             attributes.inode = inode
             let stands = state.withLock { state -> Bool in
-                // A storm of renames must not hold the request forever: after a few tries, the last answer stands.
-                guard state.inodes.pathGeneration == pathGeneration || attempt >= 8 else { return false }
+                guard state.inodes.pathGeneration == pathGeneration || isLastTry else { return false }
                 if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
                 return true
             }
-            if stands { return attributes }
+            return stands ? attributes : nil
         }
+        guard let answer else { throw .noSuchFileOrDirectory }
+        return answer
     }
 
     /// `open` of a file (directories go through `openDirectory`).
@@ -342,35 +356,17 @@ extension FuseFileSystem {
     /// Like `lookUp`, the attributes and the inode are one answer (asked again across a rename).
     func listedAttributes(of name: String, inDirectory parent: UInt64) -> NodeAttributes? {
         guard let path = try? path(of: name, inDirectory: parent) else { return nil }
-        for attempt in 1...8 {
-            let pathGeneration = state.withLock { $0.inodes.pathGeneration }
-            guard let resolved = try? resolvedAttributes(ofPath: path) else { return nil }
-            var attributes = resolved.attributes
-            let fromTree = resolved.tree
-            let inode = state.withLock { state -> UInt64? in
-                guard state.inodes.pathGeneration == pathGeneration || attempt == 8 else { return nil }
-                let inode = state.inodes.lookUp(path)
-                if let fromTree { state.inodes.remember(fromTree.0, ofInode: inode, generation: fromTree.generation) }
-                return inode
-            }
-            if let inode {
-                attributes.inode = inode
-                return attributes
-            }
-        }
-        return nil
+        return (try? attributesCountingInode(ofPath: path)) ?? nil
     }
 
     /// `listedAttributes(of:inDirectory:)` for several entries of one listing (those of one `readdirplus`
     /// reply), asking the tree for all of them at once; asked again when a rename in between gave one of
     /// the paths another inode (see `lookUp`).
     func listedAttributes(of names: [String], inDirectory parent: UInt64) -> [NodeAttributes?] {
-        for attempt in 1...8 {
-            if let answer = listedAttributesOnce(of: names, inDirectory: parent, evenAcrossRenames: attempt == 8) {
-                return answer
-            }
+        let answer = try? askedAgainAcrossRenames { (isLastTry: Bool) throws(Errno) -> [NodeAttributes?]? in
+            listedAttributesOnce(of: names, inDirectory: parent, evenAcrossRenames: isLastTry)
         }
-        return names.map { _ in nil }
+        return (answer ?? nil) ?? names.map { _ in nil }
     }
 
     /// One try of `listedAttributes(of:inDirectory:)`: nil when a path moved to another inode while the

@@ -252,8 +252,7 @@ public final class Store: Sendable {
         let records = absolute("records")
         guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         return try BackingFiles.listDirectory(records).filter { name in
-            name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
-                && BackingFiles.status(records + "/" + name)?.isDirectory == true
+            Month.isYearName(name) && BackingFiles.status(records + "/" + name)?.isDirectory == true
         }
     }
 

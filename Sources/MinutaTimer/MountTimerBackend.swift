@@ -23,7 +23,7 @@ public struct MountTimerBackend: TimerBackend {
     public func months() throws(TimerError) -> [Month] {
         let records = mountPoint + "/records"
         var result: [Month] = []
-        for year in try Self.names(in: records) where year.utf8.count == 4 {
+        for year in try Self.names(in: records) where Month.isYearName(year) {
             for month in try Self.names(in: records + "/" + year) {
                 if let parsed = Month(yearName: year, monthName: month) { result.append(parsed) }
             }

@@ -47,7 +47,7 @@ extension Minutafs {
             try TimeZoneOption.validate(timezone)
             if month != nil && year != nil { throw ValidationError("give --month or --year, not both") }
             if let month, Self.parseMonth(month) == nil { throw ValidationError("--month \(month): expected YYYY-MM, such as 2024-03") }
-            if let year, !(year.utf8.count == 4 && year.utf8.allSatisfy { (48...57).contains($0) }) {
+            if let year, !Month.isYearName(year) {
                 throw ValidationError("--year \(year): expected four digits, such as 2024")
             }
             if year != nil && format == .svg { throw ValidationError("--format svg draws one month; use it with --month") }

@@ -188,7 +188,7 @@ struct SnapshotLocation {
     /// Each file's `id` decides (names are views of records, SPEC section 4).
     private func liveRecordFile(holding id: RecordID, preferring preferredMonth: String) -> String? {
         let records = mountRoot + "/records"
-        let years = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? []).filter(Self.isYear).sorted()
+        let years = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? []).filter { Month.isYearName($0) }.sorted()
         let months = years.flatMap { year in
             ((try? FileManager.default.contentsOfDirectory(atPath: records + "/" + year)) ?? []).filter(Self.isMonth).sorted().map { records + "/" + year + "/" + $0 }
         }
@@ -204,7 +204,6 @@ struct SnapshotLocation {
         return RecordID(id)
     }
 
-    private static func isYear(_ name: String) -> Bool { name.count == 4 && name.allSatisfy { $0.isASCII && $0.isNumber } }
     private static func isMonth(_ name: String) -> Bool { name.count == 2 && name.allSatisfy { $0.isASCII && $0.isNumber } }
 
     private func makeFolder(_ folder: String) throws(RestoreError) {

@@ -199,7 +199,7 @@ public final class StoreHistory: Sendable {
             if parts[1] == "tags.json" { return .tags(instant) }
             if parts[1] == "records" { return .records(instant) }
         case 3:
-            if parts[1] == "records", StoreView.isYearName(parts[2]) { return .year(instant, String(parts[2])) }
+            if parts[1] == "records", Month.isYearName(parts[2]) { return .year(instant, String(parts[2])) }
         case 4:
             if parts[1] == "records", let month = Month(yearName: String(parts[2]), monthName: String(parts[3])) { return .month(instant, month) }
         case 5:

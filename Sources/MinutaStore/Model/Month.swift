@@ -9,10 +9,15 @@ public struct Month: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.month = month
     }
 
+    /// Whether `name` is a year folder's name: four ASCII digits (`2024`). The one test of it: listings,
+    /// paths in the mount, the commands' options and the timer all ask here.
+    public static func isYearName<S: StringProtocol>(_ name: S) -> Bool {
+        name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
+    }
+
     /// Parses the folder names `YYYY` and `MM`.
     public init?(yearName: String, monthName: String) {
-        guard yearName.utf8.count == 4, monthName.utf8.count == 2,
-              yearName.utf8.allSatisfy({ (48...57).contains($0) }), monthName.utf8.allSatisfy({ (48...57).contains($0) }),
+        guard Self.isYearName(yearName), monthName.utf8.count == 2, monthName.utf8.allSatisfy({ (48...57).contains($0) }),
               let year = Int(yearName), let month = Int(monthName) else { return nil }
         self.init(year: year, month: month)
     }

@@ -81,10 +81,6 @@ public final class StoreView: Sendable {
         .system(file: path, operation: operation, errno: .readOnlyFileSystem)
     }
 
-    static func isYearName<S: StringProtocol>(_ name: S) -> Bool {
-        name.utf8.count == 4 && name.utf8.allSatisfy { (48...57).contains($0) }
-    }
-
     static let controlFiles = ["status", "errors", "conflicts"]
 
     func place(of path: String) throws(StoreError) -> Place {
@@ -113,15 +109,14 @@ public final class StoreView: Sendable {
                 return .controlFile(String(parts[1]))
             }
             if parts[0] == "reports" {
-                guard Self.isYearName(parts[1]) else { throw .notFound(path) }
+                guard Month.isYearName(parts[1]) else { throw .notFound(path) }
                 if parts.count == 2 { return .reportYear(String(parts[1])) }
                 guard parts.count == 3, let file = ReportFile(name: String(parts[2]), yearName: String(parts[1])) else { throw .notFound(path) }
                 return .report(file)
             }
             guard parts[0] == "records" else { return .passThrough(parts.joined(separator: "/"), nil) }
             let year = String(parts[1])
-            let isYear = year.utf8.count == 4 && year.utf8.allSatisfy { (48...57).contains($0) }
-            guard isYear else { return .passThrough(parts.joined(separator: "/"), nil) }
+            guard Month.isYearName(year) else { return .passThrough(parts.joined(separator: "/"), nil) }
             if parts.count == 2 { return .year(year) }
             guard let month = Month(yearName: year, monthName: String(parts[2])) else { return .passThrough(parts.joined(separator: "/"), nil) }
             if parts.count == 3 { return .month(month) }
