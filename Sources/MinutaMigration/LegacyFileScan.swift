@@ -4,7 +4,7 @@ import MinutaStore
 import Glibc
 #endif
 /// Every legacy JSON file of a store, found by walking it rather than by matching the one layout
-/// the app wrote, so that nothing is left out in silence (issue 18): the record files in
+/// the app wrote, so that nothing is left out in silence: the record files in
 /// `records/YYYY/MM/`, the files that look like legacy JSON anywhere else under `records/` (a sync
 /// tool's duplicate folder such as `records/2024/02 (1)/`, a month folder named `1`, a subfolder),
 /// which the migration refuses with a reason, and `tags.json` with its conflict copies.

@@ -2,7 +2,7 @@ import AutomergeKit
 
 /// Which month documents may hold which records, read from the files without loading them
 /// (`Document.rootKeysWritten`), so a record held by two documents is found whichever month is
-/// listed first (issue 17). Each document is read again only when its file changes. It may name a
+/// listed first. Each document is read again only when its file changes. It may name a
 /// document that deleted the record since, and ids are kept as 64-bit hashes (a ten-year store has
 /// 35,000 of them), so two ids may rarely look alike: whoever uses it loads the other document to be
 /// sure.

@@ -1,7 +1,7 @@
 import Foundation
 import MinutaStore
 
-/// Save cost and memory over a long-running store (issue 19): what one more save costs after many,
+/// Save cost and memory over a long-running store: what one more save costs after many,
 /// and what the store holds after them. Prints numbers; asserts nothing.
 enum StoreSaveBenchmark {
     /// Edits one record's comment `count` times through `Store.writeRecordFile`, printing the median

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fixed point at which a command kills itself, for the tests that check what an interrupted
-/// run leaves behind (issue 18): `MINUTAFS_STOP_AT=NAME:N` makes the process send itself
+/// run leaves behind: `MINUTAFS_STOP_AT=NAME:N` makes the process send itself
 /// SIGKILL when step `N` of the stage `NAME` is done (`backup:3` after the third file is in the
 /// backup, `write:1` after the first document is written). Without the variable nothing happens.
 /// A kill at a named point, rather than after a random sleep, makes those tests repeatable.

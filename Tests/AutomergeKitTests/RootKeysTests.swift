@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Reading a file's root keys without loading it, and when an object last changed: what the store
-/// uses to show a record held by two month documents once (issue 17).
+/// uses to show a record held by two month documents once.
 struct RootKeysTests {
     @Test("a reference document's root keys are all among the keys its file writes at the root",
           arguments: try Fixtures.referenceDocumentNames())

@@ -2,7 +2,7 @@
 import Testing
 import TestSupport
 
-/// A map key's visible operations are kept as changes apply (issue 19), instead of being found by
+/// A map key's visible operations are kept as changes apply, instead of being found by
 /// scanning every operation the key ever had. These tests hold the kept lists against that scan.
 struct VisibleKeysTests {
     /// Every map key of every object: the kept list equals the visible operations of the whole key.

@@ -86,7 +86,7 @@ struct CacheInvalidationTests {
         }
     }
 
-    /// A program that resolved the name before a save by rename holds the old inode (issue 19): on a disk
+    /// A program that resolved the name before a save by rename holds the old inode: on a disk
     /// it reads the old bytes, whole, and can open that inode again. Before the fix the first read of such
     /// a handle was empty and the reopen failed with ENOENT.
     @Test("a record opened before a save by rename reads and reopens as the old version; the name shows the new one")

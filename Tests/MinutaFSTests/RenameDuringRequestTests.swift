@@ -5,7 +5,7 @@ import Testing
 @testable import MinutaFS
 
 /// A save by rename (`os.replace`, VS Code, gedit) that completes while the mount answers a request about
-/// the file it replaces, from a program that resolved the name just before (issue 19, section 1). On a
+/// the file it replaces, from a program that resolved the name just before. On a
 /// disk that program sees the old version, whole; so must it here. The tree's hook puts the rename
 /// exactly between the mount's look at its own state and the tree's answer, so no timing is involved.
 @Suite("A file replaced by a rename while a request about it is answered")

@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// A month document deleted from the folder while held (issue 17, section 3): its records stay shown,
+/// A month document deleted from the folder while held: its records stay shown,
 /// read-only, status and errors say so; a saved edit writes the month back, and that is said too.
 struct DeletedDocumentTests {
     static let january = Month(year: 2024, month: 1)!

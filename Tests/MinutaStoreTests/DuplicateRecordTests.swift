@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// A record in two month documents (its move synced in one, not yet in the other) is shown once, in
-/// the month of its start in the store's zone; the other copy is listed in `.minutafs/status`
-/// (issue 17, section 3).
+/// the month of its start in the store's zone; the other copy is listed in `.minutafs/status`.
 struct DuplicateRecordTests {
     static let january = Month(year: 2024, month: 1)!
     static let february = Month(year: 2024, month: 2)!

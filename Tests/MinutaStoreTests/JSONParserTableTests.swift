@@ -18,7 +18,7 @@ struct JSONParserTableTests {
         Number(text: "9223372036854775808", value: .unsignedInteger(1 << 63)),
         Number(text: "18446744073709551615", value: .unsignedInteger(.max)),
         // Past UInt64 (and below Int64), an integer written without a fraction or exponent is kept as
-        // written, so the store can refuse it rather than store a float (issue 17).
+        // written, so the store can refuse it rather than store a float.
         Number(text: "18446744073709551616", value: .integerOutOfRange("18446744073709551616")),
         Number(text: "-9223372036854775809", value: .integerOutOfRange("-9223372036854775809")),
         Number(text: "18446744073709551616.0", value: .number(18_446_744_073_709_551_616.0)),

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// An integer that fits no 64-bit type, written without fraction or exponent, is refused rather than
-/// stored as a float without a word (issue 17, section 3); the largest unsigned one and the same
+/// stored as a float without a word; the largest unsigned one and the same
 /// number written as a fraction are stored.
 struct LargeIntegerTests {
     static let january = Month(year: 2024, month: 1)!

@@ -72,7 +72,7 @@ struct MonthPictureTests {
     }
 }
 
-/// The picture is bounded (SPEC section 9, issue 25): time is drawn on the days it covers, at most
+/// The picture is bounded (SPEC section 9): time is drawn on the days it covers, at most
 /// 24 hours a day, and what the bars cannot show is flagged.
 struct MonthPictureBoundsTests {
     static let march = MonthPictureTests.march
@@ -161,7 +161,7 @@ struct MonthPictureBoundsTests {
     }
 }
 
-/// The picture's numbers and labels (issue 26): the legend adds up to the title, time outside the
+/// The picture's numbers and labels: the legend adds up to the title, time outside the
 /// month's days is said, and no two labels overlap.
 struct MonthPictureReadabilityTests {
     static let hour = MonthPictureTests.hour

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Month views kept between mounts in the cache folder (issue 16): a second store over the same
+/// Month views kept between mounts in the cache folder: a second store over the same
 /// folder lists and reads a month without decoding its document, and whatever is wrong with the cache
 /// (damaged, stale, another zone, too big) costs a render, never wrong output.
 struct MonthViewCacheTests {
@@ -166,7 +166,7 @@ struct MonthViewCacheTests {
     }
 }
 
-/// Months loaded ahead of a reader when their year is listed (issue 16).
+/// Months loaded ahead of a reader when their year is listed.
 struct MonthPrefetchTests {
     @Test("listing a year renders its months in the background, exactly as reading them would")
     func yearListingPrefetches() throws {

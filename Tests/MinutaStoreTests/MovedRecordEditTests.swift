@@ -5,7 +5,7 @@ import TestSupport
 
 /// Another device edits a record while this store moves it to another month; the other device's old
 /// month document arrives as a conflict copy. Its edit is carried to the record's new place, or, when
-/// this store changed the same field, listed in `.minutafs/conflicts` (issue 17, section 1).
+/// this store changed the same field, listed in `.minutafs/conflicts`.
 struct MovedRecordEditTests {
     static let may = Month(year: 2024, month: 5)!
     static let june = Month(year: 2024, month: 6)!

@@ -4,7 +4,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// Which month document a written record is kept in (issue 17, section 1): the app files a record in
+/// Which month document a written record is kept in: the app files a record in
 /// the month of its start in the phone's zone; a store in another zone must leave it there unless a
 /// save really moves its start out of that month.
 struct RecordFilingTests {

@@ -1,7 +1,7 @@
 @testable import MinutaStore
 import Testing
 
-/// The index of which month documents may hold which record ids (issue 17).
+/// The index of which month documents may hold which record ids.
 struct RecordHolderIndexTests {
     static let january = Month(year: 2024, month: 1)!, february = Month(year: 2024, month: 2)!
 

@@ -4,7 +4,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// Issue 25, section 8 (SPEC 5b and 9): nothing a device can write makes a rendered file big or
+/// SPEC 5b and 9: nothing a device can write makes a rendered file big or
 /// slow. Each row is a month of extreme values; every file rendered from it (picture, hours by tag,
 /// year summary; the per-record timesheet and text report only have to render) stays under 1 MiB,
 /// and the picture's day bars hold at most 24 hours on an axis of at most 24 hours.

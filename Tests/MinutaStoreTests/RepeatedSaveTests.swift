@@ -4,7 +4,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// A mount left running for months by a script that edits one record (issue 19): what each save adds
+/// A mount left running for months by a script that edits one record: what each save adds
 /// must stay bounded. Saves append the new change chunks to the file and write it whole again once
 /// the appended part passes `Store.appendLimit` (64 KiB), so the file never grows past its compact
 /// size plus that much, however many saves.

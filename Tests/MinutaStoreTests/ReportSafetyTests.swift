@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// Reports are safe to open anywhere and readable when the data is odd (SPEC section 9, issue 26):
+/// Reports are safe to open anywhere and readable when the data is odd (SPEC section 9):
 /// no formula runs in a spreadsheet, no comment drives the terminal, every row is distinguishable, and
 /// a timer left running is flagged.
 struct ReportSafetyTests {

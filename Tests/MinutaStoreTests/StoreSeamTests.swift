@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The store as the mount sees it (issue 13): `StoreView` answers `FileTree` calls itself, its errors
+/// The store as the mount sees it: `StoreView` answers `FileTree` calls itself, its errors
 /// carry the errno a program gets, and `StoreSynchronizer` reports what another device changed.
 struct StoreSeamTests {
     static let january = Month(year: 2024, month: 1)!
@@ -91,7 +91,7 @@ struct StoreSeamTests {
             // How deep the stack is inside the handler at each report. A function value kept directly in a
             // Mutex was wrapped in two more reabstraction thunks at every `withLock` that read it, so a
             // long-running mount called its handler through one more pair per save: 2.3 ms per save after a
-            // remount against 5.5 ms live after 4,000 more, and memory that grew with every save (issue 19).
+            // remount against 5.5 ms live after 4,000 more, and memory that grew with every save.
             let depths = Mutex<[Int]>([])
             tree.setChangeHandler { _ in depths.withLock { $0.append(Thread.callStackReturnAddresses.count) } }
             let file = try #require(try tree.store.recordFiles(in: Self.january).first)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// docs/ARCHITECTURE.md's two traces (a `cat` of a record, an editor's save) name a file and a
-/// function at each step; this keeps them true when code moves or is renamed (issue 13).
+/// function at each step; this keeps them true when code moves or is renamed.
 struct ArchitectureTraceTests {
     struct Step: CustomStringConvertible {
         var trace: String

@@ -50,7 +50,7 @@ struct HelpCommandTests {
         #expect(result.errorText.contains("Usage") || result.errorText.contains("USAGE"))
     }
 
-    @Test("every usage error exits 64 with the usage on standard error (issue 27)", arguments: [
+    @Test("every usage error exits 64 with the usage on standard error", arguments: [
         ([], "name a command"),
         (["frobnicate"], "frobnicate"),
         (["mount"], "Missing expected argument"),

@@ -211,7 +211,7 @@ struct MigrateCommandTests {
             try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/full/file"))
             try expectOneLineFailure(of: ["export", store, folder + "/full"], naming: folder + "/full")
             try expectOneLineFailure(of: ["export", store, store + "/inside"], naming: store + "/inside")
-            // An unknown time zone is a usage error (issue 27): 64, the option named, nothing changed.
+            // An unknown time zone is a usage error: 64, the option named, nothing changed.
             let zone = try MinutafsBinary.run(["migrate", store, "--timezone", "Mars/Olympus"])
             #expect(zone.status == 64 && zone.errorText.contains("--timezone Mars/Olympus: unknown time zone"), "\(zone.errorText)")
             // The backup never goes inside the store, and nothing is changed when it cannot be made.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A `minutafs migrate` killed part way (issue 18, item 7 and "Required"): killed at fixed points
+/// A `minutafs migrate` killed part way: killed at fixed points
 /// named by `MINUTAFS_STOP_AT` (the command sends itself SIGKILL there), not after random sleeps.
 struct MigrationInterruptionTests {
     static let killed: Int32 = 128 + 9

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `minutafs migrate` never reports success while a value is wrong or a legacy file was left out
-/// (issue 18): failed and stopped runs, files outside the app's layout, conflict copies of
+/// `minutafs migrate` never reports success while a value is wrong or a legacy file was left out:
+/// failed and stopped runs, files outside the app's layout, conflict copies of
 /// tags.json, integer dates, records in a year without a folder yet.
 struct MigrationSafetyTests {
     static let work = "550E8400-E29B-41D4-A716-446655440000"

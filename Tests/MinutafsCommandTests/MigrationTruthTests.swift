@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `minutafs migrate` and `export` tell the whole truth (issue 27, section 3): no file left out
+/// `minutafs migrate` and `export` tell the whole truth: no file left out
 /// in silence, no "verified" over part of a store, failures named first and by file.
 struct MigrationTruthTests {
     static let work = MigrationSafetyTests.work

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `check`, `merge`, `export`, `doc merge` and `mount` on the edges issue 18 found: a folder that
+/// `check`, `merge`, `export`, `doc merge` and `mount` at the edges: a folder that
 /// is not a store, one copy that cannot be merged among others, a failed export, documents owned
 /// by someone else, and messages that repeat or contradict themselves.
 struct StoreCommandSafetyTests {

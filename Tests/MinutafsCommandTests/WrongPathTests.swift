@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27, section 2: a wrong path gets the right answer. `mount` refuses a folder that holds no
+/// A wrong path gets the right answer. `mount` refuses a folder that holds no
 /// store as `check` does (and says how to start one), a store behind a folder the user cannot enter
 /// is "permission denied" naming that folder, `log` says what is wrong with its arguments, and a
 /// failed export names its destination.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 27: what a new user sees of a background `minutafs mount` (no `-f`): where its log is, that
+/// What a new user sees of a background `minutafs mount` (no `-f`): where its log is, that
 /// a refused write reaches it, libfuse's own reason when it cannot mount, and `--create`.
 @Suite(.serialized)
 struct BackgroundMountTests {

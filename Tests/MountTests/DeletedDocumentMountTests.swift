@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A month document deleted in the backing folder while mounted (issue 17, section 3), through the
+/// A month document deleted in the backing folder while mounted, through the
 /// real mount: status and errors say so, the records stay shown read-only, an edit writes it back.
 @Suite(.serialized)
 struct DeletedDocumentMountTests {

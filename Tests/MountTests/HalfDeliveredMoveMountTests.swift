@@ -7,7 +7,7 @@ import TestSupport
 /// Another device moved a record to another month; the sync tool delivers the new month's document
 /// before the old one's. Through the real mount, the record goes on being shown once: it leaves the
 /// old month's listing as soon as the new document arrives, and nothing is listed twice once the old
-/// one arrives too (issue 17, section 3).
+/// one arrives too.
 struct HalfDeliveredMoveMountTests {
     static let id = "A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586"
     static let may = Month(year: 2024, month: 5)!, june = Month(year: 2024, month: 6)!

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Image conflict copies with the same bytes as their original are deleted (SPEC section 5, issue 17
-/// section 3): while mounted, when a mount starts, and by `minutafs merge`. A copy that differs stays.
+/// Image conflict copies with the same bytes as their original are deleted (SPEC section
+/// 5): while mounted, when a mount starts, and by `minutafs merge`. A copy that differs stays.
 @Suite(.serialized)
 struct ImageConflictCopyMountTests {
     static let image = "records/2024/03/478594E3-17C2-407E-8493-B78CB2137020_0.jpg"

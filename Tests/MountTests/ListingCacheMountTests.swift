@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// The kernel keeps folder listings (issue 16: `FOPEN_CACHE_DIR` and `FOPEN_KEEP_CACHE` on `opendir`),
+/// The kernel keeps folder listings (`FOPEN_CACHE_DIR` and `FOPEN_KEEP_CACHE` on `opendir`),
 /// so a warm `ls -R` asks the mount nothing. A kept listing must still follow every change: made
 /// through the mount (the kernel drops it itself, or the mount invalidates the folder when the store
 /// files a record elsewhere) and delivered by the sync tool (the mount invalidates the folder).

@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// A mount is never taken for a store (SPEC 5b, issue 25 §1): it looks like a legacy JSON store
+/// A mount is never taken for a store (SPEC 5b): it looks like a legacy JSON store
 /// (`tags.json`, `records/YYYY/MM/*.json`), so `migrate --cleanup MOUNT` once wrote documents into
 /// the mount, verified against them and removed every record through it. Every command given a
 /// minutafs mount, or a path in one, names the store it mounts and stops, changing nothing.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `ro` and `rw` in `-o` (and in fstab): as mount(8) does, the last one wins (issue 18, item 12).
+/// `ro` and `rw` in `-o` (and in fstab): as mount(8) does, the last one wins.
 struct MountOptionOrderTests {
     /// The mount options the kernel lists for `path` in /proc/self/mountinfo.
     static func kernelOptions(of path: String) throws -> [Substring] {

@@ -30,7 +30,7 @@ struct MountVerboseTests {
         #expect(lines.first?.contains("01 (conflicted copy 2024-02-01).automerge") == true, "\(log)")
     }
 
-    @Test("a refused write reaches the log of mount -f, with and without --verbose (issue 27)", arguments: [[], ["--verbose"]] as [[String]])
+    @Test("a refused write reaches the log of mount -f, with and without --verbose", arguments: [[], ["--verbose"]] as [[String]])
     func refusalLogged(arguments: [String]) throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder, arguments: arguments)

@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// `-o ro` (issue 16): the kernel opens files itself (no-open mode: OPEN and FLUSH answered with
+/// `-o ro`: the kernel opens files itself (no-open mode: OPEN and FLUSH answered with
 /// `ENOSYS`, reads without a handle), so indexers and backups read at plain-file speed. Everything
 /// reads as on a read-write mount, what the sync tool delivers still shows, and writes are refused.
 @Suite(.serialized)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A save by rename is atomic for readers (issue 19, section 1): while one process saves a record over
+/// A save by rename is atomic for readers: while one process saves a record over
 /// and over the way VS Code, gedit and Python's `os.replace` do (a temporary file in the same folder,
 /// write, fsync, rename over the record), two other processes open and read the record in a loop, and a
 /// third lists its folder. On ext4 every read shows the old version or the new one, whole; so must the

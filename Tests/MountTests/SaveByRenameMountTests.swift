@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every write-then-rename save through a real mount, whatever the temporary name (issue 17,
-/// section 2). Each row writes a new comment into a record with a common tool and checks four things:
+/// Every write-then-rename save through a real mount, whatever the temporary name.
+/// Each row writes a new comment into a record with a common tool and checks four things:
 /// the edit is shown, the command (its `mv`) exits 0, nothing new appears in the backing folder, and
 /// `.minutafs/errors` stays empty.
 @Suite(.serialized)

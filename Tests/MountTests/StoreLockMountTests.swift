@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// One minutafs writer per store per machine, whoever runs it (SPEC 5a, issue 25 §2): the lock
+/// One minutafs writer per store per machine, whoever runs it (SPEC 5a): the lock
 /// belongs to the store folder, so a second mount, `merge`, `migrate` or in-place `doc compact`
 /// is refused with another HOME, another XDG_STATE_HOME or as another user, and the refusal names
 /// the mount point and the pid holding it. Nothing for it is written into the store folder.

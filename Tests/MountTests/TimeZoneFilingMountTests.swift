@@ -4,7 +4,7 @@ import TestSupport
 
 /// A desktop mount in UTC and a phone's store in Berlin share a record the phone filed in February
 /// (Feb 1 00:20 in Berlin, Jan 31 23:20 UTC). Saves on the desktop that do not change its start leave
-/// it in February, so the phone's later edit, arriving as a Dropbox conflict copy, is kept (issue 17).
+/// it in February, so the phone's later edit, arriving as a Dropbox conflict copy, is kept.
 @Suite(.serialized)
 struct TimeZoneFilingMountTests {
     static let record = #"{"startTime": "2024-02-01T00:20:00+01:00", "endTime": "2024-02-01T01:20:00+01:00", "comment": "standup", "images": []}"#

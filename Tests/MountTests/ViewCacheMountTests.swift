@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// A remount of an unchanged store reads every record from the view cache in `$XDG_CACHE_HOME`,
-/// decoding no document, and shows exactly what the first mount showed (issue 16).
+/// decoding no document, and shows exactly what the first mount showed.
 struct ViewCacheMountTests {
     @Test("a remount serves the same bytes from the cache in XDG_CACHE_HOME, never from the synced folder, and decodes no document")
     func remountFromCache() throws {

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Keeping a rewritten document's owner and group (issue 18, item 11).
+/// Keeping a rewritten document's owner and group.
 extension BackingFiles {
     /// Gives the open file `descriptor` (the temporary file that replaces `path`) the owner and
     /// group of the file at `path`, when that is a regular file owned by someone else. Run as root

@@ -3,7 +3,7 @@ import Crypto
 import Glibc
 import Synchronization
 
-/// Rendered month views kept between mounts (issue 16), in `$XDG_CACHE_HOME/minutafs/views/`, never in
+/// Rendered month views kept between mounts, in `$XDG_CACHE_HOME/minutafs/views/`, never in
 /// the synced folder: a remount of an unchanged store renders nothing and decodes no document until
 /// one is edited, merged or asked for its conflicts.
 ///

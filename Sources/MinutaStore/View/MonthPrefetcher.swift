@@ -3,7 +3,7 @@ import Synchronization
 
 /// Loads the months of a listed year folder on a background thread, one at a time, in order, so a
 /// reader walking the tree (`grep -r`, `rsync`, a backup) finds each month rendered when it gets
-/// there (issue 16). A month already asked for and not done yet is not asked for again.
+/// there. A month already asked for and not done yet is not asked for again.
 final class MonthPrefetcher: Sendable {
     private let store: Store
     private let queue = DispatchQueue(label: "minutafs.month-prefetch", qos: .utility)

@@ -28,7 +28,7 @@ public final class StoreView: Sendable {
     /// The mount's change handler, held in a struct. A function value kept directly in a `Mutex` (a
     /// generic container) is re-wrapped in two reabstraction thunks at every `withLock` that reads it,
     /// and the wrappers are stored back: after 20,000 saves a report went through 40,000 of them (time
-    /// and memory that grew with every save, issue 19). A struct's function field is not re-wrapped.
+    /// and memory that grew with every save). A struct's function field is not re-wrapped.
     struct ChangeHandler {
         let call: @Sendable ([String]) -> Void
     }
