@@ -91,6 +91,53 @@ extension Minutafs {
         }
 
         private func migrate(logger: Logger) throws {
+            guard let opened = try openLegacyStore(logger: logger) else { return }
+            // Not while a mount (or another command) writes the store's documents: held to the end.
+            defer { withExtendedLifetime(opened.lock) {} }
+            let storePath = opened.path
+            let progress = ProgressDisplay()
+            let (contents, migration) = try readAndPrepare(storePath: storePath, zone: opened.zone, progress: progress, logger: logger)
+            // Refused before anything is changed: files the backup could not copy, and a store
+            // whose records name tags that exist nowhere because tags.json is missing.
+            try refuseUnreadable(contents.failures.filter(\.isUnreadable), storePath: storePath)
+            let hasTagsDocument = FileManager.default.fileExists(atPath: storePath + "/tags.automerge")
+            try checkTags(contents: contents, migration: migration, hasTagsDocument: hasTagsDocument, storePath: storePath, logger: logger)
+            for note in migration.notes { logger.warning("\(note)") }
+            for record in migration.unsaveableRecords { logger.warning("\(record)") }
+
+            let complete = contents.failures.isEmpty
+            var outcome = Outcome(contents: contents, migration: migration)
+            if migration.hasChanges || (cleanup && complete) {
+                outcome.backup = try makeBackup(contents: contents, storePath: storePath, zone: opened.zone, progress: progress, logger: logger)
+            }
+            if migration.hasChanges {
+                outcome.written = try writeDocuments(migration, includingTags: complete, storePath: storePath, progress: progress)
+            }
+            guard complete else { try failIncomplete(outcome, storePath: storePath) }
+
+            let current = try verify(outcome, hasTagsDocument: hasTagsDocument, storePath: storePath, progress: progress)
+            if cleanup {
+                do {
+                    try LegacyCleanup.removeLegacyFiles(storePath: storePath, files: current.files)
+                } catch {
+                    throw CommandFailure(path: storePath, cause: "cleanup stopped: \(error.description)")
+                }
+                print("cleanup: removed \(current.files.count) legacy JSON file\(current.files.count == 1 ? "" : "s") (images kept)")
+            }
+        }
+
+        /// What a run read, prepared, backed up and wrote: what its summary reports.
+        private struct Outcome {
+            let contents: LegacyStoreContents
+            let migration: Migration
+            var backup: String?
+            var written = 0
+        }
+
+        /// The store's path, its time zone and the lock that keeps other writers out, once the paths are
+        /// checked (never a mount, never a FUSE destination unless allowed) and the store is found to be a
+        /// legacy one; nil (after saying so) when it was migrated already.
+        private func openLegacyStore(logger: Logger) throws -> (path: String, zone: StoreTimeZone, lock: StoreLock)? {
             // A mount looks like a legacy store; migrating it would write its documents through the
             // mount, verify against them and remove every record through it.
             try MountedPath.refuse(store)
@@ -104,15 +151,13 @@ extension Minutafs {
             guard FileManager.default.fileExists(atPath: storePath, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw CommandFailure(path: storePath, cause: "no such folder")
             }
-            // Not while a mount (or another command) writes the store's documents.
             let lock = try StoreCommandSupport.lockForWriting(MountDaemon.absolute(storePath), hint: "unmount it first")
-            defer { withExtendedLifetime(lock) {} }
             let isLegacy: Bool
             do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }
             guard isLegacy else {
                 if FileManager.default.fileExists(atPath: storePath + "/tags.automerge") {
                     print("nothing to migrate in \(storePath): no tags.json and no records/YYYY/MM/*.json (already migrated)")
-                    return
+                    return nil
                 }
                 throw CommandFailure(path: storePath, cause: "not a legacy Minuta store (no tags.json and no records/YYYY/MM/*.json)")
             }
@@ -127,8 +172,13 @@ extension Minutafs {
             for incomplete in MigrationBackup.incompleteBackups(ofStore: storePath) {
                 logger.warning("\(incomplete): an incomplete backup left by a run that was stopped while making it; not used (a new backup is made), remove it when you like")
             }
+            return (storePath, zone, lock)
+        }
 
-            let progress = ProgressDisplay()
+        /// The legacy files as read, and the documents' changes prepared from them (nothing written yet).
+        private func readAndPrepare(
+            storePath: String, zone: StoreTimeZone, progress: ProgressDisplay, logger: Logger
+        ) throws -> (LegacyStoreContents, Migration) {
             let contents: LegacyStoreContents
             do {
                 contents = try LegacyStoreReader.read(storePath) { done, total in
@@ -140,7 +190,6 @@ extension Minutafs {
             }
             for note in contents.notes { logger.info("\(note)") }
             logger.debug("read legacy store", metadata: ["tags": "\(contents.tags.count)", "records": "\(contents.records.count)", "failures": "\(contents.failures.count)"])
-
             let migration: Migration
             do {
                 migration = try Migration.prepare(storePath: storePath, contents: contents, timeZone: zone) { done, total in
@@ -151,78 +200,91 @@ extension Minutafs {
                 throw CommandFailure(path: storePath, cause: error.description)
             }
             progress.finish()
+            return (contents, migration)
+        }
 
-            // Refused before anything is changed: files the backup could not copy, and a store
-            // whose records name tags that exist nowhere because tags.json is missing.
-            try refuseUnreadable(contents.failures.filter(\.isUnreadable), storePath: storePath)
+        /// Records that name tag ids no tag has: refused when tags.json is missing (unless `--no-tags`),
+        /// a warning otherwise.
+        private func checkTags(
+            contents: LegacyStoreContents, migration: Migration, hasTagsDocument: Bool, storePath: String, logger: Logger
+        ) throws {
             let missingTags = Self.missingTagIDs(contents: contents, migration: migration)
-            let hasTagsDocument = FileManager.default.fileExists(atPath: storePath + "/tags.automerge")
-            if !contents.hasTagsFile && !hasTagsDocument && !missingTags.isEmpty {
-                guard noTags else {
-                    Self.printError(path: storePath, cause: "migration failed: there is no tags.json, and \(Self.records(missingTags.records)) name\(missingTags.records == 1 ? "s" : "") \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has (\(missingTags.example)); nothing was changed")
-                    Self.printError(path: storePath, cause: "if the sync tool has not delivered tags.json yet, wait for it and run `minutafs migrate` again; to migrate without tags (records keep their tag ids, which name no tag), run it with --no-tags")
-                    throw ExitCode.failure
-                }
-                logger.warning("no tags.json (--no-tags): \(Self.records(missingTags.records)) keep \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has; a tags.json synced later is migrated by running `minutafs migrate` again")
-            } else if !missingTags.isEmpty {
-                logger.warning("\(Self.records(missingTags.records)) name \(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s") that no tag has (\(missingTags.example)); migrated as they are")
+            guard !missingTags.isEmpty else { return }
+            let ids = "\(missingTags.ids.count) tag id\(missingTags.ids.count == 1 ? "" : "s")"
+            guard !contents.hasTagsFile && !hasTagsDocument else {
+                logger.warning("\(Self.records(missingTags.records)) name \(ids) that no tag has (\(missingTags.example)); migrated as they are")
+                return
             }
-            for note in migration.notes { logger.warning("\(note)") }
-            for record in migration.unsaveableRecords { logger.warning("\(record)") }
+            guard noTags else {
+                Self.printError(path: storePath, cause: "migration failed: there is no tags.json, and \(Self.records(missingTags.records)) name\(missingTags.records == 1 ? "s" : "") \(ids) that no tag has (\(missingTags.example)); nothing was changed")
+                Self.printError(path: storePath, cause: "if the sync tool has not delivered tags.json yet, wait for it and run `minutafs migrate` again; to migrate without tags (records keep their tag ids, which name no tag), run it with --no-tags")
+                throw ExitCode.failure
+            }
+            logger.warning("no tags.json (--no-tags): \(Self.records(missingTags.records)) keep \(ids) that no tag has; a tags.json synced later is migrated by running `minutafs migrate` again")
+        }
 
-            let complete = contents.failures.isEmpty
-            var backup: String?
-            if migration.hasChanges || (cleanup && complete) {
-                let destination = backupDir ?? MigrationBackup.defaultPath(
-                    forStore: storePath,
-                    atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
-                do throws(StoreError) {
-                    try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, total in
-                        progress.update("backing up", done: done, total: total, unit: "files")
-                        StopPoint.reached("backup", done)
-                    }
-                    progress.finish()
-                } catch {
-                    progress.finish()
-                    switch error {
-                    case .invalidName, .alreadyExists, .notEmpty:
-                        // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
-                        throw Self.backupFolderFailure(error, path: destination)
-                    default:
-                        // The file that failed is named: a legacy file that cannot be read, or the backup folder.
-                        throw CommandFailure(path: storePath, cause: "migration failed: cannot make the backup in \(destination), so nothing was changed: \(error.description)")
-                    }
-                }
-                logger.debug("backup made", metadata: ["folder": "\(destination)", "files": "\(contents.files.count)"])
-                backup = destination
-            }
-            var written = 0
-            if migration.hasChanges {
-                do {
-                    written = try migration.write(includingTags: complete) { done, total in
-                        progress.update("writing", done: done, total: total, unit: "documents")
-                        StopPoint.reached("write", done)
-                    }
-                } catch {
-                    progress.finish()
-                    throw CommandFailure(path: storePath, cause: "migration failed while writing the documents: \(error.description)")
+        /// Copies every legacy file into the backup folder (`--backup-dir`, or one named by the time);
+        /// returns its path. Nothing is changed when it cannot be made.
+        private func makeBackup(
+            contents: LegacyStoreContents, storePath: String, zone: StoreTimeZone, progress: ProgressDisplay, logger: Logger
+        ) throws -> String {
+            let destination = backupDir ?? MigrationBackup.defaultPath(
+                forStore: storePath,
+                atMilliseconds: Int64(Date().timeIntervalSince1970 * 1000), timeZone: zone)
+            do throws(StoreError) {
+                try MigrationBackup.create(storePath: storePath, files: contents.files + contents.otherFiles, at: destination) { done, total in
+                    progress.update("backing up", done: done, total: total, unit: "files")
+                    StopPoint.reached("backup", done)
                 }
                 progress.finish()
-            }
-
-            guard complete else {
-                let count = contents.failures.count
-                let cause = "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete and \(store) is not migrated (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)"
-                printSummary(failure: cause, contents: contents, migration: migration, written: written,
-                             tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: backup)
-                for failure in contents.failures {
-                    Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
+            } catch {
+                progress.finish()
+                switch error {
+                case .invalidName, .alreadyExists, .notEmpty:
+                    // `existing` may be DESTINATION.incomplete, left by a run stopped while making it.
+                    throw Self.backupFolderFailure(error, path: destination)
+                default:
+                    // The file that failed is named: a legacy file that cannot be read, or the backup folder.
+                    throw CommandFailure(path: storePath, cause: "migration failed: cannot make the backup in \(destination), so nothing was changed: \(error.description)")
                 }
-                throw CommandFailure(path: storePath, cause: cause)
             }
+            logger.debug("backup made", metadata: ["folder": "\(destination)", "files": "\(contents.files.count)"])
+            return destination
+        }
 
-            // Verified against the legacy files as they are now, not as they were read: an edit
-            // or a new file during the run is a difference, never removed by --cleanup.
+        /// Writes the prepared documents; returns how many were written.
+        private func writeDocuments(_ migration: Migration, includingTags: Bool, storePath: String, progress: ProgressDisplay) throws -> Int {
+            defer { progress.finish() }
+            do {
+                return try migration.write(includingTags: includingTags) { done, total in
+                    progress.update("writing", done: done, total: total, unit: "documents")
+                    StopPoint.reached("write", done)
+                }
+            } catch {
+                throw CommandFailure(path: storePath, cause: "migration failed while writing the documents: \(error.description)")
+            }
+        }
+
+        /// Some legacy entries could not be read: what was done is reported, each entry named, and the
+        /// store is not marked migrated.
+        private func failIncomplete(_ outcome: Outcome, storePath: String) throws -> Never {
+            let count = outcome.contents.failures.count
+            let cause = "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete and \(store) is not migrated (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)"
+            printSummary(failure: cause, contents: outcome.contents, migration: outcome.migration, written: outcome.written,
+                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: outcome.backup)
+            for failure in outcome.contents.failures {
+                Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
+            }
+            throw CommandFailure(path: storePath, cause: cause)
+        }
+
+        /// Compares the documents with the legacy files as they are now, not as they were read: an edit
+        /// or a new file during the run is a difference, never removed by --cleanup. On a difference the
+        /// store stays unmigrated and the command fails; otherwise the summary is printed and the legacy
+        /// files as read again are returned.
+        private func verify(
+            _ outcome: Outcome, hasTagsDocument: Bool, storePath: String, progress: ProgressDisplay
+        ) throws -> LegacyStoreContents {
             StopPoint.pause("verify")
             let current: LegacyStoreContents
             do {
@@ -234,7 +296,7 @@ extension Minutafs {
                 throw CommandFailure(path: storePath, cause: "verification: \(error.description)")
             }
             var problems = current.failures.map { "\($0.file): \($0.reason)" }
-            let migrated = Set(contents.files)
+            let migrated = Set(outcome.contents.files)
             for file in current.files where !migrated.contains(file) {
                 problems.append("\(file): appeared during the migration and was not migrated")
             }
@@ -243,34 +305,29 @@ extension Minutafs {
             }
             progress.finish()
             problems += verification.problems
-            guard problems.isEmpty else {
-                // A store this run would have marked migrated stays unmigrated, so that a rerun
-                // replaces what this run wrote with the legacy files' values then.
-                var unmarked = false
-                var unmarkFailure: String?
-                do { unmarked = try migration.unmarkMigrated() } catch { unmarkFailure = error.description }
-                let cause = "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place"
-                printSummary(failure: cause, contents: contents, migration: migration, written: written,
-                             tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: backup)
-                for problem in problems { Self.printError(path: storePath, cause: problem) }
-                if unmarked {
-                    Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
-                }
-                if let unmarkFailure { Self.printError(path: storePath, cause: unmarkFailure) }
-                throw CommandFailure(path: storePath, cause: cause)
-            }
-            printSummary(failure: nil, contents: contents, migration: migration, written: written, tagsWritten: true, backup: backup)
-            let tagsNote = contents.hasTagsFile || hasTagsDocument ? "" : " (no tags.json)"
+            guard problems.isEmpty else { try failVerification(outcome, problems: problems, storePath: storePath) }
+            printSummary(failure: nil, contents: outcome.contents, migration: outcome.migration, written: outcome.written,
+                         tagsWritten: true, backup: outcome.backup)
+            let tagsNote = outcome.contents.hasTagsFile || hasTagsDocument ? "" : " (no tags.json)"
             print("verified: \(verification.tagsFound) of \(current.tags.count) tags\(tagsNote) and \(verification.recordsFound) of \(current.records.count) records are in the documents with the same values (the documents hold \(verification.documentTags) tags and \(verification.documentRecords) records)")
+            return current
+        }
 
-            if cleanup {
-                do {
-                    try LegacyCleanup.removeLegacyFiles(storePath: storePath, files: current.files)
-                } catch {
-                    throw CommandFailure(path: storePath, cause: "cleanup stopped: \(error.description)")
-                }
-                print("cleanup: removed \(current.files.count) legacy JSON file\(current.files.count == 1 ? "" : "s") (images kept)")
+        /// The documents differ from the legacy files: a store this run would have marked migrated stays
+        /// unmigrated, so that a rerun replaces what this run wrote with the legacy files' values then.
+        private func failVerification(_ outcome: Outcome, problems: [String], storePath: String) throws -> Never {
+            var unmarked = false
+            var unmarkFailure: String?
+            do { unmarked = try outcome.migration.unmarkMigrated() } catch { unmarkFailure = error.description }
+            let cause = "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place"
+            printSummary(failure: cause, contents: outcome.contents, migration: outcome.migration, written: outcome.written,
+                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: outcome.backup)
+            for problem in problems { Self.printError(path: storePath, cause: problem) }
+            if unmarked {
+                Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
             }
+            if let unmarkFailure { Self.printError(path: storePath, cause: unmarkFailure) }
+            throw CommandFailure(path: storePath, cause: cause)
         }
 
         /// Stops before anything is changed when legacy files cannot be read at all: the backup
