@@ -61,18 +61,7 @@ public final class FuseMount: Sendable {
     /// background `minutafs mount` tells its parent then).
     public func run(whenServing: (() -> Void)? = nil) throws(MountError) {
         let stopEvent = try EventSignal.forMount()
-        let mayStart = lifecycle.withLock { lifecycle -> Bool? in
-            guard lifecycle.phase == .idle else { return nil }
-            if lifecycle.isStopRequested {
-                lifecycle.phase = .finished
-                return false
-            }
-            lifecycle.phase = .mounting
-            lifecycle.stopEvent = stopEvent
-            return true
-        }
-        guard let mayStart else { throw .alreadyRunning }
-        guard mayStart else { return }
+        guard try claimStart(stopEvent: stopEvent) else { return }
         // Handled from before the mount is visible: a stop signal sent as soon as the mount appears (by a
         // script, or a service manager) must end it cleanly, not kill the process and leave it mounted.
         var signals = options.handlesSignals ? StopSignals(signalling: stopEvent) : nil
@@ -84,7 +73,51 @@ public final class FuseMount: Sendable {
                 lifecycle.kernelDescriptor = nil
             }
         }
+        let serving = try startServing(stoppedBy: stopEvent)
+        lifecycle.withLock { lifecycle in
+            lifecycle.phase = .serving
+            lifecycle.kernelDescriptor = serving.session.descriptor
+        }
+        whenServing?()
 
+        stopEvent.wait()
+
+        lifecycle.withLock { $0.phase = .stopping }
+        try stopServing(serving)
+    }
+
+    /// Moves the lifecycle from idle to mounting: true to go on; false when `unmount()` came first (the
+    /// run ends at once).
+    /// - Throws: `MountError.alreadyRunning` when `run()` was called before.
+    private func claimStart(stopEvent: EventSignal) throws(MountError) -> Bool {
+        let mayStart = lifecycle.withLock { lifecycle -> Bool? in
+            guard lifecycle.phase == .idle else { return nil }
+            if lifecycle.isStopRequested {
+                lifecycle.phase = .finished
+                return false
+            }
+            lifecycle.phase = .mounting
+            lifecycle.stopEvent = stopEvent
+            return true
+        }
+        guard let mayStart else { throw .alreadyRunning }
+        return mayStart
+    }
+
+    /// What a served mount is made of, from `startServing` to `stopServing`.
+    private struct Serving {
+        let fileSystem: FuseFileSystem
+        let notifier: KernelCacheNotifier
+        let session: KernelSession
+        let workers: KernelWorkers
+        /// Signalled when the kernel ends the connection (the last file on a detached mount closed).
+        let connectionEnded: EventSignal
+        let connection: KernelConnection?
+    }
+
+    /// Mounts the tree at the mount point and starts the worker threads that answer the kernel; nothing
+    /// is left mounted when it throws.
+    private func startServing(stoppedBy stopEvent: EventSignal) throws(MountError) -> Serving {
         let notifier = KernelCacheNotifier()
         let fileSystem = FuseFileSystem(
             tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay,
@@ -119,39 +152,39 @@ public final class FuseMount: Sendable {
         }
         // Only now: the stat is answered by the workers.
         let connection = KernelConnection(mountPoint: mountPoint)
-        lifecycle.withLock { lifecycle in
-            lifecycle.phase = .serving
-            lifecycle.kernelDescriptor = session.descriptor
-        }
-        whenServing?()
+        return Serving(fileSystem: fileSystem, notifier: notifier, session: session, workers: workers,
+                       connectionEnded: connectionEnded, connection: connection)
+    }
 
-        stopEvent.wait()
-
-        lifecycle.withLock { $0.phase = .stopping }
+    /// Saves what open files hold, lets files still open on the mount be closed (for `detachGrace` at
+    /// most), stops the workers and unmounts.
+    /// - Throws: `MountError.connectionFailed` when reading requests failed.
+    private func stopServing(_ serving: Serving) throws(MountError) {
+        let workers = serving.workers
         if workers.outcome == .none {
             // Stopping by request: the kernel still sends requests, so saves and cache notices can finish.
-            fileSystem.finishPendingWork()
+            serving.fileSystem.finishPendingWork()
         }
         tree.setChangeHandler { _ in }
         tree.setPendingWriteCounter { 0 }
-        notifier.close()
-        if workers.outcome == .none && session.detach(from: mountPoint) {
+        serving.notifier.close()
+        if workers.outcome == .none && serving.session.detach(from: mountPoint) {
             // Nothing new can enter the mount, but a file still open on it gets a FLUSH and RELEASE when it
             // is closed, and the caller waits for the answer. Keep answering until the last one is closed
             // (the kernel then ends the connection) or the grace runs out. Without this, a child process
             // that inherited this process's `/dev/fuse` descriptor and a file on the mount (a program
             // started between fork and exec, as in the tests that mount in-process) blocks forever in
             // close(): its own copy of `/dev/fuse` keeps the connection from being aborted.
-            if !connectionEnded.wait(seconds: options.detachGrace), let connection {
+            if !serving.connectionEnded.wait(seconds: options.detachGrace), let connection = serving.connection {
                 // Files are still open: end their requests (ENOTCONN) rather than leave a holder of
                 // `/dev/fuse` waiting for ever.
                 connection.abort()
             }
         }
         workers.stop()
-        fileSystem.finishPendingWork()
-        session.unmount()
-        session.destroy()
+        serving.fileSystem.finishPendingWork()
+        serving.session.unmount()
+        serving.session.destroy()
         if case .failed(let error) = workers.outcome {
             throw .connectionFailed(errno: error.rawValue)
         }
