@@ -53,44 +53,31 @@ struct OperationSet: Sendable {
 
     /// Adds operations read from a document chunk, which lists them in document order (so all
     /// of one object's operations come together, and a map's operations grouped by key).
+    ///
+    /// Each object's state is updated where the object table keeps it (not taken out and put
+    /// back), and the objects an object's operations create are added after its run.
     mutating func appendLoaded(_ loaded: consuming [Operation]) throws(AutomergeError) {
         let base = operations.count
         if operations.isEmpty { operations = loaded } else { operations.append(contentsOf: loaded) }
         let end = operations.count
         operationByID.reserveCapacity(operationByID.count + (end - base))
-        var created = 0
-        for index in base..<end where operations[index].action.createdObjectType != nil { created += 1 }
-        objects.reserveCapacity(objects.count + created)
+        var createdCount = 0
+        for index in base..<end where operations[index].action.createdObjectType != nil { createdCount += 1 }
+        objects.reserveCapacity(objects.count + createdCount)
+        var created: [(id: OpID, type: ObjectType)] = []
         var start = base
         while start < end {
             let objectID = operations[start].object
             var runEnd = start + 1
             while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
-            var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
-            defer { objects[objectID] = object }
-            // Size the object's tables once: keys (one run of operations each) and elements.
-            var keyRuns = 0, insertions = 0
-            var previousKey: OpKey?
-            for index in start..<runEnd {
-                // A map key in a list (or an element in a map) would be kept where no read finds it and
-                // saved as another change (mismatching heads); the reference accepts it.
-                if let type = object.type, !type.holds(operations[index].key) {
-                    throw AutomergeError(.invalidOperation, "operation \(operations[index].id.counter) has a key its object (a \(type)) cannot hold")
-                }
-                if operations[index].insert {
-                    insertions += 1
-                } else if case .property = operations[index].key, operations[index].key != previousKey {
-                    keyRuns += 1
-                }
-                previousKey = operations[index].key
+            created.removeAll(keepingCapacity: true)
+            try Self.indexLoaded(
+                start..<runEnd, of: operations, into: &objects[objectID, default: ObjectState(type: nil)],
+                ids: &operationByID, maxCounter: &maxCounter, created: &created)
+            // An object created by one of its own operations stays as the run left it.
+            for (id, type) in created where id != objectID {
+                objects[id, default: ObjectState(type: nil)].type = type
             }
-            if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
-            if insertions > 0 {
-                object.elementByID.reserveCapacity(object.elementByID.count + insertions)
-                object.elementStore.reserveCapacity(object.elementStore.count + insertions)
-                object.order.reserveCapacity(object.order.count + insertions)
-            }
-            try indexLoaded(start..<runEnd, in: &object)
             start = runEnd
         }
         // Which operations of each key are still visible; only now, with every id indexed, can a
@@ -99,51 +86,53 @@ struct OperationSet: Sendable {
         while start < end {
             let objectID = operations[start].object
             var runEnd = start + 1
-            while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
-            if var object = objects.removeValue(forKey: objectID) {
-                indexVisibleKeys(of: &object)
-                objects[objectID] = object
+            var mayHideSome = !isPlainlyVisible(at: start)
+            while runEnd < end && operations[runEnd].object == objectID {
+                if !mayHideSome && !isPlainlyVisible(at: runEnd) { mayHideSome = true }
+                runEnd += 1
             }
+            if mayHideSome { indexVisibleKeys(of: objectID) }
             start = runEnd
         }
     }
 
-    /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
-    private func indexVisibleKeys(of object: inout ObjectState) {
-        for (property, indices) in object.keys where indices.contains(where: { !isVisible(at: $0) }) {
-            object.visibleKeys[property] = indices.filter { isVisible(at: $0) }
+    /// Whether the operation is visible without looking at its successors: it has none, and is
+    /// not an increment, a mark or a deletion (``isVisible(at:)`` gives the same for it).
+    @inline(__always)
+    private func isPlainlyVisible(at index: Int) -> Bool {
+        switch operations[index].action {
+        case .increment, .mark, .delete: false
+        default: operations[index].successors.isEmpty
         }
     }
 
-    /// Indexes loaded operations of one object: their ids, the objects they create, and their
-    /// places in the object (a run of operations on one map key is added at once).
-    private mutating func indexLoaded(_ range: Range<Int>, in object: inout ObjectState) throws(AutomergeError) {
+    /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
+    private mutating func indexVisibleKeys(of objectID: OpID) {
+        guard let keys = objects[objectID]?.keys else { return }
+        for (property, indices) in keys where indices.contains(where: { !isVisible(at: $0) }) {
+            let visible = indices.filter { isVisible(at: $0) }
+            objects[objectID]?.visibleKeys[property] = visible
+        }
+    }
+
+    /// Indexes loaded operations of one object: their ids, the objects they create (listed in
+    /// `created` for the caller to add), and their places in the object.
+    private static func indexLoaded(
+        _ range: Range<Int>, of operations: [Operation], into object: inout ObjectState,
+        ids: inout OperationIndex, maxCounter: inout UInt64, created: inout [(id: OpID, type: ObjectType)]
+    ) throws(AutomergeError) {
+        try reserveLoaded(range, of: operations, in: &object)
         var index = range.lowerBound
         while index < range.upperBound {
-            let id = operations[index].id
-            guard operationByID.insert(id, index: index) == nil else {
-                throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
-            }
-            maxCounter = max(maxCounter, id.counter)
-            if let type = operations[index].action.createdObjectType {
-                objects[id, default: ObjectState(type: nil)].type = type
-            }
-            let isInsert = operations[index].insert
             switch operations[index].key {
             case .property(let property):
-                guard !isInsert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
+                try indexID(at: index, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
+                guard !operations[index].insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
                 // The following operations on the same key (not insertions) join this one.
                 var runEnd = index + 1
                 while runEnd < range.upperBound, !operations[runEnd].insert,
                       case .property(let next) = operations[runEnd].key, next == property {
-                    let nextID = operations[runEnd].id
-                    guard operationByID.insert(nextID, index: runEnd) == nil else {
-                        throw AutomergeError(.invalidOperation, "operation \(nextID.counter) appears twice")
-                    }
-                    maxCounter = max(maxCounter, nextID.counter)
-                    if let type = operations[runEnd].action.createdObjectType {
-                        objects[nextID, default: ObjectState(type: nil)].type = type
-                    }
+                    try indexID(at: runEnd, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
                     runEnd += 1
                 }
                 if object.keys[property] == nil {
@@ -152,10 +141,10 @@ struct OperationSet: Sendable {
                     object.keys[property]?.append(contentsOf: index..<runEnd)
                 }
                 index = runEnd
-                continue
             case .element(let element):
-                if isInsert {
-                    object.elementByID[id] = object.elementStore.count
+                try indexID(at: index, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
+                if operations[index].insert {
+                    object.elementByID.insert(operations[index].id, index: object.elementStore.count, replacing: true)
                     object.order.append(object.elementStore.count)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
                 } else {
@@ -164,8 +153,48 @@ struct OperationSet: Sendable {
                     }
                     object.elementStore[position].operations.append(index)
                 }
+                index += 1
             }
-            index += 1
+        }
+    }
+
+    /// Indexes one loaded operation's id, and notes the object it creates.
+    @inline(__always)
+    private static func indexID(
+        at index: Int, of operations: [Operation], ids: inout OperationIndex, maxCounter: inout UInt64,
+        created: inout [(id: OpID, type: ObjectType)]
+    ) throws(AutomergeError) {
+        let id = operations[index].id
+        guard ids.insert(id, index: index) == nil else {
+            throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
+        }
+        maxCounter = max(maxCounter, id.counter)
+        if let type = operations[index].action.createdObjectType { created.append((id, type)) }
+    }
+
+    /// Checks that an object can hold the keys of its loaded operations, and sizes its tables once:
+    /// keys (one run of operations each) and elements.
+    private static func reserveLoaded(_ range: Range<Int>, of operations: [Operation], in object: inout ObjectState) throws(AutomergeError) {
+        var keyRuns = 0, insertions = 0
+        var previousKey: OpKey?
+        for index in range {
+            // A map key in a list (or an element in a map) would be kept where no read finds it and
+            // saved as another change (mismatching heads); the reference accepts it.
+            if let type = object.type, !type.holds(operations[index].key) {
+                throw AutomergeError(.invalidOperation, "operation \(operations[index].id.counter) has a key its object (a \(type)) cannot hold")
+            }
+            if operations[index].insert {
+                insertions += 1
+            } else if case .property = operations[index].key, operations[index].key != previousKey {
+                keyRuns += 1
+            }
+            previousKey = operations[index].key
+        }
+        if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
+        if insertions > 0 {
+            object.elementByID.reserveCapacity(object.elementByID.count + insertions)
+            object.elementStore.reserveCapacity(object.elementStore.count + insertions)
+            object.order.reserveCapacity(object.order.count + insertions)
         }
     }
 
@@ -300,7 +329,7 @@ struct OperationSet: Sendable {
                         if precedes(other, operation.id) { break }
                         position += 1
                     }
-                    object.elementByID[operation.id] = object.elementStore.count
+                    object.elementByID.insert(operation.id, index: object.elementStore.count, replacing: true)
                     object.lastInsertion = (object.elementStore.count, position)
                     object.order.insert(object.elementStore.count, at: position)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
