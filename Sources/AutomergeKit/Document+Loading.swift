@@ -111,6 +111,7 @@ extension Document {
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
 
         var loaded: [Operation] = []
+        loaded.reserveCapacity(chunk.operationCountHint())
         // Operations on one key come together: most lookups are the previous operation's key.
         var lastName = ColumnString(utf8: []), lastProperty = -1
         try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in

@@ -79,6 +79,21 @@ struct DocumentChunk {
         return count
     }
 
+    /// How many operations ``forEachOperation(limit:_:)`` will give at most: the rows of the id
+    /// counter column (which gives the rows), counted without decoding the other columns; for
+    /// sizing the array they go into. A column that does not decode ends the count there (the
+    /// decoding that follows reports it).
+    func operationCountHint() -> Int {
+        guard let operationColumns else { return operations.count }
+        var idCounter = RLEDecoder<Int64>(operationData, range: operationColumns.range(of: ColumnID.idCounter))
+        var count = 0
+        while !idCounter.isAtEnd && count < OperationColumns.maximumOperationCount {
+            do { _ = try idCounter.next() } catch { return count }
+            count += 1
+        }
+        return count
+    }
+
     /// Calls `body` with each operation in document order: decoded from the columns of a parsed
     /// chunk (whose ``operations`` stays empty), else taken from ``operations``.
     func forEachOperation(limit: Int = .max, _ body: (ChunkOperation) throws(AutomergeError) -> Void) throws(AutomergeError) {
