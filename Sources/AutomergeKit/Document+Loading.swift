@@ -112,17 +112,11 @@ extension Document {
 
         var loaded: [Operation] = []
         loaded.reserveCapacity(chunk.operationCountHint())
-        // Operations on one key come together: most lookups are the previous operation's key.
-        var lastName = ColumnString(utf8: []), lastProperty = -1
+        var recentProperties = RecentProperties()
         try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
             let key: OpKey
             switch operation.key {
-            case .property(let name):
-                if lastProperty < 0 || name.utf8 != lastName.utf8 {
-                    lastProperty = set.property(name)
-                    lastName = name
-                }
-                key = .property(lastProperty)
+            case .property(let name): key = .property(recentProperties.index(of: name, in: &set))
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }

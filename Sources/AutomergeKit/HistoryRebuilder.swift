@@ -135,19 +135,29 @@ struct HistoryRebuilder {
         referenceIDs.append(contentsOf: deletionIDs)
         rowStart = [Int](repeating: 0, count: changeCount + 1)
         var rowOfReference = [Int](repeating: 0, count: referenceCount)
+        // Operations of one change mostly come together: try the previous reference's row first.
+        var lastActor = -1, lastPosition = 0
         for reference in 0..<referenceCount {
             let id = referenceIDs[reference]
             let actor = Int(id.actor)
             guard actor < actorCount, actorRowStart[actor] < actorRowStart[actor + 1] else {
                 throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
             }
+            // The actor's first row whose max op reaches the counter.
             var low = actorRowStart[actor], high = actorRowStart[actor + 1]
             let end = high
-            while low < high {
-                let middle = (low + high) / 2
-                if maxOperations[actorRows[middle]] < id.counter { low = middle + 1 } else { high = middle }
+            if actor == lastActor && maxOperations[actorRows[lastPosition]] >= id.counter
+                && (lastPosition == low || maxOperations[actorRows[lastPosition - 1]] < id.counter) {
+                low = lastPosition
+            } else {
+                while low < high {
+                    let middle = (low + high) / 2
+                    if maxOperations[actorRows[middle]] < id.counter { low = middle + 1 } else { high = middle }
+                }
+                guard low < end else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
+                lastActor = actor
+                lastPosition = low
             }
-            guard low < end else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
             let row = actorRows[low]
             rowOfReference[reference] = row
             rowStart[row + 1] += 1

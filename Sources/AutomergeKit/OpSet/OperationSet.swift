@@ -201,6 +201,45 @@ struct OperationSet: Sendable {
     /// Applies one operation of a change: links it to its predecessors and places it.
     /// `predecessors` must be sorted. Deletions update successors and are not kept.
     mutating func apply(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+        try checkApplicable(operation, predecessors: predecessors)
+        maxCounter = max(maxCounter, operation.id.counter)
+        let index = operations.count
+        // The operations this one overwrites get it as a successor.
+        let candidates = try overwriteCandidates(of: operation, predecessors: predecessors)
+        try linkOverwritten(candidates, by: operation, predecessors: predecessors)
+        defer {
+            // An overwritten operation leaves the key's visible list (a counter stays while only
+            // increments follow it, which needs this operation indexed first: hence deferred).
+            if case .property(let property) = operation.key, !predecessors.isEmpty {
+                dropInvisible(at: property, of: operation.object, among: predecessors)
+            }
+        }
+        guard operation.action != .delete else { return }
+        operations.append(operation)
+        operationByID.insert(operation.id, index: index, replacing: true)
+        if let type = operation.action.createdObjectType {
+            objects[operation.id] = ObjectState(type: type)
+        }
+        let ops = operations
+        let order = lamportOrder
+        let visible = isVisible(at: index)
+        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
+            switch operation.key {
+            case .property(let property):
+                Self.place(index, atKey: property, visible: visible, in: &object, operations: ops, order: order)
+            case .element(let element):
+                if operation.insert {
+                    try Self.placeInsertion(index, after: element, in: &object, operations: ops, order: order)
+                } else {
+                    try Self.place(index, onElement: element, in: &object, operations: ops, order: order)
+                }
+            }
+        }
+    }
+
+    /// Refuses an operation on an object that does not exist, at a key its object cannot hold, or
+    /// a deletion that a document could not keep as it is.
+    private func checkApplicable(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
         guard let objectType = objects[operation.object]?.type else {
             throw AutomergeError(.invalidOperation, "operation refers to an object that does not exist")
         }
@@ -209,19 +248,38 @@ struct OperationSet: Sendable {
         guard objectType.holds(operation.key) else {
             throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) has a key its object (a \(objectType)) cannot hold")
         }
-        let keep = operation.action != .delete
         // A document keeps no deletions: it records each as a successor of the ops it deletes and makes it
         // again when loaded, as a plain deletion of those ops. One that names no op, is an insertion, or
         // carries a value or mark fields would come back different, change the hash of its change, and
         // the saved document would no longer load ("mismatching heads"); the reference accepts them.
-        if !keep {
+        if operation.action == .delete {
             guard !predecessors.isEmpty, !operation.insert, operation.value == .null, !operation.expand,
                   operation.markName == nil else {
                 throw AutomergeError(.invalidOperation, "deletion \(operation.id.counter) deletes nothing or carries fields a deletion cannot have")
             }
         }
-        maxCounter = max(maxCounter, operation.id.counter)
-        let index = operations.count
+    }
+
+    /// The operations at the key or element `operation` writes, among which its predecessors are.
+    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> [Int] {
+        switch operation.key {
+        case .property(let property):
+            // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
+            if let found = operationsAtKey(predecessors, of: operation) { return found }
+            return objects[operation.object]?.keys[property] ?? []
+        case .element(let element):
+            if operation.insert { return [] }
+            guard let position = objects[operation.object]?.elementByID[element],
+                  let ops = objects[operation.object]?.elementStore[position].operations else {
+                throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
+            }
+            return ops
+        }
+    }
+
+    /// Gives each predecessor `operation` as a successor (and an increment's step to a counter).
+    private mutating func linkOverwritten(_ candidates: [Int], by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+        guard !predecessors.isEmpty else { return }
         var incrementValue: Int64 = 0
         if operation.isIncrement {
             switch operation.value {
@@ -230,121 +288,92 @@ struct OperationSet: Sendable {
             default: break
             }
         }
-        // The operations this one overwrites get it as a successor.
-        let candidates: [Int]
-        switch operation.key {
-        case .property(let property):
-            // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
-            if let found = operationsAtKey(predecessors, of: operation) {
-                candidates = found
+        let overwritten = candidates.filter { predecessors.contains(operations[$0].id) }
+        // Every predecessor must be an operation at this op's key. The reference ignores one that
+        // is not (a deletion of another key's value then deletes nothing), but a document keeps
+        // predecessors only as the successors of the ops they name, so such a change would be
+        // saved without them and the saved document would no longer load ("mismatching heads").
+        guard overwritten.count == predecessors.count else {
+            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) names a predecessor that is not an operation at its key")
+        }
+        for candidate in overwritten {
+            insertSuccessor(operation.id, into: candidate)
+            if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
+        }
+    }
+
+    /// Places the operation at `index` among a map key's operations (and its visible ones), in
+    /// Lamport order.
+    private static func place(
+        _ index: Int, atKey property: Int, visible: Bool, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) {
+        let id = ops[index].id
+        // In place: a copy of the list would cost as much as the key's whole history.
+        var position = object.keys[property]?.count ?? 0
+        while position > 0, let list = object.keys[property],
+              order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+        if object.visibleKeys[property] == nil && !visible {
+            // The key's first operation that is not visible: list the others, which all are.
+            object.visibleKeys[property] = object.keys[property] ?? []
+        }
+        object.keys[property, default: []].insert(index, at: position)
+        if visible, object.visibleKeys[property] != nil {
+            var position = object.visibleKeys[property]?.count ?? 0
+            while position > 0, let list = object.visibleKeys[property],
+                  order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+            object.visibleKeys[property, default: []].insert(index, at: position)
+        }
+    }
+
+    /// Places the insertion at `index` in a sequence, after `element` and after the elements
+    /// inserted concurrently there with a greater id.
+    private static func placeInsertion(
+        _ index: Int, after element: OpID, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) throws(AutomergeError) {
+        let id = ops[index].id
+        var position: Int
+        if element.isRoot {
+            position = 0
+        } else if let store = object.elementByID[element] {
+            if let hint = object.lastInsertion, hint.store == store, hint.position < object.order.count,
+               object.order[hint.position] == store {
+                position = hint.position + 1
+            } else if let found = object.order.firstIndex(of: store) {
+                position = found + 1
             } else {
-                candidates = objects[operation.object]?.keys[property] ?? []
+                throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
             }
-        case .element(let element):
-            if operation.insert {
-                candidates = []
-            } else {
-                guard let position = objects[operation.object]?.elementByID[element],
-                      let ops = objects[operation.object]?.elementStore[position].operations else {
-                    throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
-                }
-                candidates = ops
-            }
+        } else {
+            // After an element the object does not hold: at the end, where the reference's search
+            // for the element stops. Its save keeps the element there, and loads again.
+            position = object.order.count
         }
-        if !predecessors.isEmpty {
-            let overwritten = candidates.filter { predecessors.contains(operations[$0].id) }
-            // Every predecessor must be an operation at this op's key. The reference ignores one that
-            // is not (a deletion of another key's value then deletes nothing), but a document keeps
-            // predecessors only as the successors of the ops they name, so such a change would be
-            // saved without them and the saved document would no longer load ("mismatching heads").
-            guard overwritten.count == predecessors.count else {
-                throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) names a predecessor that is not an operation at its key")
-            }
-            for candidate in overwritten {
-                insertSuccessor(operation.id, into: candidate)
-                if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
-            }
+        // Skip elements inserted concurrently with a greater id (and what follows them).
+        while position < object.order.count {
+            let other = ops[object.elementStore[object.order[position]].operations[0]].id
+            if order.precedes(other, id) { break }
+            position += 1
         }
-        defer {
-            // An overwritten operation leaves the key's visible list (a counter stays while only
-            // increments follow it, which needs this operation indexed first: hence deferred).
-            if case .property(let property) = operation.key, !predecessors.isEmpty {
-                dropInvisible(at: property, of: operation.object, among: predecessors)
-            }
+        object.elementByID.insert(id, index: object.elementStore.count, replacing: true)
+        object.lastInsertion = (object.elementStore.count, position)
+        object.order.insert(object.elementStore.count, at: position)
+        object.elementStore.append(ObjectState.Element(operations: [index]))
+    }
+
+    /// Places the operation at `index` among the operations on a sequence element, in Lamport
+    /// order after the insertion.
+    private static func place(
+        _ index: Int, onElement element: OpID, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) throws(AutomergeError) {
+        guard let store = object.elementByID[element] else {
+            throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
         }
-        guard keep else { return }
-        operations.append(operation)
-        operationByID.insert(operation.id, index: index, replacing: true)
-        if let type = operation.action.createdObjectType {
-            objects[operation.id] = ObjectState(type: type)
-        }
-        let isInsert = operation.insert
-        let ops = operations
-        let precedes = lamportOrder.precedes
-        let visible = isVisible(at: index)
-        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
-            switch operation.key {
-            case .property(let property):
-                // In place: a copy of the list would cost as much as the key's whole history.
-                var position = object.keys[property]?.count ?? 0
-                while position > 0, let list = object.keys[property],
-                      precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                if object.visibleKeys[property] == nil && !visible {
-                    // The key's first operation that is not visible: list the others, which all are.
-                    object.visibleKeys[property] = object.keys[property] ?? []
-                }
-                object.keys[property, default: []].insert(index, at: position)
-                if visible, object.visibleKeys[property] != nil {
-                    var position = object.visibleKeys[property]?.count ?? 0
-                    while position > 0, let list = object.visibleKeys[property],
-                          precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                    object.visibleKeys[property, default: []].insert(index, at: position)
-                }
-            case .element(let element):
-                if isInsert {
-                    var position: Int
-                    if element.isRoot {
-                        position = 0
-                    } else if object.elementByID[element] == nil {
-                        // After an element the object does not hold: at the end, where the
-                        // reference's search for the element stops. Its save keeps the element
-                        // there, and loads again.
-                        position = object.order.count
-                    } else {
-                        guard let store = object.elementByID[element] else {
-                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
-                        }
-                        if let hint = object.lastInsertion, hint.store == store, hint.position < object.order.count,
-                           object.order[hint.position] == store {
-                            position = hint.position + 1
-                        } else if let found = object.order.firstIndex(of: store) {
-                            position = found + 1
-                        } else {
-                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
-                        }
-                    }
-                    // Skip elements inserted concurrently with a greater id (and what follows them).
-                    while position < object.order.count {
-                        let other = ops[object.elementStore[object.order[position]].operations[0]].id
-                        if precedes(other, operation.id) { break }
-                        position += 1
-                    }
-                    object.elementByID.insert(operation.id, index: object.elementStore.count, replacing: true)
-                    object.lastInsertion = (object.elementStore.count, position)
-                    object.order.insert(object.elementStore.count, at: position)
-                    object.elementStore.append(ObjectState.Element(operations: [index]))
-                } else {
-                    guard let store = object.elementByID[element] else {
-                        throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
-                    }
-                    var list = object.elementStore[store].operations
-                    var position = list.count
-                    while position > 1 && precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                    list.insert(index, at: position)
-                    object.elementStore[store].operations = list
-                }
-            }
-        }
+        let id = ops[index].id
+        var list = object.elementStore[store].operations
+        var position = list.count
+        while position > 1 && order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+        list.insert(index, at: position)
+        object.elementStore[store].operations = list
     }
 
     /// The indices of `predecessors` when each is an operation at `operation`'s object and map key
