@@ -37,6 +37,8 @@ struct HistoryRebuilder {
     private var localActor: [Int] = []
     private var others: [Int] = []
     private var sortedPredecessors: [OpID] = []
+    /// The actor table of a change by each author that mentions no other actor, once made.
+    private var authorOnlyActors: [[ActorID]?] = []
     private var encoder = OperationColumnEncoder()
     private var contents: [UInt8] = []
 
@@ -73,6 +75,7 @@ struct HistoryRebuilder {
         var hashes: [ChangeHash] = []
         hashes.reserveCapacity(changeCount)
         localActor = [Int](repeating: -1, count: set.actors.count)
+        authorOnlyActors = [[ActorID]?](repeating: nil, count: set.actors.count)
         for row in 0..<changeCount {
             let change = try encodeChange(row, of: chunk, set: set, hashes: hashes)
             hashes.append(change.hash)
@@ -213,15 +216,25 @@ struct HistoryRebuilder {
         contents.append(contentsOf: chunk.changes[row].extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
 
+        let actors = changeActors(author: author, set: set)
+        for actor in others { localActor[actor] = -1 }
+        localActor[author] = -1
+        return StoredChange(
+            hash: hash, bytes: bytes, actors: actors, sequence: chunk.changes[row].sequence,
+            startOperation: start, time: chunk.changes[row].time, message: chunk.changes[row].message,
+            dependencies: dependencies, extraBytes: chunk.changes[row].extraBytes, operations: [], operationCount: end - first)
+    }
+
+    /// The change's actor table: its author, then ``others``. Most changes mention no other actor,
+    /// and share one table per author.
+    private mutating func changeActors(author: Int, set: OperationSet) -> [ActorID] {
+        if others.isEmpty, let shared = authorOnlyActors[author] { return shared }
         var actors: [ActorID] = []
         actors.reserveCapacity(others.count + 1)
         actors.append(set.actors[author])
-        for actor in others { actors.append(set.actors[actor]); localActor[actor] = -1 }
-        localActor[author] = -1
-        return StoredChange(
-            hash: ChangeHash(bytes: hash), bytes: bytes, actors: actors, sequence: chunk.changes[row].sequence,
-            startOperation: start, time: chunk.changes[row].time, message: chunk.changes[row].message,
-            dependencies: dependencies, extraBytes: chunk.changes[row].extraBytes, operations: [], operationCount: end - first)
+        for actor in others { actors.append(set.actors[actor]) }
+        if others.isEmpty { authorOnlyActors[author] = actors }
+        return actors
     }
 
     /// Puts a change's references in counter order (each change's counters are distinct).
@@ -265,7 +278,7 @@ struct HistoryRebuilder {
     /// Writes a change chunk's header fields (before its columns) to ``contents``.
     private mutating func writeHeader(of change: borrowing DocumentChunk.ChangeRow, start: UInt64, dependencies: [ChangeHash], set: OperationSet) {
         contents.appendLength(dependencies.count)
-        for dependency in dependencies { contents.append(contentsOf: dependency.bytes) }
+        for dependency in dependencies { dependency.append(to: &contents) }
         contents.appendPrefixed(set.actors[change.actor].bytes)
         contents.appendUnsignedLEB128(change.sequence)
         contents.appendUnsignedLEB128(start)

@@ -206,7 +206,7 @@ struct DocumentChunk {
         contents.appendLength(actors.count)
         for actor in actors { contents.appendPrefixed(actor.bytes) }
         contents.appendLength(heads.count)
-        for head in heads { contents.append(contentsOf: head.bytes) }
+        for head in heads { head.append(to: &contents) }
         let compressedChanges = Self.compress(changeColumns, group: .changes, cache: &cache)
         let compressedOperations = Self.compress(operationColumns, group: .operations, cache: &cache)
         ColumnLayout.writeMetadata(compressedChanges.map { ($0.0, $0.1.count) }, to: &contents)
