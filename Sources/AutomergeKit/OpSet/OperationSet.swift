@@ -135,11 +135,7 @@ struct OperationSet: Sendable {
                     try indexID(at: runEnd, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
                     runEnd += 1
                 }
-                if object.keys[property] == nil {
-                    object.keys[property] = Array(index..<runEnd)
-                } else {
-                    object.keys[property]?.append(contentsOf: index..<runEnd)
-                }
+                object.keys[property, default: []].append(contentsOf: index..<runEnd)
                 index = runEnd
             case .element(let element):
                 try indexID(at: index, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
