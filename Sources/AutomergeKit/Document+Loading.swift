@@ -7,15 +7,17 @@ extension Document {
     ///   match the changes, or (for files of change chunks only) changes whose dependencies are
     ///   missing.
     public static func load(_ bytes: [UInt8]) throws(AutomergeError) -> Document {
-        var document = Document()
-        guard !bytes.isEmpty else { return document }
+        guard !bytes.isEmpty else { return Document() }
         var reader = ByteReader(bytes)
         let first = try Chunk.read(from: &reader)
         var incoming: [StoredChange] = []
         let firstWasDocument = first.type == .document
+        // One new document (each draws a random actor), not one made only to be replaced.
+        var document: Document
         if firstWasDocument {
             document = try reconstruct(DocumentChunk.parse(first), verifyHeads: true)
         } else {
+            document = Document()
             incoming.append(try StoredChange.parseFromFile(first))
         }
         while !reader.isAtEnd {
