@@ -4,10 +4,10 @@
 /// operation makes.
 ///
 /// Each slot holds the id and its index together (16 bytes), so a probe touches one cache line.
-/// Ids are placed by blocks of eight consecutive counters of one actor: the block is hashed with
-/// multiply-shift by a random odd multiplier chosen once per process (as Swift's own dictionaries
-/// are seeded once per process), so ids crafted in a file cannot be made to collide, and the
-/// counter's low three bits pick the slot in the block. The operations of one change have
+/// Ids are placed by blocks of eight consecutive counters of one actor: the block is mixed with a
+/// random seed chosen once per process (as Swift's own dictionaries are seeded once per process),
+/// so ids crafted in a file cannot be made to collide, and the counter's low three bits pick the
+/// slot in the block. The operations of one change have
 /// consecutive counters and mostly come together, so they share a few cache lines instead of
 /// each missing the cache at a random slot.
 struct OperationIndex: Sendable {
@@ -20,14 +20,14 @@ struct OperationIndex: Sendable {
     }
 
     private static let emptySlot = Slot(counter: 0, actor: 0, value: -1)
-    private static let processMultiplier: UInt64 = {
+    private static let processSeed: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        return generator.next() | 1
+        return generator.next()
     }()
 
     private var slots: [Slot] = []
     private var shift: UInt64 = 64
-    private var multiplier: UInt64 = 0
+    private var seed: UInt64 = 0
     private(set) var count = 0
 
     init() {}
@@ -80,8 +80,13 @@ struct OperationIndex: Sendable {
 
     @inline(__always)
     private func slot(for id: OpID) -> Int {
-        let block = (id.counter >> 3) ^ (UInt64(UInt32(bitPattern: id.actor)) << 32)
-        let home = Int(truncatingIfNeeded: (block &* multiplier) >> shift)
+        // SplitMix64's finalizer after the seed: multiply-shift alone maps consecutive blocks to
+        // nearby slots for some multipliers, and linear probing then walks long clusters.
+        var mixed = ((id.counter >> 3) ^ (UInt64(UInt32(bitPattern: id.actor)) << 32)) ^ seed
+        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+        mixed ^= mixed >> 31
+        let home = Int(truncatingIfNeeded: mixed >> shift)
         return (home & ~7) | Int(truncatingIfNeeded: id.counter & 7)
     }
 
@@ -89,7 +94,7 @@ struct OperationIndex: Sendable {
         var size = max(16, slots.count)
         while minimumCount * 4 > size * 3 { size *= 2 }
         let old = slots
-        multiplier = Self.processMultiplier
+        seed = Self.processSeed
         slots = Array(repeating: Self.emptySlot, count: size)
         shift = UInt64(64 - size.trailingZeroBitCount)
         count = 0
