@@ -7,15 +7,17 @@ extension Document {
     ///   match the changes, or (for files of change chunks only) changes whose dependencies are
     ///   missing.
     public static func load(_ bytes: [UInt8]) throws(AutomergeError) -> Document {
-        var document = Document()
-        guard !bytes.isEmpty else { return document }
+        guard !bytes.isEmpty else { return Document() }
         var reader = ByteReader(bytes)
         let first = try Chunk.read(from: &reader)
         var incoming: [StoredChange] = []
         let firstWasDocument = first.type == .document
+        // One new document (each draws a random actor), not one made only to be replaced.
+        var document: Document
         if firstWasDocument {
             document = try reconstruct(DocumentChunk.parse(first), verifyHeads: true)
         } else {
+            document = Document()
             incoming.append(try StoredChange.parseFromFile(first))
         }
         while !reader.isAtEnd {
@@ -111,17 +113,12 @@ extension Document {
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
 
         var loaded: [Operation] = []
-        // Operations on one key come together: most lookups are the previous operation's key.
-        var lastName = ColumnString(utf8: []), lastProperty = -1
+        loaded.reserveCapacity(chunk.operationCountHint())
+        var recentProperties = RecentProperties()
         try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
             let key: OpKey
             switch operation.key {
-            case .property(let name):
-                if lastProperty < 0 || name.utf8 != lastName.utf8 {
-                    lastProperty = set.property(name)
-                    lastName = name
-                }
-                key = .property(lastProperty)
+            case .property(let name): key = .property(recentProperties.index(of: name, in: &set))
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }

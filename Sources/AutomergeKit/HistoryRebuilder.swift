@@ -9,15 +9,38 @@
 /// a month document has thousands of small changes.
 ///
 /// A *reference* is an operation held by the set (`0..<operationCount`) or a synthesized deletion
-/// (`operationCount + d`).
+/// (`operationCount + d`). Index tables are compressed rows: the entries of row `r` are
+/// `entries[start[r]..<start[r + 1]]`.
 struct HistoryRebuilder {
     private let operationCount: Int
     /// Ids of the synthesized deletions, in the order they were first seen.
     private var deletionIDs: [OpID] = []
-    private var deletionByID: [OpID: Int] = [:]
+    private var deletionByID = OperationIndex()
     /// Pairs (reference, index of an operation that has it as a successor), in document order.
     private var linkTargets: [Int] = []
     private var linkSources: [Int] = []
+
+    /// Each reference's predecessors (operation indices), as compressed rows.
+    private var predecessorStart: [Int] = []
+    private var predecessors: [Int] = []
+    /// Each change row's max op, and each actor's change rows in order, as compressed rows.
+    private var maxOperations: [UInt64] = []
+    private var actorRowStart: [Int] = []
+    private var actorRows: [Int] = []
+    /// The id of every reference, and each change row's references, as compressed rows.
+    private var referenceIDs: [OpID] = []
+    private var rowStart: [Int] = []
+    private var rowReferences: [Int] = []
+
+    /// Per change, reused: each actor's index in the change's actor table (-1 when not in it;
+    /// the author is 0), the other actors in the order the change lists them, and the chunk.
+    private var localActor: [Int] = []
+    private var others: [Int] = []
+    private var sortedPredecessors: [OpID] = []
+    /// The actor table of a change by each author that mentions no other actor, once made.
+    private var authorOnlyActors: [[ActorID]?] = []
+    private var encoder = OperationColumnEncoder()
+    private var contents: [UInt8] = []
 
     init(operationCount: Int) {
         self.operationCount = operationCount
@@ -31,14 +54,8 @@ struct HistoryRebuilder {
 
     /// Records that the operation at `predecessor` was deleted by `deletion`, an id no operation has.
     mutating func link(predecessor: Int, toDeletion deletion: OpID) {
-        let index: Int
-        if let existing = deletionByID[deletion] {
-            index = existing
-        } else {
-            index = deletionIDs.count
-            deletionIDs.append(deletion)
-            deletionByID[deletion] = index
-        }
+        let index = deletionByID.insert(deletion, index: deletionIDs.count) ?? deletionIDs.count
+        if index == deletionIDs.count { deletionIDs.append(deletion) }
         linkTargets.append(operationCount + index)
         linkSources.append(predecessor)
     }
@@ -47,17 +64,35 @@ struct HistoryRebuilder {
     /// holds the chunk's operations.
     mutating func rebuild(_ chunk: DocumentChunk, into document: inout Document, verifyHeads: Bool) throws(AutomergeError) {
         let set = document.operationSet
-        let changeCount = chunk.changes.count
-        // The op set's actors: the chunk's table without repeats (change rows already index them).
-        let actorCount = set.actors.count
-        let referenceCount = operationCount + deletionIDs.count
-        deletionByID = [:]
+        groupPredecessors()
+        try groupRowsByActor(chunk, actorCount: set.actors.count)
+        try assignReferencesToRows(chunk, set: set)
 
-        // Predecessors of each reference (compressed rows: `predecessors[predecessorStart[r]..<predecessorStart[r + 1]]`).
-        var predecessorStart = [Int](repeating: 0, count: referenceCount + 1)
+        precondition(document.history.isEmpty, "history is rebuilt into a new document")
+        let changeCount = chunk.changes.count
+        document.history.reserveCapacity(changeCount)
+        document.historyIndex.reserveCapacity(changeCount)
+        var hashes: [ChangeHash] = []
+        hashes.reserveCapacity(changeCount)
+        localActor = [Int](repeating: -1, count: set.actors.count)
+        authorOnlyActors = [[ActorID]?](repeating: nil, count: set.actors.count)
+        for row in 0..<changeCount {
+            let change = try encodeChange(row, of: chunk, set: set, hashes: hashes)
+            hashes.append(change.hash)
+            document.historyIndex[change.hash] = document.history.count
+            document.history.append(change)
+        }
+        try recordHeads(chunk, hashes: hashes, into: &document, verifyHeads: verifyHeads)
+    }
+
+    /// Groups the links by the reference they point at: ``predecessors`` in compressed rows.
+    private mutating func groupPredecessors() {
+        let referenceCount = operationCount + deletionIDs.count
+        deletionByID = OperationIndex()
+        predecessorStart = [Int](repeating: 0, count: referenceCount + 1)
         for target in linkTargets { predecessorStart[target + 1] += 1 }
         for position in 0..<referenceCount { predecessorStart[position + 1] += predecessorStart[position] }
-        var predecessors = [Int](repeating: 0, count: linkTargets.count)
+        predecessors = [Int](repeating: 0, count: linkTargets.count)
         var fill = predecessorStart
         for position in linkTargets.indices {
             let target = linkTargets[position]
@@ -66,18 +101,21 @@ struct HistoryRebuilder {
         }
         linkTargets = []
         linkSources = []
+    }
 
-        // Each actor's change rows, in order (compressed rows again).
-        var maxOperations: [UInt64] = []
+    /// Lists each actor's change rows in order (``actorRows``), refusing max ops that go back.
+    private mutating func groupRowsByActor(_ chunk: DocumentChunk, actorCount: Int) throws(AutomergeError) {
+        let changeCount = chunk.changes.count
+        maxOperations = []
         maxOperations.reserveCapacity(changeCount)
-        var actorRowStart = [Int](repeating: 0, count: actorCount + 1)
+        actorRowStart = [Int](repeating: 0, count: actorCount + 1)
         for change in chunk.changes {
             maxOperations.append(change.maxOperation)
             actorRowStart[change.actor + 1] += 1
         }
         for position in 0..<actorCount { actorRowStart[position + 1] += actorRowStart[position] }
-        var actorRows = [Int](repeating: 0, count: changeCount)
-        fill = actorRowStart
+        actorRows = [Int](repeating: 0, count: changeCount)
+        var fill = actorRowStart
         for row in 0..<changeCount {
             let actor = chunk.changes[row].actor
             let position = fill[actor]
@@ -87,31 +125,59 @@ struct HistoryRebuilder {
             actorRows[position] = row
             fill[actor] += 1
         }
+    }
 
-        // The id of every reference, and the change row each belongs to.
-        var referenceIDs: [OpID] = []
+    /// Finds the change row of every reference (its actor's first change whose max op reaches its
+    /// counter) and lists each row's references (``rowReferences``); checks sequence numbers.
+    private mutating func assignReferencesToRows(_ chunk: DocumentChunk, set: OperationSet) throws(AutomergeError) {
+        let changeCount = chunk.changes.count, actorCount = set.actors.count
+        let referenceCount = operationCount + deletionIDs.count
+        referenceIDs = []
         referenceIDs.reserveCapacity(referenceCount)
         for index in 0..<operationCount { referenceIDs.append(set.operations[index].id) }
         referenceIDs.append(contentsOf: deletionIDs)
-        var rowStart = [Int](repeating: 0, count: changeCount + 1)
+        rowStart = [Int](repeating: 0, count: changeCount + 1)
         var rowOfReference = [Int](repeating: 0, count: referenceCount)
+        // Operations of one change mostly come together: try the previous reference's row first.
+        var lastActor = -1, lastPosition = 0
         for reference in 0..<referenceCount {
             let id = referenceIDs[reference]
             let actor = Int(id.actor)
             guard actor < actorCount, actorRowStart[actor] < actorRowStart[actor + 1] else {
                 throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
             }
+            // The actor's first row whose max op reaches the counter.
             var low = actorRowStart[actor], high = actorRowStart[actor + 1]
             let end = high
-            while low < high {
-                let middle = (low + high) / 2
-                if maxOperations[actorRows[middle]] < id.counter { low = middle + 1 } else { high = middle }
+            if actor == lastActor && maxOperations[actorRows[lastPosition]] >= id.counter
+                && (lastPosition == low || maxOperations[actorRows[lastPosition - 1]] < id.counter) {
+                low = lastPosition
+            } else {
+                while low < high {
+                    let middle = (low + high) / 2
+                    if maxOperations[actorRows[middle]] < id.counter { low = middle + 1 } else { high = middle }
+                }
+                guard low < end else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
+                lastActor = actor
+                lastPosition = low
             }
-            guard low < end else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
             let row = actorRows[low]
             rowOfReference[reference] = row
             rowStart[row + 1] += 1
         }
+        try checkSequences(chunk, actorCount: actorCount)
+        for row in 0..<changeCount { rowStart[row + 1] += rowStart[row] }
+        rowReferences = [Int](repeating: 0, count: referenceCount)
+        var fill = rowStart
+        for reference in 0..<referenceCount {
+            let row = rowOfReference[reference]
+            rowReferences[fill[row]] = reference
+            fill[row] += 1
+        }
+    }
+
+    /// Refuses an actor whose changes are not numbered 1, 2, 3, ...
+    private func checkSequences(_ chunk: DocumentChunk, actorCount: Int) throws(AutomergeError) {
         for actor in 0..<actorCount {
             var expected: UInt64 = 1
             for position in actorRowStart[actor]..<actorRowStart[actor + 1] {
@@ -121,165 +187,177 @@ struct HistoryRebuilder {
                 expected += 1
             }
         }
-        for row in 0..<changeCount { rowStart[row + 1] += rowStart[row] }
-        var rowReferences = [Int](repeating: 0, count: referenceCount)
-        fill = rowStart
-        for reference in 0..<referenceCount {
-            let row = rowOfReference[reference]
-            rowReferences[fill[row]] = reference
-            fill[row] += 1
+    }
+
+    /// Encodes the change of one row as a change chunk; `hashes` are the earlier rows' hashes.
+    private mutating func encodeChange(_ row: Int, of chunk: DocumentChunk, set: OperationSet, hashes: [ChangeHash]) throws(AutomergeError) -> StoredChange {
+        let first = rowStart[row], end = rowStart[row + 1]
+        sortByCounter(first..<end)
+        let maxOperation = chunk.changes[row].maxOperation
+        guard UInt64(end - first) <= maxOperation else {
+            throw AutomergeError(.invalidOperation, "incorrect max op")
         }
-        rowOfReference = []
-        fill = []
+        let start = maxOperation - UInt64(end - first) + 1
+        guard start >= 1 else { throw AutomergeError(.invalidOperation, "missing ops") }
+        var dependencies: [ChangeHash] = []
+        dependencies.reserveCapacity(chunk.changes[row].dependencies.count)
+        for index in chunk.changes[row].dependencies {
+            guard index < hashes.count else { throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)") }
+            dependencies.append(hashes[index])
+        }
+        dependencies.sort()
+        let author = chunk.changes[row].actor
+        try listOtherActors(of: first..<end, author: author, set: set)
 
-        precondition(document.history.isEmpty, "history is rebuilt into a new document")
-        document.history.reserveCapacity(changeCount)
-        document.historyIndex.reserveCapacity(changeCount)
-        let order = set.lamportOrder
-        var hashes: [ChangeHash] = []
-        hashes.reserveCapacity(changeCount)
-        var encoder = OperationColumnEncoder()
-        var contents: [UInt8] = []
-        var localActor = [Int](repeating: -1, count: set.actors.count)
-        var others: [Int] = []
-        var sortedPredecessors: [OpID] = []
-        for row in 0..<changeCount {
-            let change = chunk.changes[row]
-            let first = rowStart[row], end = rowStart[row + 1]
-            let count = end - first
-            // Operations in counter order (each change's counters are distinct).
-            var sorted = true
-            if count > 1 {
-                for position in (first + 1)..<end where referenceIDs[rowReferences[position - 1]].counter > referenceIDs[rowReferences[position]].counter {
-                    sorted = false
-                    break
-                }
-            }
-            if !sorted {
-                rowReferences[first..<end].sort { referenceIDs[$0].counter < referenceIDs[$1].counter }
-            }
-            guard UInt64(count) <= change.maxOperation else {
-                throw AutomergeError(.invalidOperation, "incorrect max op")
-            }
-            let start = change.maxOperation - UInt64(count) + 1
-            guard start >= 1 else { throw AutomergeError(.invalidOperation, "missing ops") }
-            var dependencies: [ChangeHash] = []
-            dependencies.reserveCapacity(change.dependencies.count)
-            for index in change.dependencies {
-                guard index < hashes.count else { throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)") }
-                dependencies.append(hashes[index])
-            }
-            dependencies.sort()
+        contents.removeAll(keepingCapacity: true)
+        writeHeader(of: chunk.changes[row], start: start, dependencies: dependencies, set: set)
+        encodeOperations(first..<end, start: start, set: set)
+        encoder.writeColumns(layout: .change, to: &contents)
+        contents.append(contentsOf: chunk.changes[row].extraBytes)
+        let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
 
-            // The actors the change mentions besides its author, sorted by their bytes.
-            let author = change.actor
-            guard author < localActor.count else {
-                throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
-            }
-            localActor[author] = 0
-            others.removeAll(keepingCapacity: true)
-            for position in first..<end {
-                let reference = rowReferences[position]
-                let holder = reference < operationCount ? reference : predecessors[predecessorStart[reference]]
-                let object = set.operations[holder].object
-                if !object.isRoot { try Self.mention(Int(object.actor), &localActor, &others) }
-                if case .element(let element) = writtenKey(of: reference, holder: holder, in: set), !element.isRoot {
-                    try Self.mention(Int(element.actor), &localActor, &others)
-                }
-                for predecessor in predecessorStart[reference]..<predecessorStart[reference + 1] {
-                    try Self.mention(Int(set.operations[predecessors[predecessor]].id.actor), &localActor, &others)
-                }
-            }
-            if others.count > 1 {
-                let rank = order.actorRank
-                others.sort { rank[$0] < rank[$1] }
-            }
-            for (position, actor) in others.enumerated() { localActor[actor] = position + 1 }
+        let actors = changeActors(author: author, set: set)
+        for actor in others { localActor[actor] = -1 }
+        localActor[author] = -1
+        return StoredChange(
+            hash: hash, bytes: bytes, actors: actors, sequence: chunk.changes[row].sequence,
+            startOperation: start, time: chunk.changes[row].time, message: chunk.changes[row].message,
+            dependencies: dependencies, extraBytes: chunk.changes[row].extraBytes, operations: [], operationCount: end - first)
+    }
 
-            contents.removeAll(keepingCapacity: true)
-            contents.appendLength(dependencies.count)
-            for dependency in dependencies { contents.append(contentsOf: dependency.bytes) }
-            contents.appendPrefixed(set.actors[author].bytes)
-            contents.appendUnsignedLEB128(change.sequence)
-            contents.appendUnsignedLEB128(start)
-            contents.appendSignedLEB128(change.time)
-            if let message = change.message {
-                contents.appendPrefixed(message.utf8)
+    /// The change's actor table: its author, then ``others``. Most changes mention no other actor,
+    /// and share one table per author.
+    private mutating func changeActors(author: Int, set: OperationSet) -> [ActorID] {
+        if others.isEmpty, let shared = authorOnlyActors[author] { return shared }
+        var actors: [ActorID] = []
+        actors.reserveCapacity(others.count + 1)
+        actors.append(set.actors[author])
+        for actor in others { actors.append(set.actors[actor]) }
+        if others.isEmpty { authorOnlyActors[author] = actors }
+        return actors
+    }
+
+    /// Puts a change's references in counter order (each change's counters are distinct).
+    private mutating func sortByCounter(_ range: Range<Int>) {
+        guard range.count > 1 else { return }
+        for position in (range.lowerBound + 1)..<range.upperBound
+        where referenceIDs[rowReferences[position - 1]].counter > referenceIDs[rowReferences[position]].counter {
+            let ids = referenceIDs
+            rowReferences[range].sort { ids[$0].counter < ids[$1].counter }
+            return
+        }
+    }
+
+    /// Lists the actors a change mentions besides its author in ``others``, sorted by their bytes,
+    /// and numbers them in ``localActor`` (the author is 0).
+    private mutating func listOtherActors(of range: Range<Int>, author: Int, set: OperationSet) throws(AutomergeError) {
+        guard author < localActor.count else {
+            throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
+        }
+        localActor[author] = 0
+        others.removeAll(keepingCapacity: true)
+        for position in range {
+            let reference = rowReferences[position]
+            let holder = reference < operationCount ? reference : predecessors[predecessorStart[reference]]
+            let object = set.operations[holder].object
+            if !object.isRoot { try mention(Int(object.actor)) }
+            if case .element(let element) = writtenKey(of: reference, holder: holder, in: set), !element.isRoot {
+                try mention(Int(element.actor))
+            }
+            for predecessor in predecessorStart[reference]..<predecessorStart[reference + 1] {
+                try mention(Int(set.operations[predecessors[predecessor]].id.actor))
+            }
+        }
+        if others.count > 1 {
+            let rank = set.lamportOrder.actorRank
+            others.sort { rank[$0] < rank[$1] }
+        }
+        for (position, actor) in others.enumerated() { localActor[actor] = position + 1 }
+    }
+
+    /// Writes a change chunk's header fields (before its columns) to ``contents``.
+    private mutating func writeHeader(of change: borrowing DocumentChunk.ChangeRow, start: UInt64, dependencies: [ChangeHash], set: OperationSet) {
+        contents.appendLength(dependencies.count)
+        for dependency in dependencies { dependency.append(to: &contents) }
+        contents.appendPrefixed(set.actors[change.actor].bytes)
+        contents.appendUnsignedLEB128(change.sequence)
+        contents.appendUnsignedLEB128(start)
+        contents.appendSignedLEB128(change.time)
+        if let message = change.message {
+            contents.appendPrefixed(message.utf8)
+        } else {
+            contents.appendLength(0)
+        }
+        contents.appendLength(others.count)
+        for actor in others { contents.appendPrefixed(set.actors[actor].bytes) }
+    }
+
+    /// Encodes a change's operations, in counter order from `start`, into ``encoder``.
+    private mutating func encodeOperations(_ range: Range<Int>, start: UInt64, set: OperationSet) {
+        encoder.reset()
+        var counter = start
+        for position in range {
+            let reference = rowReferences[position]
+            let isDeletion = reference >= operationCount
+            let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
+            let objectID = set.operations[holder].object
+            let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
+            let key: ChunkKey
+            switch writtenKey(of: reference, holder: holder, in: set) {
+            case .property(let property): key = .property(set.properties[property])
+            case .element(let element):
+                key = element.isRoot ? .head : .element(ChunkOpID(counter: element.counter, actor: localActor[Int(element.actor)]))
+            }
+            let predecessorRange = predecessorStart[reference]..<predecessorStart[reference + 1]
+            let id = ChunkOpID(counter: counter, actor: 0)
+            counter += 1
+            if isDeletion {
+                encoder.appendOperation(
+                    id: id, object: object, key: key, insert: false, action: .delete, value: .null,
+                    referenceCount: predecessorRange.count, expand: false, markName: nil, layout: .change)
             } else {
-                contents.appendLength(0)
+                encoder.appendOperation(
+                    id: id, object: object, key: key, insert: set.operations[holder].insert,
+                    action: set.operations[holder].action, value: set.operations[holder].value,
+                    referenceCount: predecessorRange.count, expand: set.operations[holder].expand,
+                    markName: set.operations[holder].markName, layout: .change)
             }
-            contents.appendLength(others.count)
-            for actor in others { contents.appendPrefixed(set.actors[actor].bytes) }
-
-            encoder.reset()
-            var counter = start
-            for position in first..<end {
-                let reference = rowReferences[position]
-                let isDeletion = reference >= operationCount
-                let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
-                let objectID = set.operations[holder].object
-                let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
-                let key: ChunkKey
-                switch writtenKey(of: reference, holder: holder, in: set) {
-                case .property(let property): key = .property(set.properties[property])
-                case .element(let element):
-                    key = element.isRoot ? .head : .element(ChunkOpID(counter: element.counter, actor: localActor[Int(element.actor)]))
-                }
-                let predecessorRange = predecessorStart[reference]..<predecessorStart[reference + 1]
-                let id = ChunkOpID(counter: counter, actor: 0)
-                counter += 1
-                if isDeletion {
-                    encoder.appendOperation(
-                        id: id, object: object, key: key, insert: false, action: .delete, value: .null,
-                        referenceCount: predecessorRange.count, expand: false, markName: nil, layout: .change)
-                } else {
-                    encoder.appendOperation(
-                        id: id, object: object, key: key, insert: set.operations[holder].insert,
-                        action: set.operations[holder].action, value: set.operations[holder].value,
-                        referenceCount: predecessorRange.count, expand: set.operations[holder].expand,
-                        markName: set.operations[holder].markName, layout: .change)
-                }
-                if predecessorRange.count == 1 {
-                    let predecessor = set.operations[predecessors[predecessorRange.lowerBound]].id
-                    encoder.appendReference(ChunkOpID(counter: predecessor.counter, actor: localActor[Int(predecessor.actor)]))
-                } else if !predecessorRange.isEmpty {
-                    sortedPredecessors.removeAll(keepingCapacity: true)
-                    for predecessor in predecessorRange { sortedPredecessors.append(set.operations[predecessors[predecessor]].id) }
-                    sortedPredecessors.sort(by: order.precedes)
-                    for predecessor in sortedPredecessors {
-                        encoder.appendReference(ChunkOpID(counter: predecessor.counter, actor: localActor[Int(predecessor.actor)]))
-                    }
-                }
-            }
-            encoder.writeColumns(layout: .change, to: &contents)
-            contents.append(contentsOf: change.extraBytes)
-            let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
-
-            var actors: [ActorID] = []
-            actors.reserveCapacity(others.count + 1)
-            actors.append(set.actors[author])
-            for actor in others { actors.append(set.actors[actor]); localActor[actor] = -1 }
-            localActor[author] = -1
-            let changeHash = ChangeHash(bytes: hash)
-            hashes.append(changeHash)
-            document.historyIndex[changeHash] = document.history.count
-            document.history.append(StoredChange(
-                hash: changeHash, bytes: bytes, actors: actors, sequence: change.sequence,
-                startOperation: start, time: change.time, message: change.message,
-                dependencies: dependencies, extraBytes: change.extraBytes, operations: [], operationCount: count))
+            encodePredecessors(predecessorRange, set: set)
         }
-        // What recording each change would give: heads are the changes no later one depends on;
-        // an actor's sequence number is its change count, its max op its last change's.
+    }
+
+    /// Encodes one operation's predecessors, in Lamport order.
+    @inline(__always)
+    private mutating func encodePredecessors(_ range: Range<Int>, set: OperationSet) {
+        if range.count == 1 {
+            let predecessor = set.operations[predecessors[range.lowerBound]].id
+            encoder.appendReference(ChunkOpID(counter: predecessor.counter, actor: localActor[Int(predecessor.actor)]))
+        } else if !range.isEmpty {
+            sortedPredecessors.removeAll(keepingCapacity: true)
+            for predecessor in range { sortedPredecessors.append(set.operations[predecessors[predecessor]].id) }
+            sortedPredecessors.sort(by: set.lamportOrder.precedes)
+            for predecessor in sortedPredecessors {
+                encoder.appendReference(ChunkOpID(counter: predecessor.counter, actor: localActor[Int(predecessor.actor)]))
+            }
+        }
+    }
+
+    /// What recording each change would give: heads are the changes no later one depends on; an
+    /// actor's sequence number is its change count, its max op its last change's. Checks the
+    /// chunk's heads against them when asked.
+    private func recordHeads(_ chunk: DocumentChunk, hashes: [ChangeHash], into document: inout Document, verifyHeads: Bool) throws(AutomergeError) {
+        let changeCount = chunk.changes.count
+        let actors = document.operationSet.actors
         var isDependency = [Bool](repeating: false, count: changeCount)
         for change in chunk.changes {
             for index in change.dependencies { isDependency[index] = true }
         }
         document.headSet.reserveCapacity(changeCount - isDependency.lazy.filter { $0 }.count)
         for row in 0..<changeCount where !isDependency[row] { document.headSet.insert(hashes[row]) }
-        for actor in 0..<actorCount where actorRowStart[actor] < actorRowStart[actor + 1] {
+        for actor in 0..<actors.count where actorRowStart[actor] < actorRowStart[actor + 1] {
             let lastRow = actorRows[actorRowStart[actor + 1] - 1]
-            document.sequenceByActor[set.actors[actor]] = UInt64(actorRowStart[actor + 1] - actorRowStart[actor])
-            document.maxOperationByActor[set.actors[actor]] = maxOperations[lastRow]
+            document.sequenceByActor[actors[actor]] = UInt64(actorRowStart[actor + 1] - actorRowStart[actor])
+            document.maxOperationByActor[actors[actor]] = maxOperations[lastRow]
         }
         if verifyHeads && Set(chunk.heads) != document.headSet {
             throw AutomergeError(.mismatchingHeads, "the document's stored heads do not match its changes (mismatching heads)")
@@ -294,7 +372,7 @@ struct HistoryRebuilder {
 
     /// Gives `actor` a place among the change's other actors unless it has one (or is the author).
     @inline(__always)
-    private static func mention(_ actor: Int, _ localActor: inout [Int], _ others: inout [Int]) throws(AutomergeError) {
+    private mutating func mention(_ actor: Int) throws(AutomergeError) {
         guard actor < localActor.count else {
             throw AutomergeError(.missingActor, "an operation referenced an actor index we couldn't find")
         }

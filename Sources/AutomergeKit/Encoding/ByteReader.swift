@@ -103,6 +103,11 @@ struct ByteReader {
     /// Unsigned LEB128 as the reference reads it inside column data (the `leb128` crate): redundant
     /// trailing zero bytes are allowed (`80 00` is 0); a tenth byte other than 0 or 1 overflows.
     mutating func readLenientUnsignedLEB128() throws(AutomergeError) -> UInt64 {
+        // Most numbers in columns (run lengths, deltas, actor indices) fit in one byte.
+        if position < end, bytes[position] < 0x80 {
+            defer { position += 1 }
+            return UInt64(bytes[position])
+        }
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -120,6 +125,11 @@ struct ByteReader {
     /// Signed LEB128 as the reference reads it inside column data: redundant sign bytes are
     /// allowed (`ff 7f` is -1); a tenth byte other than 0 or 0x7f overflows.
     mutating func readLenientSignedLEB128() throws(AutomergeError) -> Int64 {
+        // One byte: seven bits, bit 6 the sign.
+        if position < end, bytes[position] < 0x80 {
+            defer { position += 1 }
+            return Int64(Int8(bitPattern: bytes[position] << 1) >> 1)
+        }
         let start = position
         var result: Int64 = 0
         var shift: Int64 = 0

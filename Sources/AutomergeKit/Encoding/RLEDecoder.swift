@@ -13,6 +13,12 @@ struct RLEDecoder<Value: ColumnValue> {
     var isAtEnd: Bool { remaining == 0 && reader.isAtEnd }
 
     mutating func next() throws(AutomergeError) -> Value? {
+        try next { (reader: inout ByteReader) throws(AutomergeError) in try Value.read(from: &reader) }
+    }
+
+    /// ``next()`` reading each value with `read`.
+    @inline(__always)
+    private mutating func next(_ read: (inout ByteReader) throws(AutomergeError) -> Value) throws(AutomergeError) -> Value? {
         while remaining == 0 {
             if reader.isAtEnd { return nil }
             let start = reader.position
@@ -20,7 +26,7 @@ struct RLEDecoder<Value: ColumnValue> {
             if count > 0 {
                 guard count <= Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "run length \(count) is too large", at: start) }
                 remaining = Int(count)
-                current = try Value.read(from: &reader)
+                current = try read(&reader)
                 isLiteral = false
             } else if count < 0 {
                 guard count >= -Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "literal run length \(count) is too large", at: start) }
@@ -35,7 +41,14 @@ struct RLEDecoder<Value: ColumnValue> {
             }
         }
         remaining -= 1
-        return isLiteral ? try Value.read(from: &reader) : current
+        return isLiteral ? try read(&reader) : current
+    }
+}
+
+extension RLEDecoder where Value == ColumnString {
+    /// ``next()`` finding strings it read recently in `cache` instead of making them again.
+    mutating func next(cache: inout ColumnStringCache) throws(AutomergeError) -> ColumnString? {
+        try next { (reader: inout ByteReader) throws(AutomergeError) in try cache.read(from: &reader) }
     }
 }
 

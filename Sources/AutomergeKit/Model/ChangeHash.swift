@@ -1,24 +1,66 @@
 /// The SHA-256 of a change chunk: the identity of a change.
+///
+/// Held as four words rather than an array: a document keeps one per change and several in its
+/// dependency lists, tables and head set, so a hash costs no allocation, no reference counting and
+/// no pointer to follow when it is compared or hashed.
 public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let bytes: [UInt8]
+    /// The 32 bytes as big-endian words, so that comparing the words in order compares the bytes.
+    private let word0: UInt64, word1: UInt64, word2: UInt64, word3: UInt64
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    /// The hash of these bytes (32 of them; fewer are padded with zeros, more are ignored).
+    init(bytes: [UInt8]) {
+        self = bytes.withUnsafeBytes { ChangeHash(rawBytes: $0) }
+    }
+
+    /// The hash in the first 32 of these bytes (fewer are padded with zeros).
+    init(rawBytes: UnsafeRawBufferPointer) {
+        func word(_ index: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for offset in (index * 8)..<(index * 8 + 8) {
+                value = value << 8 | UInt64(offset < rawBytes.count ? rawBytes[offset] : 0)
+            }
+            return value
+        }
+        word0 = word(0)
+        word1 = word(1)
+        word2 = word(2)
+        word3 = word(3)
+    }
 
     public init?(hexString: String) {
         guard let bytes = HexEncoding.bytes(hexString), bytes.count == 32 else { return nil }
-        self.bytes = bytes
+        self.init(bytes: bytes)
+    }
+
+    /// The 32 bytes of the hash.
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(32)
+        append(to: &output)
+        return output
+    }
+
+    /// Appends the 32 bytes of the hash to `output`.
+    func append(to output: inout [UInt8]) {
+        func appendWord(_ word: UInt64) {
+            withUnsafeBytes(of: word.bigEndian) { output.append(contentsOf: $0) }
+        }
+        appendWord(word0)
+        appendWord(word1)
+        appendWord(word2)
+        appendWord(word3)
     }
 
     /// The first eight bytes: a change hash is a SHA-256, so they are as good as all 32 (and the
     /// keys a document stores are hashes it computed itself).
     public func hash(into hasher: inout Hasher) {
-        var word: UInt64 = 0
-        for index in 0..<min(8, bytes.count) { word = word << 8 | UInt64(bytes[index]) }
-        hasher.combine(word)
+        hasher.combine(word0)
     }
 
     public var hexString: String { HexEncoding.string(bytes) }
     public var description: String { hexString }
 
-    public static func < (left: ChangeHash, right: ChangeHash) -> Bool { bytesPrecede(left.bytes, right.bytes) }
+    public static func < (left: ChangeHash, right: ChangeHash) -> Bool {
+        (left.word0, left.word1, left.word2, left.word3) < (right.word0, right.word1, right.word2, right.word3)
+    }
 }

@@ -25,7 +25,7 @@ struct ObjectState: Sendable {
     var order: [Int] = []
     var elementStore: [Element] = []
     /// Element id to its index in ``elementStore``.
-    var elementByID: [OpID: Int] = [:]
+    var elementByID = OperationIndex()
     /// The element last inserted and where it went in ``order``: typing inserts each character after
     /// the previous one, so its place is found without searching ``order`` (checked before use: later
     /// insertions before it move it).

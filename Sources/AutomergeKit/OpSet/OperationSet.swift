@@ -53,44 +53,31 @@ struct OperationSet: Sendable {
 
     /// Adds operations read from a document chunk, which lists them in document order (so all
     /// of one object's operations come together, and a map's operations grouped by key).
+    ///
+    /// Each object's state is updated where the object table keeps it (not taken out and put
+    /// back), and the objects an object's operations create are added after its run.
     mutating func appendLoaded(_ loaded: consuming [Operation]) throws(AutomergeError) {
         let base = operations.count
         if operations.isEmpty { operations = loaded } else { operations.append(contentsOf: loaded) }
         let end = operations.count
         operationByID.reserveCapacity(operationByID.count + (end - base))
-        var created = 0
-        for index in base..<end where operations[index].action.createdObjectType != nil { created += 1 }
-        objects.reserveCapacity(objects.count + created)
+        var createdCount = 0
+        for index in base..<end where operations[index].action.createdObjectType != nil { createdCount += 1 }
+        objects.reserveCapacity(objects.count + createdCount)
+        var created: [(id: OpID, type: ObjectType)] = []
         var start = base
         while start < end {
             let objectID = operations[start].object
             var runEnd = start + 1
             while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
-            var object = objects.removeValue(forKey: objectID) ?? ObjectState(type: nil)
-            defer { objects[objectID] = object }
-            // Size the object's tables once: keys (one run of operations each) and elements.
-            var keyRuns = 0, insertions = 0
-            var previousKey: OpKey?
-            for index in start..<runEnd {
-                // A map key in a list (or an element in a map) would be kept where no read finds it and
-                // saved as another change (mismatching heads); the reference accepts it.
-                if let type = object.type, !type.holds(operations[index].key) {
-                    throw AutomergeError(.invalidOperation, "operation \(operations[index].id.counter) has a key its object (a \(type)) cannot hold")
-                }
-                if operations[index].insert {
-                    insertions += 1
-                } else if case .property = operations[index].key, operations[index].key != previousKey {
-                    keyRuns += 1
-                }
-                previousKey = operations[index].key
+            created.removeAll(keepingCapacity: true)
+            try Self.indexLoaded(
+                start..<runEnd, of: operations, into: &objects[objectID, default: ObjectState(type: nil)],
+                ids: &operationByID, maxCounter: &maxCounter, created: &created)
+            // An object created by one of its own operations stays as the run left it.
+            for (id, type) in created where id != objectID {
+                objects[id, default: ObjectState(type: nil)].type = type
             }
-            if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
-            if insertions > 0 {
-                object.elementByID.reserveCapacity(object.elementByID.count + insertions)
-                object.elementStore.reserveCapacity(object.elementStore.count + insertions)
-                object.order.reserveCapacity(object.order.count + insertions)
-            }
-            try indexLoaded(start..<runEnd, in: &object)
             start = runEnd
         }
         // Which operations of each key are still visible; only now, with every id indexed, can a
@@ -99,63 +86,61 @@ struct OperationSet: Sendable {
         while start < end {
             let objectID = operations[start].object
             var runEnd = start + 1
-            while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
-            if var object = objects.removeValue(forKey: objectID) {
-                indexVisibleKeys(of: &object)
-                objects[objectID] = object
+            var mayHideSome = !isPlainlyVisible(at: start)
+            while runEnd < end && operations[runEnd].object == objectID {
+                if !mayHideSome && !isPlainlyVisible(at: runEnd) { mayHideSome = true }
+                runEnd += 1
             }
+            if mayHideSome { indexVisibleKeys(of: objectID) }
             start = runEnd
         }
     }
 
-    /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
-    private func indexVisibleKeys(of object: inout ObjectState) {
-        for (property, indices) in object.keys where indices.contains(where: { !isVisible(at: $0) }) {
-            object.visibleKeys[property] = indices.filter { isVisible(at: $0) }
+    /// Whether the operation is visible without looking at its successors: it has none, and is
+    /// not an increment, a mark or a deletion (``isVisible(at:)`` gives the same for it).
+    @inline(__always)
+    private func isPlainlyVisible(at index: Int) -> Bool {
+        switch operations[index].action {
+        case .increment, .mark, .delete: false
+        default: operations[index].successors.isEmpty
         }
     }
 
-    /// Indexes loaded operations of one object: their ids, the objects they create, and their
-    /// places in the object (a run of operations on one map key is added at once).
-    private mutating func indexLoaded(_ range: Range<Int>, in object: inout ObjectState) throws(AutomergeError) {
+    /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
+    private mutating func indexVisibleKeys(of objectID: OpID) {
+        guard let keys = objects[objectID]?.keys else { return }
+        for (property, indices) in keys where indices.contains(where: { !isVisible(at: $0) }) {
+            let visible = indices.filter { isVisible(at: $0) }
+            objects[objectID]?.visibleKeys[property] = visible
+        }
+    }
+
+    /// Indexes loaded operations of one object: their ids, the objects they create (listed in
+    /// `created` for the caller to add), and their places in the object.
+    private static func indexLoaded(
+        _ range: Range<Int>, of operations: [Operation], into object: inout ObjectState,
+        ids: inout OperationIndex, maxCounter: inout UInt64, created: inout [(id: OpID, type: ObjectType)]
+    ) throws(AutomergeError) {
+        try reserveLoaded(range, of: operations, in: &object)
         var index = range.lowerBound
         while index < range.upperBound {
-            let id = operations[index].id
-            guard operationByID.insert(id, index: index) == nil else {
-                throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
-            }
-            maxCounter = max(maxCounter, id.counter)
-            if let type = operations[index].action.createdObjectType {
-                objects[id, default: ObjectState(type: nil)].type = type
-            }
-            let isInsert = operations[index].insert
             switch operations[index].key {
             case .property(let property):
-                guard !isInsert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
+                try indexID(at: index, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
+                guard !operations[index].insert else { throw AutomergeError(.invalidOperation, "insertion into a map key") }
                 // The following operations on the same key (not insertions) join this one.
                 var runEnd = index + 1
                 while runEnd < range.upperBound, !operations[runEnd].insert,
                       case .property(let next) = operations[runEnd].key, next == property {
-                    let nextID = operations[runEnd].id
-                    guard operationByID.insert(nextID, index: runEnd) == nil else {
-                        throw AutomergeError(.invalidOperation, "operation \(nextID.counter) appears twice")
-                    }
-                    maxCounter = max(maxCounter, nextID.counter)
-                    if let type = operations[runEnd].action.createdObjectType {
-                        objects[nextID, default: ObjectState(type: nil)].type = type
-                    }
+                    try indexID(at: runEnd, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
                     runEnd += 1
                 }
-                if object.keys[property] == nil {
-                    object.keys[property] = Array(index..<runEnd)
-                } else {
-                    object.keys[property]?.append(contentsOf: index..<runEnd)
-                }
+                object.keys[property, default: []].append(contentsOf: index..<runEnd)
                 index = runEnd
-                continue
             case .element(let element):
-                if isInsert {
-                    object.elementByID[id] = object.elementStore.count
+                try indexID(at: index, of: operations, ids: &ids, maxCounter: &maxCounter, created: &created)
+                if operations[index].insert {
+                    object.elementByID.insert(operations[index].id, index: object.elementStore.count, replacing: true)
                     object.order.append(object.elementStore.count)
                     object.elementStore.append(ObjectState.Element(operations: [index]))
                 } else {
@@ -164,14 +149,93 @@ struct OperationSet: Sendable {
                     }
                     object.elementStore[position].operations.append(index)
                 }
+                index += 1
             }
-            index += 1
+        }
+    }
+
+    /// Indexes one loaded operation's id, and notes the object it creates.
+    @inline(__always)
+    private static func indexID(
+        at index: Int, of operations: [Operation], ids: inout OperationIndex, maxCounter: inout UInt64,
+        created: inout [(id: OpID, type: ObjectType)]
+    ) throws(AutomergeError) {
+        let id = operations[index].id
+        guard ids.insert(id, index: index) == nil else {
+            throw AutomergeError(.invalidOperation, "operation \(id.counter) appears twice")
+        }
+        maxCounter = max(maxCounter, id.counter)
+        if let type = operations[index].action.createdObjectType { created.append((id, type)) }
+    }
+
+    /// Checks that an object can hold the keys of its loaded operations, and sizes its tables once:
+    /// keys (one run of operations each) and elements.
+    private static func reserveLoaded(_ range: Range<Int>, of operations: [Operation], in object: inout ObjectState) throws(AutomergeError) {
+        var keyRuns = 0, insertions = 0
+        var previousKey: OpKey?
+        for index in range {
+            // A map key in a list (or an element in a map) would be kept where no read finds it and
+            // saved as another change (mismatching heads); the reference accepts it.
+            if let type = object.type, !type.holds(operations[index].key) {
+                throw AutomergeError(.invalidOperation, "operation \(operations[index].id.counter) has a key its object (a \(type)) cannot hold")
+            }
+            if operations[index].insert {
+                insertions += 1
+            } else if case .property = operations[index].key, operations[index].key != previousKey {
+                keyRuns += 1
+            }
+            previousKey = operations[index].key
+        }
+        if keyRuns > 0 { object.keys.reserveCapacity(object.keys.count + keyRuns) }
+        if insertions > 0 {
+            object.elementByID.reserveCapacity(object.elementByID.count + insertions)
+            object.elementStore.reserveCapacity(object.elementStore.count + insertions)
+            object.order.reserveCapacity(object.order.count + insertions)
         }
     }
 
     /// Applies one operation of a change: links it to its predecessors and places it.
     /// `predecessors` must be sorted. Deletions update successors and are not kept.
     mutating func apply(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+        try checkApplicable(operation, predecessors: predecessors)
+        maxCounter = max(maxCounter, operation.id.counter)
+        let index = operations.count
+        // The operations this one overwrites get it as a successor.
+        let candidates = try overwriteCandidates(of: operation, predecessors: predecessors)
+        try linkOverwritten(candidates, by: operation, predecessors: predecessors)
+        defer {
+            // An overwritten operation leaves the key's visible list (a counter stays while only
+            // increments follow it, which needs this operation indexed first: hence deferred).
+            if case .property(let property) = operation.key, !predecessors.isEmpty {
+                dropInvisible(at: property, of: operation.object, among: predecessors)
+            }
+        }
+        guard operation.action != .delete else { return }
+        operations.append(operation)
+        operationByID.insert(operation.id, index: index, replacing: true)
+        if let type = operation.action.createdObjectType {
+            objects[operation.id] = ObjectState(type: type)
+        }
+        let ops = operations
+        let order = lamportOrder
+        let visible = isVisible(at: index)
+        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
+            switch operation.key {
+            case .property(let property):
+                Self.place(index, atKey: property, visible: visible, in: &object, operations: ops, order: order)
+            case .element(let element):
+                if operation.insert {
+                    try Self.placeInsertion(index, after: element, in: &object, operations: ops, order: order)
+                } else {
+                    try Self.place(index, onElement: element, in: &object, operations: ops, order: order)
+                }
+            }
+        }
+    }
+
+    /// Refuses an operation on an object that does not exist, at a key its object cannot hold, or
+    /// a deletion that a document could not keep as it is.
+    private func checkApplicable(_ operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
         guard let objectType = objects[operation.object]?.type else {
             throw AutomergeError(.invalidOperation, "operation refers to an object that does not exist")
         }
@@ -180,19 +244,38 @@ struct OperationSet: Sendable {
         guard objectType.holds(operation.key) else {
             throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) has a key its object (a \(objectType)) cannot hold")
         }
-        let keep = operation.action != .delete
         // A document keeps no deletions: it records each as a successor of the ops it deletes and makes it
         // again when loaded, as a plain deletion of those ops. One that names no op, is an insertion, or
         // carries a value or mark fields would come back different, change the hash of its change, and
         // the saved document would no longer load ("mismatching heads"); the reference accepts them.
-        if !keep {
+        if operation.action == .delete {
             guard !predecessors.isEmpty, !operation.insert, operation.value == .null, !operation.expand,
                   operation.markName == nil else {
                 throw AutomergeError(.invalidOperation, "deletion \(operation.id.counter) deletes nothing or carries fields a deletion cannot have")
             }
         }
-        maxCounter = max(maxCounter, operation.id.counter)
-        let index = operations.count
+    }
+
+    /// The operations at the key or element `operation` writes, among which its predecessors are.
+    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> [Int] {
+        switch operation.key {
+        case .property(let property):
+            // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
+            if let found = operationsAtKey(predecessors, of: operation) { return found }
+            return objects[operation.object]?.keys[property] ?? []
+        case .element(let element):
+            if operation.insert { return [] }
+            guard let position = objects[operation.object]?.elementByID[element],
+                  let ops = objects[operation.object]?.elementStore[position].operations else {
+                throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
+            }
+            return ops
+        }
+    }
+
+    /// Gives each predecessor `operation` as a successor (and an increment's step to a counter).
+    private mutating func linkOverwritten(_ candidates: [Int], by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+        guard !predecessors.isEmpty else { return }
         var incrementValue: Int64 = 0
         if operation.isIncrement {
             switch operation.value {
@@ -201,121 +284,92 @@ struct OperationSet: Sendable {
             default: break
             }
         }
-        // The operations this one overwrites get it as a successor.
-        let candidates: [Int]
-        switch operation.key {
-        case .property(let property):
-            // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
-            if let found = operationsAtKey(predecessors, of: operation) {
-                candidates = found
+        let overwritten = candidates.filter { predecessors.contains(operations[$0].id) }
+        // Every predecessor must be an operation at this op's key. The reference ignores one that
+        // is not (a deletion of another key's value then deletes nothing), but a document keeps
+        // predecessors only as the successors of the ops they name, so such a change would be
+        // saved without them and the saved document would no longer load ("mismatching heads").
+        guard overwritten.count == predecessors.count else {
+            throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) names a predecessor that is not an operation at its key")
+        }
+        for candidate in overwritten {
+            insertSuccessor(operation.id, into: candidate)
+            if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
+        }
+    }
+
+    /// Places the operation at `index` among a map key's operations (and its visible ones), in
+    /// Lamport order.
+    private static func place(
+        _ index: Int, atKey property: Int, visible: Bool, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) {
+        let id = ops[index].id
+        // In place: a copy of the list would cost as much as the key's whole history.
+        var position = object.keys[property]?.count ?? 0
+        while position > 0, let list = object.keys[property],
+              order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+        if object.visibleKeys[property] == nil && !visible {
+            // The key's first operation that is not visible: list the others, which all are.
+            object.visibleKeys[property] = object.keys[property] ?? []
+        }
+        object.keys[property, default: []].insert(index, at: position)
+        if visible, object.visibleKeys[property] != nil {
+            var position = object.visibleKeys[property]?.count ?? 0
+            while position > 0, let list = object.visibleKeys[property],
+                  order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+            object.visibleKeys[property, default: []].insert(index, at: position)
+        }
+    }
+
+    /// Places the insertion at `index` in a sequence, after `element` and after the elements
+    /// inserted concurrently there with a greater id.
+    private static func placeInsertion(
+        _ index: Int, after element: OpID, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) throws(AutomergeError) {
+        let id = ops[index].id
+        var position: Int
+        if element.isRoot {
+            position = 0
+        } else if let store = object.elementByID[element] {
+            if let hint = object.lastInsertion, hint.store == store, hint.position < object.order.count,
+               object.order[hint.position] == store {
+                position = hint.position + 1
+            } else if let found = object.order.firstIndex(of: store) {
+                position = found + 1
             } else {
-                candidates = objects[operation.object]?.keys[property] ?? []
+                throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
             }
-        case .element(let element):
-            if operation.insert {
-                candidates = []
-            } else {
-                guard let position = objects[operation.object]?.elementByID[element],
-                      let ops = objects[operation.object]?.elementStore[position].operations else {
-                    throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
-                }
-                candidates = ops
-            }
+        } else {
+            // After an element the object does not hold: at the end, where the reference's search
+            // for the element stops. Its save keeps the element there, and loads again.
+            position = object.order.count
         }
-        if !predecessors.isEmpty {
-            let overwritten = candidates.filter { predecessors.contains(operations[$0].id) }
-            // Every predecessor must be an operation at this op's key. The reference ignores one that
-            // is not (a deletion of another key's value then deletes nothing), but a document keeps
-            // predecessors only as the successors of the ops they name, so such a change would be
-            // saved without them and the saved document would no longer load ("mismatching heads").
-            guard overwritten.count == predecessors.count else {
-                throw AutomergeError(.invalidOperation, "operation \(operation.id.counter) names a predecessor that is not an operation at its key")
-            }
-            for candidate in overwritten {
-                insertSuccessor(operation.id, into: candidate)
-                if operation.isIncrement { operations[candidate].incrementTotal &+= incrementValue }
-            }
+        // Skip elements inserted concurrently with a greater id (and what follows them).
+        while position < object.order.count {
+            let other = ops[object.elementStore[object.order[position]].operations[0]].id
+            if order.precedes(other, id) { break }
+            position += 1
         }
-        defer {
-            // An overwritten operation leaves the key's visible list (a counter stays while only
-            // increments follow it, which needs this operation indexed first: hence deferred).
-            if case .property(let property) = operation.key, !predecessors.isEmpty {
-                dropInvisible(at: property, of: operation.object, among: predecessors)
-            }
+        object.elementByID.insert(id, index: object.elementStore.count, replacing: true)
+        object.lastInsertion = (object.elementStore.count, position)
+        object.order.insert(object.elementStore.count, at: position)
+        object.elementStore.append(ObjectState.Element(operations: [index]))
+    }
+
+    /// Places the operation at `index` among the operations on a sequence element, in Lamport
+    /// order after the insertion.
+    private static func place(
+        _ index: Int, onElement element: OpID, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+    ) throws(AutomergeError) {
+        guard let store = object.elementByID[element] else {
+            throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
         }
-        guard keep else { return }
-        operations.append(operation)
-        operationByID.insert(operation.id, index: index, replacing: true)
-        if let type = operation.action.createdObjectType {
-            objects[operation.id] = ObjectState(type: type)
-        }
-        let isInsert = operation.insert
-        let ops = operations
-        let precedes = lamportOrder.precedes
-        let visible = isVisible(at: index)
-        try withObject(operation.object) { (object: inout ObjectState) throws(AutomergeError) in
-            switch operation.key {
-            case .property(let property):
-                // In place: a copy of the list would cost as much as the key's whole history.
-                var position = object.keys[property]?.count ?? 0
-                while position > 0, let list = object.keys[property],
-                      precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                if object.visibleKeys[property] == nil && !visible {
-                    // The key's first operation that is not visible: list the others, which all are.
-                    object.visibleKeys[property] = object.keys[property] ?? []
-                }
-                object.keys[property, default: []].insert(index, at: position)
-                if visible, object.visibleKeys[property] != nil {
-                    var position = object.visibleKeys[property]?.count ?? 0
-                    while position > 0, let list = object.visibleKeys[property],
-                          precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                    object.visibleKeys[property, default: []].insert(index, at: position)
-                }
-            case .element(let element):
-                if isInsert {
-                    var position: Int
-                    if element.isRoot {
-                        position = 0
-                    } else if object.elementByID[element] == nil {
-                        // After an element the object does not hold: at the end, where the
-                        // reference's search for the element stops. Its save keeps the element
-                        // there, and loads again.
-                        position = object.order.count
-                    } else {
-                        guard let store = object.elementByID[element] else {
-                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
-                        }
-                        if let hint = object.lastInsertion, hint.store == store, hint.position < object.order.count,
-                           object.order[hint.position] == store {
-                            position = hint.position + 1
-                        } else if let found = object.order.firstIndex(of: store) {
-                            position = found + 1
-                        } else {
-                            throw AutomergeError(.invalidOperation, "insertion after an element that does not exist")
-                        }
-                    }
-                    // Skip elements inserted concurrently with a greater id (and what follows them).
-                    while position < object.order.count {
-                        let other = ops[object.elementStore[object.order[position]].operations[0]].id
-                        if precedes(other, operation.id) { break }
-                        position += 1
-                    }
-                    object.elementByID[operation.id] = object.elementStore.count
-                    object.lastInsertion = (object.elementStore.count, position)
-                    object.order.insert(object.elementStore.count, at: position)
-                    object.elementStore.append(ObjectState.Element(operations: [index]))
-                } else {
-                    guard let store = object.elementByID[element] else {
-                        throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
-                    }
-                    var list = object.elementStore[store].operations
-                    var position = list.count
-                    while position > 1 && precedes(operation.id, ops[list[position - 1]].id) { position -= 1 }
-                    list.insert(index, at: position)
-                    object.elementStore[store].operations = list
-                }
-            }
-        }
+        let id = ops[index].id
+        var list = object.elementStore[store].operations
+        var position = list.count
+        while position > 1 && order.precedes(id, ops[list[position - 1]].id) { position -= 1 }
+        list.insert(index, at: position)
+        object.elementStore[store].operations = list
     }
 
     /// The indices of `predecessors` when each is an operation at `operation`'s object and map key

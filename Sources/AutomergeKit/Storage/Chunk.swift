@@ -86,16 +86,22 @@ enum Chunk {
         return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
-    /// Wraps contents in a chunk header: magic, checksum, type, length.
-    static func encode(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], hash: [UInt8]) {
-        let hash = chunkHash(type: type, contents[...])
+    /// Wraps contents in a chunk header: magic, checksum, type, length. The hash is taken over the
+    /// chunk as written (type, length and contents lie together after the checksum), in one pass.
+    static func encode(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], hash: ChangeHash) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(contents.count + 19)
         bytes.append(contentsOf: magicBytes)
-        bytes.append(contentsOf: hash[0..<4])
+        for _ in 0..<4 { bytes.append(0) }  // the checksum, once the hash is known
         bytes.append(type.rawValue)
         bytes.appendUnsignedLEB128(UInt64(contents.count))
         bytes.append(contentsOf: contents)
-        return (bytes, hash)
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        let digest = hasher.finalize()
+        digest.withUnsafeBytes { hash in
+            for position in 0..<4 { bytes[4 + position] = hash[position] }
+        }
+        return (bytes, digest.withUnsafeBytes { ChangeHash(rawBytes: $0) })
     }
 }

@@ -79,6 +79,21 @@ struct DocumentChunk {
         return count
     }
 
+    /// How many operations ``forEachOperation(limit:_:)`` will give at most: the rows of the id
+    /// counter column (which gives the rows), counted without decoding the other columns; for
+    /// sizing the array they go into. A column that does not decode ends the count there (the
+    /// decoding that follows reports it).
+    func operationCountHint() -> Int {
+        guard let operationColumns else { return operations.count }
+        var idCounter = RLEDecoder<Int64>(operationData, range: operationColumns.range(of: ColumnID.idCounter))
+        var count = 0
+        while !idCounter.isAtEnd && count < OperationColumns.maximumOperationCount {
+            do { _ = try idCounter.next() } catch { return count }
+            count += 1
+        }
+        return count
+    }
+
     /// Calls `body` with each operation in document order: decoded from the columns of a parsed
     /// chunk (whose ``operations`` stays empty), else taken from ``operations``.
     func forEachOperation(limit: Int = .max, _ body: (ChunkOperation) throws(AutomergeError) -> Void) throws(AutomergeError) {
@@ -191,7 +206,7 @@ struct DocumentChunk {
         contents.appendLength(actors.count)
         for actor in actors { contents.appendPrefixed(actor.bytes) }
         contents.appendLength(heads.count)
-        for head in heads { contents.append(contentsOf: head.bytes) }
+        for head in heads { head.append(to: &contents) }
         let compressedChanges = Self.compress(changeColumns, group: .changes, cache: &cache)
         let compressedOperations = Self.compress(operationColumns, group: .operations, cache: &cache)
         ColumnLayout.writeMetadata(compressedChanges.map { ($0.0, $0.1.count) }, to: &contents)

@@ -74,6 +74,7 @@ enum OperationColumns {
             return UInt64(raw)
         }
 
+        var keyStrings = ColumnStringCache()
         var decodedCount = 0
         var references: [ChunkOpID] = []
         var index: UInt64 = 0
@@ -117,7 +118,7 @@ enum OperationColumns {
             }
 
             let key: ChunkKey
-            switch (try keyActor.next(), try keyCounter.next(), try keyString.next()) {
+            switch (try keyActor.next(), try keyCounter.next(), try keyString.next(cache: &keyStrings)) {
             case (_?, _?, _?): throw AutomergeError(.invalidColumns, "key has an actor, a counter and a string")
             case (nil, nil, let name?): key = .property(name)
             case (nil, 0?, nil): key = .head

@@ -190,7 +190,7 @@ extension StoredChange {
 
         var contents: [UInt8] = []
         contents.appendLength(sortedDependencies.count)
-        for dependency in sortedDependencies { contents.append(contentsOf: dependency.bytes) }
+        for dependency in sortedDependencies { dependency.append(to: &contents) }
         contents.appendPrefixed(actors[0].bytes)
         contents.appendUnsignedLEB128(sequence)
         contents.appendUnsignedLEB128(startOperation)
@@ -204,7 +204,7 @@ extension StoredChange {
         contents.append(contentsOf: extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
         return StoredChange(
-            hash: ChangeHash(bytes: hash), bytes: bytes, actors: actors, sequence: sequence,
+            hash: hash, bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message,
             dependencies: sortedDependencies, extraBytes: extraBytes, operations: translated, operationCount: translated.count)
     }

@@ -48,6 +48,7 @@ struct ValueEncoder {
 struct ValueDecoder {
     private var metadata: RLEDecoder<UInt64>
     private var raw: ByteReader
+    private var recentStrings = StringValueCache()
 
     init(_ bytes: [UInt8], metadata: Range<Int>, raw: Range<Int>) {
         self.metadata = RLEDecoder(bytes, range: metadata)
@@ -95,7 +96,7 @@ struct ValueDecoder {
             for (shift, byte) in raw.bytes[range].enumerated() { bits |= UInt64(byte) << (8 * UInt64(shift)) }
             return .f64(Double(bitPattern: bits))
         case ValueTypeCode.string:
-            guard let text = UTF8Validation.string(raw.bytes, range) else {
+            guard let text = recentStrings.string(raw.bytes, range) else {
                 throw AutomergeError(.invalidValue, "string value is not valid UTF-8", at: start)
             }
             return .string(text)

@@ -1,0 +1,30 @@
+/// String values a value decoder read recently, by a cheap hash of their bytes: a month document
+/// repeats the same tag ids and texts in many records, and a string found here is neither
+/// allocated nor checked as UTF-8 again. Strings of up to 15 bytes are not kept: Swift stores them
+/// inline, with nothing to allocate.
+struct StringValueCache {
+    private static let slotCount = 256
+    private static let inlineLength = 15
+    private var strings: [String?] = []
+
+    init() {}
+
+    /// The string in `bytes[range]`, or nil when it is not valid UTF-8.
+    mutating func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        guard range.count > Self.inlineLength else { return UTF8Validation.string(bytes, range) }
+        if strings.isEmpty { strings = [String?](repeating: nil, count: Self.slotCount) }
+        let found: (slot: Int, cached: String?) = bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            var hash: UInt32 = 2_166_136_261
+            for byte in slice { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
+            guard let cached = strings[slot], cached.utf8.count == slice.count else { return (slot, nil) }
+            let same = cached.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(slice) } ?? cached.utf8.elementsEqual(slice)
+            return (slot, same ? cached : nil)
+        }
+        if let cached = found.cached { return cached }
+        guard let text = UTF8Validation.string(bytes, range) else { return nil }
+        strings[found.slot] = text
+        return text
+    }
+}
