@@ -3,26 +3,27 @@ import AutomergeKit
 /// Writing `tags.json`: tags keyed by id; a tag without id is created, a tag left out is deleted.
 extension Store {
     public func writeTagsFile(_ bytes: [UInt8]) throws(StoreError) -> Bool {
-        try state.withLock { (state: inout State) throws(StoreError) -> Bool in
-            guard bytes.count <= Self.maximumJSONFileSize else {
-                let error = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
-                recordRejection(error, state: &state)
-                throw error
-            }
-            try requireReadableFile("tags.automerge", state: &state)
+        guard bytes.count <= Self.maximumJSONFileSize else {
+            let error = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
+            recordRejection(error)
+            throw error
+        }
+        return try withDocumentWrites { () throws(StoreError) -> Bool in
+            try requireReadableFile("tags.automerge")
             do throws(StoreError) {
-                return try writeTags(bytes, state: &state)
+                return try writeTags(bytes)
             } catch {
                 if case .rejected = error {
-                    recordRejection(error, state: &state)
-                    keepRejected(bytes, file: "tags.json", state: &state)
+                    recordRejection(error)
+                    keepRejected(bytes, file: "tags.json")
                 }
                 throw error
             }
         }
     }
 
-    private func writeTags(_ bytes: [UInt8], state: inout State) throws(StoreError) -> Bool {
+    /// Applies a written `tags.json` to the tags document and saves it with `state` released.
+    private func writeTags(_ bytes: [UInt8]) throws(StoreError) -> Bool {
         let file = "tags.json"
         let parsed: JSONValue
         do { parsed = try JSONParser.parse(bytes) } catch {
@@ -31,7 +32,7 @@ extension Store {
         guard case .array(let entries)? = parsed["tags"], case .object(let top) = parsed, top.count == 1 else {
             throw .rejected(file: file, line: 1, column: 1, reason: .notAnObject(expected: "{\"tags\": [ ... ]}"))
         }
-        var loaded = try loadTags(in: &state)
+        var loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
         var document = loaded.document
         let existing = TagView.tags(in: document)
         var kept = Set<RecordID>()
@@ -63,13 +64,13 @@ extension Store {
                     throw .rejected(file: file, line: nil, column: nil, reason: .invalidID(id))
                 }
                 // New tags get the app's defaults for what the user left out.
-                if entry["createdAt"] == nil { fields.append(("createdAt", .integer(Int64(Self.now()) * 1000))) }
+                if entry["createdAt"] == nil { fields.append(("createdAt", .integer(Int64(now()) * 1000))) }
                 if entry["isArchived"] == nil { fields.append(("isArchived", .bool(false))) }
                 if entry["color"] == nil { fields.append(("color", .string("#4A90D9"))) }
             }
             if !currentView.isEmpty {
                 // What the writer could have read: tag fields a merge changed since stay merged (SPEC 5b).
-                let reconciled = reconcileWithMerges(fields, current: currentView, recordID: id, file: "tags.json " + id, state: state)
+                let reconciled = reconcileWithMerges(fields, current: currentView, recordID: id, file: "tags.json " + id)
                 fields = reconciled.fields
                 conflictLines += reconciled.conflictLines
             }
@@ -80,15 +81,18 @@ extension Store {
             document = editor.document
         }
         // A tag another device added, merged after the writer read tags.json, is not in its list: kept.
-        for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id, state: state) {
+        for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id) {
             // Fails only when the key is already gone: then there is nothing to delete.
             do { try document.delete(forKey: tag.id) } catch {}
         }
         loaded.document = document
-        let changed = try save(&loaded, to: "tags.automerge", state: &state)
-        state.tags = loaded
-        state.tagsView = nil
-        state.carriedConflicts += conflictLines
+        let changed = try save(&loaded, to: "tags.automerge")
+        let checkedIn = loaded
+        withState { state in
+            state.tags = checkedIn
+            state.tagsView = nil
+            state.carriedConflicts += conflictLines
+        }
         return changed
     }
 }

@@ -47,7 +47,7 @@ public final class StoreView: Sendable {
         self.logDescription = logDescription
         self.reports = reports ?? StoreReports(store: store)
         history = StoreHistory(store: store)
-        openedAt = Store.now()
+        openedAt = store.now()
         prefetcher = MonthPrefetcher(store: store)
     }
 
@@ -188,7 +188,7 @@ public final class StoreView: Sendable {
     }
 
     func storeAttributes(ofPath path: String) throws(StoreError) -> TreeAttributes {
-        let now = Store.now()
+        let now = store.now()
         switch try place(of: path) {
         case .root, .records, .control:
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
