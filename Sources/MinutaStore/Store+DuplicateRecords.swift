@@ -11,11 +11,11 @@ extension Store {
         var ids: [Month: Set<String>]
     }
 
-    /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``: run without the store's
-    /// lock it reads the changed documents' ids (all of them at the first look after a mount, a tenth
-    /// of loading each) while readers go on; under the lock it is the refresh's own look.
-    func scanRecordHolders(known: [Month: BackingFiles.Identity]? = nil) -> FolderScan {
-        let known = known ?? withState { $0.recordHolders.identities }
+    /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``, given the identities the
+    /// index `known` (so it takes no lock itself): run without the store's lock it reads the changed
+    /// documents' ids (all of them at the first look after a mount, a tenth of loading each) while
+    /// readers go on; under the lock it is the refresh's own look.
+    func scanRecordHolders(known: [Month: BackingFiles.Identity]) -> FolderScan {
         var scan = FolderScan(files: [], ids: [:])
         for month in (try? months()) ?? [] {
             let status = BackingFiles.status(absolute(month.documentPath))
@@ -39,7 +39,7 @@ extension Store {
     @discardableResult
     public func indexRecordHolders() -> [String] {
         guard withState({ $0.recordHolders.lastUpdate == nil }) else { return [] }
-        let scan = scanRecordHolders()
+        let scan = scanRecordHolders(known: withState { $0.recordHolders.identities })
         return withState { state in
             defer { state.recordHolders.isBeingBuilt = false }
             guard state.recordHolders.lastUpdate == nil else { return [] }

@@ -64,6 +64,23 @@ extension Store {
         }
     }
 
+    /// Loads the tags document without `state` unless it is held (a file that does not load is noted;
+    /// `loadTags` then says so under the lock).
+    func prepareTags() {
+        guard withState({ $0.tags == nil }) else { return }
+        switch readDocumentFile("tags.automerge") {
+        case .loaded(let document, let identity, let bytes):
+            withState { state in
+                guard state.tags == nil else { return }
+                state.tags = LoadedDocument(read: document, identity: identity, bytes: bytes)
+            }
+        case .unreadable(let reason, let identity):
+            markUnreadable("tags.automerge", reason: reason, identity: identity)
+        case .absent:
+            return
+        }
+    }
+
     /// Holds `loaded` as `month`'s document, setting aside the least recently used others.
     func install(_ loaded: LoadedDocument, as month: Month, in state: inout State) {
         state.months[month] = loaded
@@ -82,6 +99,6 @@ extension Store {
         }
         guard let known else { return }
         let scan = scanRecordHolders(known: known)
-        withState { state in refreshRecordHolders(in: &state, scan: scan) }
+        withState { state in _ = refreshRecordHolders(in: &state, scan: scan) }
     }
 }

@@ -331,6 +331,8 @@ extension Store {
     /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
     /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
     public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
+        prepareToRender(month)
+        prepareToRender(newMonth)
         try withState { (state: inout State) throws(StoreError) in
             guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
             guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),

@@ -144,8 +144,8 @@ extension Store {
         return try withDocumentWrites { () throws(StoreError) -> [String] in
             // The holder index is built by the first month view or `indexRecordHolders` (not here: a
             // mount's first pass runs before it serves); once built, every pass keeps it current.
-            let indexed = withState { $0.recordHolders.lastUpdate != nil }
-            let scan = indexed ? scanRecordHolders() : nil
+            let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
+            let scan = known.map { scanRecordHolders(known: $0) }
             var changed = try synchronizeMonths()
             // A record another document now holds too (or no longer does) is shown in one month only.
             let holders = withState { state -> [Month] in

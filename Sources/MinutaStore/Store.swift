@@ -349,7 +349,8 @@ public final class Store: Sendable {
 
     /// The contents of `tags.json`.
     public func tagsFile() throws(StoreError) -> [UInt8] {
-        try withState { (state: inout State) throws(StoreError) -> [UInt8] in
+        prepareTags()
+        return try withState { (state: inout State) throws(StoreError) -> [UInt8] in
             if let view = state.tagsView { return view }
             let loaded = try loadTags(in: &state)
             let view = TagView.fileContents(of: loaded.document)
@@ -360,12 +361,13 @@ public final class Store: Sendable {
 
     /// A copy of a month's document as the store holds it (for inspection and tests).
     public func document(of month: Month) throws(StoreError) -> Document? {
-        prepareToRender(month)
+        prepareToRender(month, needsDocument: true)
         return try withState { (state: inout State) throws(StoreError) -> Document? in try loadMonth(month, in: &state)?.document }
     }
 
     public func tagsDocument() throws(StoreError) -> Document {
-        try withState { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }
+        prepareTags()
+        return try withState { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }
     }
 
     /// Lines describing rejected writes, oldest first (`.minutafs/errors`).
