@@ -13,8 +13,12 @@ extension Store {
             let result: Result<R, E>
             do throws(E) { result = .success(try body(&state)) } catch { result = .failure(error) }
             let changed = state.months.takeChangedMonths()
-            publishedViews.publish(changed.map { ($0, state.months.view(of: $0)) },
-                                   loadedDocumentCount: state.months.loaded.count + (state.tags == nil ? 0 : 1))
+            let loadedCount = state.months.loaded.count + (state.tags == nil ? 0 : 1)
+            if !changed.isEmpty || loadedCount != state.publishedLoadedCount {
+                // Readers take this lock for every read: it is not taken when there is nothing new.
+                publishedViews.publish(changed.map { ($0, state.months.view(of: $0)) }, loadedDocumentCount: loadedCount)
+                state.publishedLoadedCount = loadedCount
+            }
             defer { state.pendingCacheWrites = [] }
             return (result, state.pendingCacheWrites)
         }

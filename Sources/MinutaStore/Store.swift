@@ -72,6 +72,8 @@ public final class Store: Sendable {
         /// Cache entries month views rendered under the lock asked for: written once it is released
         /// (`withState`), so no cache file is written under it.
         var pendingCacheWrites: [(entry: MonthViewCache.Entry, key: [UInt8])] = []
+        /// The loaded count `PublishedViews` has (`withState` publishes only what changed).
+        var publishedLoadedCount = 0
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
