@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A Minuta store: the backing folder's documents as records and tags, safe to use from many
-/// threads at once (one lock guards everything; file writes happen under it, so two writers never
-/// interleave).
+/// threads at once. Changes of documents run one at a time (`documentWrites`), so two writers never
+/// interleave; their file I/O runs with the state lock released, and readers of a month whose view is
+/// current take no lock but `PublishedViews`' (lock order: docs/ARCHITECTURE.md, "Locks").
 ///
 /// Documents are loaded on first use and kept. Every change is committed as one Automerge change
 /// by this process's actor (random, never stored) and written atomically; a document whose
@@ -327,7 +328,8 @@ public final class Store: Sendable {
         }
     }
 
-    /// `recordFile(named:in:)` for several names at once, under one lock.
+    /// `recordFile(named:in:)` for several names at once: from the published view when it shows them
+    /// all, else under one hold of the state lock.
     public func recordFiles(named names: [String], in month: Month) throws(StoreError) -> [RecordFile?] {
         if let view = publishedViews.view(of: month) {
             let files = names.map { name in view.indexByName[name].map { view.files[$0] } }

@@ -252,7 +252,7 @@ public final class StoreView: Sendable {
     }
 
     /// `attributes(ofPath:)` of several names in one directory, in their order (nil where it throws):
-    /// the record files of a month folder are found under one lock of the store.
+    /// the record files of a month folder are found in one look at the store (`recordFiles(named:in:)`).
     public func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {
         let single = { (name: String) -> TreeAttributes? in try? self.storeAttributes(ofPath: TreePath.appending(name, to: path)) }
         guard case .month(let month)? = try? place(of: path) else { return names.map(single) }
