@@ -8,7 +8,8 @@
 #   - no delay: saves as fast as this disk takes them.
 # Prints, for each mode, the idle and the under-saves read rate, p99 and max latency, and whether the
 # targets hold (delayed: no read of another month 60 ms or more, read rate at least 70% of idle;
-# undelayed: p99 under saves within 3x of idle). Exits 0 whatever the verdict.
+# undelayed: p99 under saves within 3x of idle), and last the same reads and saves on plain files of
+# the local disk (no mount): the floor this machine allows. Exits 0 whatever the verdict.
 #
 #   bench/saves-block-readers.sh [WORKDIR]     (default: /var/tmp/minutafs-saves-bench)
 #
@@ -58,6 +59,15 @@ run() {
     done
     saved=$mnt/records/2016/03/$(ls "$mnt/records/2016/03" | awk '/\.json$/ && n++ < 1')
     xargs cat < "$work/list" > /dev/null  # every month loaded and rendered before the clock starts
+    if [ "$delay_ms" -eq 0 ]; then
+        # The same files as plain files on the local disk, for the floor: reads beside plain saves.
+        rm -rf "$work/plain"
+        mkdir -p "$work/plain"
+        awk -v plain="$work/plain" '{ printf "%s\t%s/%d.json\n", $0, plain, NR }' "$work/list" > "$work/plain-map"
+        while IFS="$(printf '\t')" read -r from to; do cp "$from" "$to"; done < "$work/plain-map"
+        cut -f 2 "$work/plain-map" > "$work/plain-list"
+        cp "$saved" "$work/plain/saved.json"
+    fi
     idle=$("$work/read-under-saves" read "$seconds" "$work/list")
     "$work/read-under-saves" save "$((seconds + 1))" "$saved" 0 > "$work/saves" &
     local saver=$!
@@ -66,6 +76,18 @@ run() {
     wait "$saver"
     cleanup
     report "$delay_ms" "$idle" "$busy" "$(cat "$work/saves")"
+}
+
+# plain: the same reads and saves on plain files (no mount): what the machine itself allows.
+plain() {
+    local idle busy
+    idle=$("$work/read-under-saves" read "$seconds" "$work/plain-list")
+    "$work/read-under-saves" save "$((seconds + 1))" "$work/plain/saved.json" 0 > "$work/saves" &
+    local saver=$!
+    sleep 0.5
+    busy=$("$work/read-under-saves" read "$seconds" "$work/plain-list")
+    wait "$saver"
+    report plain "$idle" "$busy" "$(cat "$work/saves")"
 }
 
 # field NAME LINE: the value after NAME in a reader's line.
@@ -77,8 +99,12 @@ report() {
     idle_reads=$(field reads "$idle"); idle_rate=$(field rate "$idle"); idle_p99=$(field p99 "$idle")
     busy_reads=$(field reads "$busy"); busy_rate=$(field rate "$busy"); busy_p99=$(field p99 "$busy"); busy_max=$(field max "$busy")
     save_rate=$(field rate "$saves")
-    echo "fsync +$delay_ms ms, $save_rate saves/s: idle $idle_reads reads ($idle_rate/s, p99 $idle_p99 ms); under saves $busy_reads reads ($busy_rate/s, $(awk -v b="$busy_rate" -v i="$idle_rate" 'BEGIN { printf "%.0f", 100 * b / i }')% of idle), p99 $busy_p99 ms ($(awk -v b="$busy_p99" -v i="$idle_p99" 'BEGIN { printf "%.1f", b / i }')x idle), max $busy_max ms"
-    if [ "$delay_ms" -gt 0 ]; then
+    local label="fsync +$delay_ms ms"
+    [ "$delay_ms" = plain ] && label="plain files, no mount"
+    echo "$label, $save_rate saves/s: idle $idle_reads reads ($idle_rate/s, p99 $idle_p99 ms); under saves $busy_reads reads ($busy_rate/s, $(awk -v b="$busy_rate" -v i="$idle_rate" 'BEGIN { printf "%.0f", 100 * b / i }')% of idle), p99 $busy_p99 ms ($(awk -v b="$busy_p99" -v i="$idle_p99" 'BEGIN { printf "%.1f", b / i }')x idle), max $busy_max ms"
+    if [ "$delay_ms" = plain ]; then
+        return
+    elif [ "$delay_ms" -gt 0 ]; then
         awk -v m="$busy_max" -v b="$busy_rate" -v i="$idle_rate" 'BEGIN {
             printf "  target (no read >= 60 ms, rate >= 70%% of idle): %s\n", (m < 60 && b >= 0.7 * i) ? "met" : "not met" }'
     else
@@ -90,3 +116,4 @@ report() {
 echo "saves of one month against reads of ten others: 2 years x $records records a month, ${seconds} s per figure, $bin ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 run "$delay"
 run 0
+plain
