@@ -79,7 +79,7 @@ extension Store {
     /// month), or nil for a new one; with the month whose document holds it.
     private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
         prepareToRender(month)
-        return try withState { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
+        let shown = try withState { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
             var shown = try recordFileLocked(named: name, in: month, state: &state)
             if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
                try monthView(month, in: &state)?.indexByName[name] == nil {
@@ -93,9 +93,11 @@ extension Store {
                 }
                 return (file.record.id, file.month)
             }
-            guard let writtenID = written.id else { return nil }
-            return try findRecord(writtenID, preferring: month, state: &state)
+            return nil
         }
+        if let shown { return shown }
+        guard let writtenID = written.id else { return nil }
+        return try findRecord(writtenID, preferring: month)
     }
 
     private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String) throws(StoreError) -> WriteOutcome {
@@ -318,10 +320,13 @@ extension Store {
     }
 
     /// Finds a record by id (any case), in `month` first, then in every month.
-    func findRecord(_ id: String, preferring month: Month, state: inout State) throws(StoreError) -> (id: String, month: Month)? {
+    /// Each month is read as a reader reads it (`recordFiles(in:)`): loaded, if it must be, without the
+    /// state lock.
+    func findRecord(_ id: String, preferring month: Month) throws(StoreError) -> (id: String, month: Month)? {
+        let key = RecordID(id)
         for candidate in [month] + (try months()).filter({ $0 != month }) {
-            if let view = try monthView(candidate, in: &state), let index = view.indexByID[RecordID(id)] {
-                return (view.files[index].id, candidate)
+            if let file = try recordFiles(in: candidate).first(where: { RecordID($0.id) == key }) {
+                return (file.id, candidate)
             }
         }
         return nil
