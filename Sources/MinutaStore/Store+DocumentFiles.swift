@@ -229,23 +229,7 @@ extension Store {
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
         var mergedAway: [String] = []
         for _ in 0..<16 {
-            // The file is what we hold as `savedBytes`: append the new changes' chunks rather than
-            // encode the whole history again, so a save costs what the change costs (issue 19).
-            // Past `appendLimit` appended bytes the document is written whole again (compacted).
-            let bytes: [UInt8]
-            var appended = 0
-            if let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
-               loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount {
-                let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
-                if loaded.appendedBytes + chunks.count <= Self.appendLimit {
-                    bytes = base + chunks
-                    appended = loaded.appendedBytes + chunks.count
-                } else {
-                    bytes = loaded.document.save()
-                }
-            } else {
-                bytes = loaded.document.save()
-            }
+            let (bytes, appended) = Self.bytesToWrite(&loaded, over: expected)
             let written = try BackingFiles.writeTemporary(bytes, beside: file, mode: BackingFiles.mode(ofExisting: file))
             var swappedOut: String?
             if expected == nil {
@@ -305,6 +289,20 @@ extension Store {
             return
         }
         throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: .resourceTemporarilyUnavailable)
+    }
+
+    /// The bytes that put `loaded` in a file whose identity is `expected`, and how many of them are
+    /// appended change chunks. When the file is what `loaded` holds as `savedBytes`, the new changes'
+    /// chunks are appended rather than the whole history encoded again, so a save costs what the change
+    /// costs; past `appendLimit` appended bytes the document is written whole again (compacted).
+    static func bytesToWrite(_ loaded: inout LoadedDocument, over expected: BackingFiles.Identity?) -> (bytes: [UInt8], appended: Int) {
+        guard let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
+              loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount else {
+            return (loaded.document.save(), 0)
+        }
+        let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
+        guard loaded.appendedBytes + chunks.count <= appendLimit else { return (loaded.document.save(), 0) }
+        return (base + chunks, loaded.appendedBytes + chunks.count)
     }
 
     /// How many bytes of change chunks a store appends to a document file before it writes the

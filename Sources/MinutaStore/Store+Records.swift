@@ -190,7 +190,7 @@ extension Store {
             if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
             // Only the name reported back to the mount; the save above is done either way.
             let view = try? monthView(month, in: &state)
-            let newName = view?.indexByID[RecordID(id)].map { view?.files[$0].name ?? name } ?? name
+            let newName = view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? name
             if newName != name {
                 // Written under another name (`tmp.json`, or a new start): that name shows the record for a
                 // while, so `mv tmp.json f` and an editor's re-read find it.
