@@ -125,8 +125,8 @@ extension Store {
             }
             // A move needs the month as it was before the edit (what the record leaves): loaded again
             // from the bytes it was saved as (moves are rare; the edit worked on the only copy).
+            // Without saved bytes the month is forgotten: the next use loads its file.
             let original = restoredAfterFailedEdit(source)
-                ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
             if held != nil { withState { state in state.months[sourceMonth] = original } }
             let moved = try move(id, object: edit.object, editedDocument: source.document, from: sourceMonth, to: destination,
                                  oldName: displayPath, changedAt: changedAt)
