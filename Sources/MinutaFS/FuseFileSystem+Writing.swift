@@ -154,14 +154,15 @@ extension FuseFileSystem {
     /// nothing: it is a shell closing its own descriptor after `dup2` in `cmd > file`; the command's
     /// writes follow. `fsync` and `release` save it.
     ///
-    /// Saves run one at a time (`saving`): a second close of the same handle waits for the first.
+    /// Saves of one handle run one at a time (`saving`): a second close of the same handle waits for the
+    /// first. Saves of other handles do not wait for it.
     ///
     /// - Throws: the tree's refusal (`EINVAL` for content it does not accept), for the program's `close`
     ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds. Until the next
     ///   write, every later flush or fsync of the handle (`repeatsRefusal`) throws that refusal again
     ///   without asking the tree: it is another descriptor of the same open file learning the save failed.
     func save(handle: UInt64, isFlush: Bool = false, repeatsRefusal: Bool = true) throws(Errno) {
-        try saving.withLock { _ throws(Errno) in
+        try saving.withLock(handle: handle) { () throws(Errno) in
             try saveNow(handle: handle, isFlush: isFlush, repeatsRefusal: repeatsRefusal)
         }
     }

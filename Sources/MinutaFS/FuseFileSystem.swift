@@ -20,10 +20,9 @@ final class FuseFileSystem: Sendable {
     /// How long a settling scratch file waits after its last close (see `FuseFileSystem+Settling.swift`).
     let settleDelay: Double
     let state = Mutex(MountState())
-    /// Held for the whole of a save (`save(handle:isFlush:repeatsRefusal:)`), so two closes of one
-    /// handle at once (a program's and its forked child's) give the tree its bytes once, and the second
-    /// sees how the first went. Only saves wait on it; the tree serializes its writes anyway.
-    let saving = Mutex(())
+    /// A lock per handle, held for the whole of a save of it (`save(handle:isFlush:repeatsRefusal:)`):
+    /// see `HandleSaveLocks`.
+    let saving = HandleSaveLocks()
 
     struct MountState {
         var inodes = InodeTable()

@@ -31,29 +31,20 @@ extension Store {
     /// Throws ``StoreError/backingFolderGone(_:)`` when the backing folder is not the one the store was
     /// opened on, noting it (once) for `.minutafs/errors`, status and the log. Every write calls it
     /// before it touches the folder.
-    func requireBackingFolder(state: inout State) throws(StoreError) {
-        guard !backingFolderIsPresent else { return }
-        noteBackingFolderGone(state: &state)
-        throw .backingFolderGone(path)
-    }
-
-    /// The same, for a caller that does not hold the lock.
     public func requireBackingFolder() throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in try requireBackingFolder(state: &state) }
+        guard !backingFolderIsPresent else { return }
+        noteBackingFolderGone()
+        throw .backingFolderGone(path)
     }
 
     /// Throws what a change of the document at `relative` would fail with now: the folder is gone, or the
     /// file is known not to load and is still that version (SPEC 5a).
     public func requireWritableDocument(_ relative: String) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
-            try requireBackingFolder(state: &state)
-            try requireReadableFile(relative, state: &state)
-        }
+        try requireBackingFolder()
+        try requireReadableFile(relative)
     }
 
-    func noteBackingFolderGone(state: inout State) {
-        guard !state.backingFolderGone else { return }
-        state.backingFolderGone = true
-        noteEvent(StoreError.backingFolderGone(path).description, state: &state)
+    func noteBackingFolderGone() {
+        events.noteBackingFolderGone(StoreError.backingFolderGone(path).description)
     }
 }

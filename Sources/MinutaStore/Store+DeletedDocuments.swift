@@ -16,7 +16,7 @@ extension Store {
     /// Looks for held month documents whose file disappeared or came back; returns the months whose
     /// state changed (their record files change from writable to read-only or back).
     public func noticeDeletedDocuments() -> [Month] {
-        state.withLock { state in
+        let held = withState { state in
             var held: [(month: Month, records: Int)] = []
             for (month, loaded) in state.months.loaded where loaded.identity != nil {
                 held.append((month, loaded.view?.files.count ?? loaded.document.keys(of: .root).count))
@@ -24,16 +24,20 @@ extension Store {
             for (month, parked) in state.months.parked where parked.identity != nil {
                 held.append((month, parked.view?.files.count ?? 0))
             }
+            return held
+        }
+        // Looked at with `state` released.
+        do {
             var changed: [Month] = []
             for (month, records) in held {
                 // Anything there (a link, a folder, a file that does not load) is not a deletion: that
                 // is an unreadable document (SPEC 5a, 5b), refused with EROFS.
                 let exists = BackingFiles.status(absolute(month.documentPath)) != nil
                 if !exists, deletedMonths.withLock({ $0.insert(month).inserted }) {
-                    noteDocumentEvent("\(month.documentPath) was deleted from the folder while mounted; its \(records) record(s) are still shown, read-only; saving an edit to one of them writes the month back", state: &state)
+                    noteDocumentEvent("\(month.documentPath) was deleted from the folder while mounted; its \(records) record(s) are still shown, read-only; saving an edit to one of them writes the month back")
                     changed.append(month)
                 } else if exists, deletedMonths.withLock({ $0.remove(month) }) != nil {
-                    noteDocumentEvent("\(month.documentPath) is back in the folder; its records are writable again", state: &state)
+                    noteDocumentEvent("\(month.documentPath) is back in the folder; its records are writable again")
                     changed.append(month)
                 }
             }
@@ -42,17 +46,16 @@ extension Store {
     }
 
     /// After a save of `file` touching `months`: a deleted document among them is back on disk.
-    func noteWrittenBack(_ months: [Month], by file: String, state: inout State) {
+    func noteWrittenBack(_ months: [Month], by file: String) {
         for month in months where isDeletedDocument(month) {
             guard BackingFiles.status(absolute(month.documentPath))?.isRegularFile == true else { continue }
             deletedMonths.withLock { _ = $0.remove(month) }
-            noteDocumentEvent("\(month.documentPath) was written back to the folder by a save of \(file); its records are writable again", state: &state)
+            noteDocumentEvent("\(month.documentPath) was written back to the folder by a save of \(file); its records are writable again")
         }
     }
 
     /// A line for `.minutafs/errors` that is not a refused write (not counted as one).
-    private func noteDocumentEvent(_ line: String, state: inout State) {
-        state.rejections.append(line)
-        if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
+    private func noteDocumentEvent(_ line: String) {
+        events.note(line, logged: false)
     }
 }

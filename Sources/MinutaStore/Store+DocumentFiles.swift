@@ -53,19 +53,28 @@ extension Store {
     // MARK: Unreadable documents
 
     /// Notes that the file at `relative` does not load (once per version of the file).
-    func markUnreadable(_ relative: String, reason: UnreadableReason, identity: BackingFiles.Identity?, state: inout State) {
-        if let known = state.unreadable[relative], known.identity == identity, known.reason == reason { return }
-        var entry = state.unreadable[relative] ?? UnreadableDocument(reason: reason, identity: identity, since: Self.now())
-        entry.reason = reason
-        entry.identity = identity
-        state.unreadable[relative] = entry
-        noteEvent("\(relative): cannot be loaded: \(reason). minutafs leaves the file as it is; \(Self.shownName(of: relative)) is read-only until a readable version replaces it", state: &state)
+    func markUnreadable(_ relative: String, reason: UnreadableReason, identity: BackingFiles.Identity?) {
+        let since = now()
+        let isNew = unreadable.update(relative) { known -> Bool in
+            if let known, known.identity == identity, known.reason == reason { return false }
+            var entry = known ?? UnreadableDocument(reason: reason, identity: identity, since: since)
+            entry.reason = reason
+            entry.identity = identity
+            known = entry
+            return true
+        }
+        guard isNew else { return }
+        noteEvent("\(relative): cannot be loaded: \(reason). minutafs leaves the file as it is; \(Self.shownName(of: relative)) is read-only until a readable version replaces it")
     }
 
     /// Notes that the file at `relative` loads again.
-    func clearUnreadable(_ relative: String, state: inout State) {
-        guard state.unreadable.removeValue(forKey: relative) != nil else { return }
-        noteEvent("\(relative): readable again and merged; \(Self.shownName(of: relative)) is writable again", state: &state)
+    func clearUnreadable(_ relative: String) {
+        let wasUnreadable = unreadable.update(relative) { known -> Bool in
+            defer { known = nil }
+            return known != nil
+        }
+        guard wasUnreadable else { return }
+        noteEvent("\(relative): readable again and merged; \(Self.shownName(of: relative)) is writable again")
     }
 
     /// The path the mount shows a document as: `records/2024/07` or `tags.json`.
@@ -74,8 +83,8 @@ extension Store {
     }
 
     /// Throws if the document at `relative` is known not to load and its file is still that version.
-    func requireReadableFile(_ relative: String, state: inout State) throws(StoreError) {
-        guard let known = state.unreadable[relative] else { return }
+    func requireReadableFile(_ relative: String) throws(StoreError) {
+        guard let known = unreadable[relative] else { return }
         if BackingFiles.status(absolute(relative))?.identity == known.identity {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
@@ -84,14 +93,16 @@ extension Store {
     /// Writes what `loaded` holds beyond the version of the file last read (this store's own saves,
     /// merged conflict copies) to a conflict copy beside the unreadable file, so that nothing exists
     /// only in memory. Once per set of heads.
-    func preserveHeldChanges(of loaded: LoadedDocument, for relative: String, always: Bool = false, state: inout State) throws(StoreError) {
+    func preserveHeldChanges(of loaded: LoadedDocument, for relative: String, always: Bool = false) throws(StoreError) {
         let heads = Set(loaded.document.heads)
         guard loaded.document.changeCount > 0, always || heads != Set(loaded.lastReadHeads) else { return }
-        if let known = state.unreadable[relative], known.preservedHeads == heads { return }
+        if let known = unreadable[relative], known.preservedHeads == heads { return }
         let copy = try writeConflictCopy(of: loaded.document, for: relative)
-        state.unreadable[relative]?.preservedIn = copy
-        state.unreadable[relative]?.preservedHeads = heads
-        noteEvent("\(relative): this mount's changes the unreadable file may lack are kept in \(copy)", state: &state)
+        unreadable.update(relative) { known in
+            known?.preservedIn = copy
+            known?.preservedHeads = heads
+        }
+        noteEvent("\(relative): this mount's changes the unreadable file may lack are kept in \(copy)")
     }
 
     /// Writes `document` as `MM (minutafs conflicted copy YYYY-MM-DD).automerge` beside `relative`
@@ -101,7 +112,7 @@ extension Store {
         guard backingFolderIsPresent else { throw .backingFolderGone(path) }
         let folder = BackingFiles.parentPath(relative)
         let base = String(BackingFiles.lastComponent(relative).dropLast(".automerge".count))
-        let day = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
+        let day = ISO8601.components(milliseconds: Int64(now()) * 1000)
         let date = "\(ISO8601.pad(day.year, 4))-\(ISO8601.pad(day.month, 2))-\(ISO8601.pad(day.day, 2))"
         // The primary's permissions, but always readable by its owner: a copy nobody can merge helps no one.
         let mode = BackingFiles.mode(ofExisting: absolute(relative)) | 0o600
@@ -145,25 +156,25 @@ extension Store {
     /// (nil when there is none) and whether `loaded` gained changes. A file that does not load is
     /// noted, what `loaded` holds beyond it is preserved, and ``StoreError/unloadableDocument(file:reason:)``
     /// is thrown.
-    func mergeFromDisk(_ loaded: inout LoadedDocument, _ relative: String, state: inout State) throws(StoreError) -> (identity: BackingFiles.Identity?, gained: Bool) {
+    func mergeFromDisk(_ loaded: inout LoadedDocument, _ relative: String) throws(StoreError) -> (identity: BackingFiles.Identity?, gained: Bool) {
         switch readDocumentFile(relative) {
         case .absent:
             return (nil, false)
         case .unreadable(let reason, let identity):
-            markUnreadable(relative, reason: reason, identity: identity, state: &state)
-            try preserveHeldChanges(of: loaded, for: relative, state: &state)
+            markUnreadable(relative, reason: reason, identity: identity)
+            try preserveHeldChanges(of: loaded, for: relative)
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let onDisk, let identity, let bytes):
             let before = loaded.document.changeCount
             do {
-                try merge(onDisk, into: &loaded, relative: relative, state: &state)
+                try merge(onDisk, into: &loaded, relative: relative)
             } catch {
                 // Loads, but holds a change this engine refuses to apply: as good as unreadable.
-                markUnreadable(relative, reason: .format(error), identity: identity, state: &state)
-                try preserveHeldChanges(of: loaded, for: relative, state: &state)
+                markUnreadable(relative, reason: .format(error), identity: identity)
+                try preserveHeldChanges(of: loaded, for: relative)
                 throw .unloadableDocument(file: relative, reason: .format(error))
             }
-            clearUnreadable(relative, state: &state)
+            clearUnreadable(relative)
             let gained = loaded.document.changeCount > before
             if gained { loaded.view = nil }
             loaded.lastReadHeads = onDisk.heads
@@ -184,32 +195,32 @@ extension Store {
     /// - Throws: ``StoreError/unloadableDocument(file:reason:)`` when the file there does not load
     ///   (it is left untouched, and what this store holds beyond it is kept in a conflict copy).
     @discardableResult
-    func save(_ loaded: inout LoadedDocument, to relative: String, state: inout State) throws(StoreError) -> Bool {
-        loaded.document.commit()
-        try requireBackingFolder(state: &state)
+    func save(_ loaded: inout LoadedDocument, to relative: String) throws(StoreError) -> Bool {
+        loaded.document.commit(time: Int64(now()))
+        try requireBackingFolder()
         let status = BackingFiles.status(absolute(relative))
-        if let known = state.unreadable[relative], status?.identity == known.identity {
-            try preserveHeldChanges(of: loaded, for: relative, state: &state)
+        if let known = unreadable[relative], status?.identity == known.identity {
+            try preserveHeldChanges(of: loaded, for: relative)
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
         var expected: BackingFiles.Identity?
         if let status, status.identity == loaded.identity {
             expected = status.identity
         } else if status != nil {
-            expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+            expected = try mergeFromDisk(&loaded, relative).identity
         }
         if let expected, expected == loaded.identity, loaded.document.changeCount == loaded.savedChangeCount {
             return false
         }
-        try replaceDocumentFile(&loaded, relative, expected: expected, state: &state)
-        state.savedDocumentCount += 1
+        try replaceDocumentFile(&loaded, relative, expected: expected)
+        events.countSavedDocument()
         return true
     }
 
     /// Puts `loaded` at `relative`, where the file whose identity is `expected` (nil: none) is
     /// believed to be. See the extension's comment for how nothing unmerged is replaced.
-    func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: BackingFiles.Identity?, state: inout State) throws(StoreError) {
-        try requireBackingFolder(state: &state)
+    func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: BackingFiles.Identity?) throws(StoreError) {
+        try requireBackingFolder()
         let file = absolute(relative)
         let folder = BackingFiles.parentPath(file)
         try BackingFiles.makeDirectories(folder)
@@ -218,23 +229,7 @@ extension Store {
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
         var mergedAway: [String] = []
         for _ in 0..<16 {
-            // The file is what we hold as `savedBytes`: append the new changes' chunks rather than
-            // encode the whole history again, so a save costs what the change costs (issue 19).
-            // Past `appendLimit` appended bytes the document is written whole again (compacted).
-            let bytes: [UInt8]
-            var appended = 0
-            if let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
-               loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount {
-                let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
-                if loaded.appendedBytes + chunks.count <= Self.appendLimit {
-                    bytes = base + chunks
-                    appended = loaded.appendedBytes + chunks.count
-                } else {
-                    bytes = loaded.document.save()
-                }
-            } else {
-                bytes = loaded.document.save()
-            }
+            let (bytes, appended) = Self.bytesToWrite(&loaded, over: expected)
             let written = try BackingFiles.writeTemporary(bytes, beside: file, mode: BackingFiles.mode(ofExisting: file))
             var swappedOut: String?
             if expected == nil {
@@ -242,7 +237,7 @@ extension Store {
                     unlink(written.path)
                     // A file appeared there since we looked: merge it first (anything that is not a
                     // document, a link included, makes the month unreadable and the save fails).
-                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    expected = try mergeFromDisk(&loaded, relative).identity
                     continue
                 }
             } else if try BackingFiles.exchange(written.path, file) {
@@ -251,7 +246,7 @@ extension Store {
                 // The file system cannot exchange: rename over the file if it is still the one merged.
                 guard BackingFiles.status(file)?.identity == expected else {
                     unlink(written.path)
-                    expected = try mergeFromDisk(&loaded, relative, state: &state).identity
+                    expected = try mergeFromDisk(&loaded, relative).identity
                     continue
                 }
                 guard rename(written.path, file) == 0 else {
@@ -267,9 +262,9 @@ extension Store {
                 case .loaded(let other, _, _):
                     if !other.heads.allSatisfy(loaded.document.containsChange) {
                         do {
-                            try merge(other, into: &loaded, relative: relative, state: &state)
+                            try merge(other, into: &loaded, relative: relative)
                         } catch {
-                            try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity, mergedAway: mergedAway, state: &state)
+                            try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity, mergedAway: mergedAway)
                         }
                         loaded.view = nil
                         loaded.lastReadHeads = other.heads
@@ -278,7 +273,7 @@ extension Store {
                         continue
                     }
                 case .unreadable(let reason, let identity):
-                    try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: reason, identity: identity, mergedAway: mergedAway, state: &state)
+                    try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: reason, identity: identity, mergedAway: mergedAway)
                 case .absent:
                     break
                 }
@@ -296,6 +291,20 @@ extension Store {
         throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: .resourceTemporarilyUnavailable)
     }
 
+    /// The bytes that put `loaded` in a file whose identity is `expected`, and how many of them are
+    /// appended change chunks. When the file is what `loaded` holds as `savedBytes`, the new changes'
+    /// chunks are appended rather than the whole history encoded again, so a save costs what the change
+    /// costs; past `appendLimit` appended bytes the document is written whole again (compacted).
+    static func bytesToWrite(_ loaded: inout LoadedDocument, over expected: BackingFiles.Identity?) -> (bytes: [UInt8], appended: Int) {
+        guard let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
+              loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount else {
+            return (loaded.document.save(), 0)
+        }
+        let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
+        guard loaded.appendedBytes + chunks.count <= appendLimit else { return (loaded.document.save(), 0) }
+        return (base + chunks, loaded.appendedBytes + chunks.count)
+    }
+
     /// How many bytes of change chunks a store appends to a document file before it writes the
     /// file whole again: a few hundred small edits. Loading stays fast (each appended chunk is one
     /// change to apply), and the file stays close to its compact size.
@@ -306,16 +315,16 @@ extension Store {
     /// were, and keep what this store holds in a conflict copy instead. Always throws.
     private func putBack(
         _ swappedOut: String, over file: String, loaded: inout LoadedDocument, _ relative: String, reason: UnreadableReason,
-        identity: BackingFiles.Identity?, mergedAway: [String], state: inout State
+        identity: BackingFiles.Identity?, mergedAway: [String]
     ) throws(StoreError) -> Never {
         guard try BackingFiles.exchange(swappedOut, file) else {
             throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: .ioError)
         }
         try BackingFiles.syncDirectory(BackingFiles.parentPath(file))
-        markUnreadable(relative, reason: reason, identity: identity, state: &state)
+        markUnreadable(relative, reason: reason, identity: identity)
         // Our version is at `swappedOut` now; the conflict copy takes its place. Always written here:
         // files merged away in this save are removed next, and their changes must be on disk first.
-        try preserveHeldChanges(of: loaded, for: relative, always: true, state: &state)
+        try preserveHeldChanges(of: loaded, for: relative, always: true)
         unlink(swappedOut)
         for path in mergedAway { unlink(path) }
         throw .unloadableDocument(file: relative, reason: reason)
@@ -327,9 +336,7 @@ extension Store {
     }
 
     /// Lines for `.minutafs/errors` and the log: what happened to a document file.
-    func noteEvent(_ line: String, state: inout State) {
-        state.rejections.append(line)
-        if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
-        log(line)
+    func noteEvent(_ line: String) {
+        events.note(line)
     }
 }

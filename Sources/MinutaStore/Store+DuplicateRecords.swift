@@ -11,11 +11,11 @@ extension Store {
         var ids: [Month: Set<String>]
     }
 
-    /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``: run without the store's
-    /// lock it reads the changed documents' ids (all of them at the first look after a mount, a tenth
-    /// of loading each) while readers go on; under the lock it is the refresh's own look.
-    func scanRecordHolders(known: [Month: BackingFiles.Identity]? = nil) -> FolderScan {
-        let known = known ?? state.withLock { $0.recordHolders.identities }
+    /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``, given the identities the
+    /// index `known` (so it takes no lock itself): run without the store's lock it reads the changed
+    /// documents' ids (all of them at the first look after a mount, a tenth of loading each) while
+    /// readers go on; under the lock it is the refresh's own look.
+    func scanRecordHolders(known: [Month: BackingFiles.Identity]) -> FolderScan {
         var scan = FolderScan(files: [], ids: [:])
         for month in (try? months()) ?? [] {
             let status = BackingFiles.status(absolute(month.documentPath))
@@ -29,7 +29,7 @@ extension Store {
     /// Says that ``indexRecordHolders()`` is about to run on another thread: month views rendered
     /// meanwhile do not build the index themselves (see `RecordHolderIndex.isBeingBuilt`).
     public func willIndexRecordHolders() {
-        state.withLock { $0.recordHolders.isBeingBuilt = true }
+        withState { $0.recordHolders.isBeingBuilt = true }
     }
 
     /// Builds the holder index if no month view has yet, reading the documents without the store's
@@ -38,9 +38,9 @@ extension Store {
     /// rendered before it was done.
     @discardableResult
     public func indexRecordHolders() -> [String] {
-        guard state.withLock({ $0.recordHolders.lastUpdate == nil }) else { return [] }
-        let scan = scanRecordHolders()
-        return state.withLock { state in
+        guard withState({ $0.recordHolders.lastUpdate == nil }) else { return [] }
+        let scan = scanRecordHolders(known: withState { $0.recordHolders.identities })
+        return withState { state in
             defer { state.recordHolders.isBeingBuilt = false }
             guard state.recordHolders.lastUpdate == nil else { return [] }
             return refreshRecordHolders(in: &state, scan: scan).sorted().map(\.documentPath)
@@ -64,7 +64,7 @@ extension Store {
 
     /// The records held twice whose second copy is not shown, by document.
     public var hiddenCopies: [HiddenCopy] {
-        state.withLock { state in state.hiddenCopies.values.sorted { ($0.document, $0.id) < ($1.document, $1.id) } }
+        withState { state in state.hiddenCopies.values.sorted { ($0.document, $0.id) < ($1.document, $1.id) } }
     }
 
     /// `records` of `month`'s document without the copies shown elsewhere:

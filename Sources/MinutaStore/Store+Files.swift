@@ -41,8 +41,8 @@ extension Store {
             recordOversizedWrite(toPath: relative, limit: Self.maximumPassThroughFileSize)
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
-        try state.withLock { (state: inout State) throws(StoreError) in
-            try requireBackingFolder(state: &state)
+        try withDocumentWrites { () throws(StoreError) in
+            try requireBackingFolder()
             let name = BackingFiles.lastComponent(relative)
             let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
                 .recordUnderOtherName(name)
@@ -53,37 +53,37 @@ extension Store {
             }
             if let copied {
                 let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: copied)
-                recordRejection(error, state: &state)
-                keepRejected(bytes, file: relative, state: &state)
+                recordRejection(error)
+                keepRejected(bytes, file: relative)
                 throw error
             }
             let file = absolute(relative)
             // An image of a record is attached to it: not while its document does not load.
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try requireReadableFile(month.documentPath, state: &state)
+                try requireReadableFile(month.documentPath)
             }
             try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
             try BackingFiles.writeAtomically(bytes, to: file)
             guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true, state: &state)
+            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true)
         }
     }
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
-            try requireBackingFolder(state: &state)
+        try withDocumentWrites { () throws(StoreError) in
+            try requireBackingFolder()
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try requireReadableFile(month.documentPath, state: &state)
+                try requireReadableFile(month.documentPath)
             }
             try BackingFiles.remove(absolute(relative))
             guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false, state: &state)
+            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false)
         }
     }
 
     public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
-            try requireBackingFolder(state: &state)
+        try withDocumentWrites { () throws(StoreError) in
+            try requireBackingFolder()
             try BackingFiles.move(absolute(source), to: absolute(destination))
         }
     }
@@ -97,17 +97,17 @@ extension Store {
 
     /// Removes an empty folder; a month folder whose document still holds records is not empty.
     public func removeFolder(_ relative: String, month: Month?) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
-            try requireBackingFolder(state: &state)
-            if let month, let view = try monthView(month, in: &state), !view.files.isEmpty { throw .notEmpty(relative) }
+        try withDocumentWrites { () throws(StoreError) in
+            try requireBackingFolder()
+            if let month, !(try recordFiles(in: month)).isEmpty { throw .notEmpty(relative) }
             let folder = absolute(relative)
             guard BackingFiles.status(folder)?.isDirectory == true else { throw .notFound(relative) }
             guard try BackingFiles.listDirectory(folder).isEmpty else { throw .notEmpty(relative) }
             try BackingFiles.removeDirectory(folder)
-            if let month, BackingFiles.status(absolute(month.documentPath)) != nil, try monthView(month, in: &state)?.files.isEmpty ?? true {
+            if let month, BackingFiles.status(absolute(month.documentPath)) != nil, try recordFiles(in: month).isEmpty {
                 // An empty month: its document has no records left, so it goes with the folder.
                 try BackingFiles.remove(absolute(month.documentPath))
-                state.months[month] = nil
+                withState { state in state.months[month] = nil }
             }
         }
     }
@@ -135,10 +135,24 @@ extension Store {
         return UUIDText.isValid(id) ? id : nil
     }
 
-    private func updateImageList(_ name: String, in month: Month, attach: Bool, state: inout State) throws(StoreError) {
-        guard let owner = Self.imageOwner(name), var loaded = try loadMonth(month, in: &state),
-              let view = try monthView(month, in: &state), let index = view.indexByID[RecordID(owner)] else { return }
-        let id = view.files[index].id
+    /// Adds an image's name to (or removes it from) the `images` of the record it is named after, saved
+    /// with `state` released.
+    private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
+        guard let owner = Self.imageOwner(name),
+              let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }),
+              let held = try checkOut(month) else { return }
+        var loaded = held
+        do throws(StoreError) {
+            try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
+        } catch {
+            checkInAfterFailure(loaded, as: month)
+            throw error
+        }
+        let checkedIn = loaded
+        withState { state in state.months[month] = checkedIn }
+    }
+
+    private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) {
         guard let record = RecordView.object(id, in: loaded.document) else { return }
         var names = RecordView.images(of: record, in: loaded.document)
         if attach {
@@ -157,8 +171,8 @@ extension Store {
         }
         loaded.document = editor.document
         loaded.invalidateView(changedRecord: id)
-        try save(&loaded, to: month.documentPath, state: &state)
-        state.months[month] = loaded
-        state.recordChangeTimes[RecordID(id)] = Self.now()
+        try save(&loaded, to: month.documentPath)
+        let changedAt = now()
+        withState { state in state.recordChangeTimes[RecordID(id)] = changedAt }
     }
 }

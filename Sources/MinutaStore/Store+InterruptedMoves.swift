@@ -10,7 +10,8 @@ extension Store {
     @discardableResult
     public func finishInterruptedMoves() throws(StoreError) -> [String] {
         guard let journal = moveJournal else { return [] }
-        return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+        // Before the mount serves: the moves and their saves run under `state` (no reader to hold up).
+        return try withDocumentWrites { () throws(StoreError) -> [String] in try withState { (state: inout State) throws(StoreError) -> [String] in
             var finished: [String] = []
             var firstFailure: StoreError?
             for move in journal.pending() {
@@ -23,7 +24,7 @@ extension Store {
             }
             if let firstFailure { throw firstFailure }
             return finished
-        }
+        } }
     }
 
     /// Deletes the record of `move` from its old month when its new month holds it; whether it did.
@@ -35,7 +36,7 @@ extension Store {
         try moveImages(RecordView.images(of: arrived, in: target.document), from: move.source, to: move.destination)
         do { try source.document.delete(forKey: move.id) } catch { return false }
         source.view = nil
-        try save(&source, to: move.source.documentPath, state: &state)
+        try save(&source, to: move.source.documentPath)
         state.months[move.source] = source
         return true
     }

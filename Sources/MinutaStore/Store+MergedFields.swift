@@ -5,7 +5,7 @@ import AutomergeKit
 extension Store {
     /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
     /// changes, remembers the fields the merge changed, as the mount showed them before.
-    func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String, state: inout State) throws(AutomergeError) {
+    func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)
@@ -21,13 +21,16 @@ extension Store {
         }
         let before = fields(loaded.document)
         try loaded.document.merge(other)
-        state.supersededValues.noteMerge(before: before, after: fields(loaded.document), now: Self.now())
+        let after = fields(loaded.document)
+        let now = now()
+        supersededValues.withLock { $0.noteMerge(before: before, after: after, now: now) }
     }
 
     /// Whether a `tags.json` save that leaves out tag `id` leaves it out only because the writer read the
     /// file before a merge brought that tag in (then it is kept, not deleted).
-    func isTagNewerThanWriter(_ id: String, state: State) -> Bool {
-        state.supersededValues.wasCreatedByMerge(RecordID(id), now: Self.now())
+    func isTagNewerThanWriter(_ id: String) -> Bool {
+        let now = now()
+        return supersededValues.withLock { $0.wasCreatedByMerge(RecordID(id), now: now) }
     }
 
     /// The fields a save of record `id` writes, with stale values set back to what merges put there, and
@@ -35,10 +38,13 @@ extension Store {
     /// save succeeded).
     func reconcileWithMerges(
         _ written: [(key: String, value: JSONValue)], current: [(key: String, value: JSONValue)], recordID id: String,
-        file: String, state: State
+        file: String
     ) -> (fields: [(key: String, value: JSONValue)], conflictLines: [String]) {
-        guard !state.supersededValues.isEmpty else { return (written, []) }
-        let (fields, overwrites) = state.supersededValues.reconcile(written, current: current, recordID: RecordID(id), now: Self.now())
+        let now = now()
+        let reconciled = supersededValues.withLock { values -> (fields: [(key: String, value: JSONValue)], overwrites: [SupersededValues.Overwrite])? in
+            values.isEmpty ? nil : values.reconcile(written, current: current, recordID: RecordID(id), now: now)
+        }
+        guard let (fields, overwrites) = reconciled else { return (written, []) }
         let lines = overwrites.map { overwrite in
             let shown = overwrite.written.map(Self.oneLine) ?? "no value"
             let merged = overwrite.merged.map(Self.oneLine) ?? "no value"

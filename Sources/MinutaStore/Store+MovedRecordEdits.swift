@@ -22,25 +22,13 @@ extension Store {
         var movedAt: Int
     }
 
-    /// Remembers a move (called by `move`, under the lock).
+    /// Remembers a move (called by `move`, under the lock; `rememberMovesOnDisk` writes it once the lock is released).
     func rememberMove(of id: String, object: ObjectID, from source: Month, document: Document, to destination: Month,
                       written: Document, state: inout State) {
         state.movedAway[RecordID(id)] = MovedAway(
             source: source, object: object, destination: destination,
             fieldsAtMove: Self.fields(of: id, object: object, in: document),
-            fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: Self.now())
-        rememberMovesOnDisk(state: &state)
-    }
-
-    /// Writes the moves to `MovedRecordMemory` (keeping its newest ones). A failure is logged: the edits
-    /// it would carry stay in the old month's document, and this mount still carries them.
-    func rememberMovesOnDisk(state: inout State) {
-        guard let movedRecordMemory else { return }
-        do throws(StoreError) {
-            state.movedAway = try movedRecordMemory.save(state.movedAway)
-        } catch {
-            log("cannot remember moved records in \(movedRecordMemory.path): \(error)")
-        }
+            fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: now())
     }
 
     static func fields(of id: String, object: ObjectID, in document: Document) -> [(key: String, value: JSONValue)] {
@@ -49,52 +37,78 @@ extension Store {
     }
 
     /// Carries field changes merged into the old objects of moved records to their new place; returns
-    /// the month folders (relative) whose records changed.
+    /// the month folders (relative) whose records changed. Runs under `documentWrites`; each new place is
+    /// checked out, changed and written with `state` released.
     public func carryEditsToMovedRecords() throws(StoreError) -> [String] {
-        try state.withLock { (state: inout State) throws(StoreError) -> [String] in
+        try withDocumentWrites { () throws(StoreError) -> [String] in
+            // Only old documents held decoded: one not merged into since it was loaded has nothing new.
+            let moves = withState { state in
+                state.movedAway.compactMap { key, moved in state.months[moved.source].map { (key: key, moved: moved, old: $0.document) } }
+            }
             var changed: [String] = []
-            for (key, moved) in state.movedAway {
-                guard let old = state.months[moved.source]?.document else { continue }  // not merged into since
-                let now = Self.fields(of: key.text, object: moved.object, in: old)
-                let theirs = now.filter { field in
+            for (key, moved, old) in moves.sorted(by: { $0.key < $1.key }) {
+                let fieldsNow = Self.fields(of: key.text, object: moved.object, in: old)
+                let theirs = fieldsNow.filter { field in
                     !moved.fieldsAtMove.contains { $0.key == field.key && $0.value == field.value }
                 }
-                guard !theirs.isEmpty, var target = try loadMonth(moved.destination, in: &state),
-                      let id = key.key(among: target.document.keys(of: .root)),
-                      let object = RecordView.object(id, in: target.document) else { continue }
-                let current = Self.fields(of: id, object: object, in: target.document)
-                var desired = current
-                var conflicts: [String] = []
-                for field in theirs {
-                    let written = moved.fieldsWritten.first { $0.key == field.key }?.value
-                    let atMove = moved.fieldsAtMove.first { $0.key == field.key }?.value
-                    if written != atMove, let written, written != field.value {
-                        // Both changed it: this store's value stays, theirs is listed.
-                        conflicts.append("\(moved.destination.folderPath)/\(id): \(field.key): shows \(Self.oneLine(written)); "
-                            + "also written concurrently (on another device, before the record moved from \(moved.source.folderPath)): \(Self.oneLine(field.value))\n")
-                    } else if let index = desired.firstIndex(where: { $0.key == field.key }) {
-                        desired[index].value = field.value
-                    } else {
-                        desired.append(field)
-                    }
+                guard !theirs.isEmpty, let held = try checkOut(moved.destination) else { continue }
+                var target = held
+                let carried: [String]?
+                do throws(StoreError) {
+                    carried = try carry(theirs, of: key, moved: moved, into: &target)
+                } catch {
+                    checkInAfterFailure(target, as: moved.destination)
+                    throw error
                 }
-                var editor = ObjectEditor(document: target.document, object: object, rules: FieldRule.record)
-                do throws(RecordInputError) { try editor.apply(desired, currentView: current) } catch {
-                    recordRejection(.rejected(file: moved.destination.folderPath + "/" + id, line: nil, column: nil, reason: error), state: &state)
-                    continue
+                let checkedIn = target
+                let changedAt = now()
+                withState { state in
+                    state.months[moved.destination] = checkedIn
+                    guard let carried else { return }
+                    state.carriedConflicts += carried
+                    state.movedAway[key]?.fieldsAtMove = fieldsNow
+                    state.recordChangeTimes[key] = changedAt
                 }
-                target.document = editor.document
-                target.invalidateView(changedRecord: id)
-                try save(&target, to: moved.destination.documentPath, state: &state)
-                state.months[moved.destination] = target
-                state.carriedConflicts += conflicts
-                state.movedAway[key]?.fieldsAtMove = now
-                state.recordChangeTimes[key] = Self.now()
-                changed.append(moved.destination.folderPath)
+                if carried != nil { changed.append(moved.destination.folderPath) }
             }
-            if !changed.isEmpty { rememberMovesOnDisk(state: &state) }
+            if !changed.isEmpty { rememberMovesOnDisk() }
             return changed
         }
+    }
+
+    /// Applies `theirs` (fields another device changed on the old object) to the record's new place in
+    /// `target` and saves it; returns the `.minutafs/conflicts` lines for fields both changed, or nil
+    /// when nothing was carried (the record is gone from there, or the fields were refused).
+    private func carry(
+        _ theirs: [(key: String, value: JSONValue)], of key: RecordID, moved: MovedAway, into target: inout LoadedDocument
+    ) throws(StoreError) -> [String]? {
+        guard let id = key.key(among: target.document.keys(of: .root)),
+              let object = RecordView.object(id, in: target.document) else { return nil }
+        let current = Self.fields(of: id, object: object, in: target.document)
+        var desired = current
+        var conflicts: [String] = []
+        for field in theirs {
+            let written = moved.fieldsWritten.first { $0.key == field.key }?.value
+            let atMove = moved.fieldsAtMove.first { $0.key == field.key }?.value
+            if written != atMove, let written, written != field.value {
+                // Both changed it: this store's value stays, theirs is listed.
+                conflicts.append("\(moved.destination.folderPath)/\(id): \(field.key): shows \(Self.oneLine(written)); "
+                    + "also written concurrently (on another device, before the record moved from \(moved.source.folderPath)): \(Self.oneLine(field.value))\n")
+            } else if let index = desired.firstIndex(where: { $0.key == field.key }) {
+                desired[index].value = field.value
+            } else {
+                desired.append(field)
+            }
+        }
+        var editor = ObjectEditor(document: target.document, object: object, rules: FieldRule.record)
+        do throws(RecordInputError) { try editor.apply(desired, currentView: current) } catch {
+            recordRejection(.rejected(file: moved.destination.folderPath + "/" + id, line: nil, column: nil, reason: error))
+            return nil
+        }
+        target.document = editor.document
+        target.invalidateView(changedRecord: id)
+        try save(&target, to: moved.destination.documentPath)
+        return conflicts
     }
 
     static func oneLine(_ value: JSONValue) -> String {

@@ -12,50 +12,6 @@ extension Store {
     /// 120 loaded).
     static let loadedMonthLimit = 12
 
-    /// A month document set aside: see the extension's comment.
-    struct ParkedMonth: Sendable {
-        var bytes: [UInt8]
-        var identity: BackingFiles.Identity?
-        var view: MonthView?
-        /// Whether any of its records has a field with concurrent values (`conflictReport` skips it if not).
-        var hasConflicts: Bool
-        /// ``LoadedDocument/lastReadHeads`` when it was parked.
-        var lastReadHeads: [ChangeHash]
-    }
-
-    /// The month documents a store holds, decoded or parked; a month is in one or the other.
-    struct MonthDocuments: Sendable {
-        private(set) var loaded: [Month: LoadedDocument] = [:]
-        private(set) var parked: [Month: ParkedMonth] = [:]
-        /// When each month was last loaded or asked for (a counter), for choosing what to park.
-        private(set) var lastUse: [Month: UInt64] = [:]
-        private var clock: UInt64 = 0
-
-        mutating func markUsed(_ month: Month) {
-            clock += 1
-            lastUse[month] = clock
-        }
-
-        /// The decoded document; setting one (or nil) drops the month's parked form.
-        subscript(month: Month) -> LoadedDocument? {
-            get { loaded[month] }
-            set {
-                loaded[month] = newValue
-                parked[month] = nil
-            }
-        }
-
-        /// Forgets a parked month's record files, to be computed again from its bytes when next listed.
-        mutating func dropParkedView(of month: Month) {
-            parked[month]?.view = nil
-        }
-
-        mutating func park(_ month: Month, as parkedMonth: ParkedMonth) {
-            loaded[month] = nil
-            parked[month] = parkedMonth
-        }
-    }
-
     /// Parks the least recently used decoded months beyond `loadedMonthLimit` that hold nothing unsaved,
     /// never `kept` (the month being loaded).
     func parkLeastRecentlyUsedMonths(in state: inout State, keeping kept: Month) {
@@ -67,7 +23,7 @@ extension Store {
         for month in candidates where excess > 0 && month != kept {
             guard var loaded = state.months[month] else { continue }
             // Edits not committed yet would be lost; so would changes not saved or not applied yet.
-            guard loaded.document.commit() == nil, let bytes = loaded.savedBytes, loaded.identity != nil,
+            guard loaded.document.commit(time: Int64(now())) == nil, let bytes = loaded.savedBytes, loaded.identity != nil,
                   loaded.document.changeCount == loaded.savedChangeCount, !loaded.document.hasPendingChanges
             else { continue }
             let parked = ParkedMonth(bytes: bytes, identity: loaded.identity, view: loaded.view,

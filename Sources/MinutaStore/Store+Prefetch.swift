@@ -1,28 +1,104 @@
 import AutomergeKit
 
-/// Loading months ahead of a reader (issue 16): `grep -r`, `find` and backups list a year and then
-/// read its months one after the other. `MonthPrefetcher` calls ``prefetch(_:)`` on another thread
-/// for each month of a year folder when it is listed, so the reader finds them rendered.
+/// Loading months without `state`: what a month's first read costs (the view cache's read, the
+/// document's decoding, the holder index's look at the folder) is done before the lock is taken, so
+/// readers of other months are not held up; the result is installed under the lock only if nobody
+/// loaded the month meanwhile. `MonthPrefetcher` calls ``prefetch(_:)`` on another thread for each month
+/// of a year folder when it is listed (`grep -r`, `find` and backups read them one after the other).
 extension Store {
-    /// Loads and renders `month` unless it is held already. The document is decoded without the
-    /// store's lock (the costly part), so readers of other months are not held up; it is taken only
-    /// if the file is still the one decoded and nobody loaded the month meanwhile.
+    /// Loads and renders `month` unless it is held already.
     func prefetch(_ month: Month) {
-        let needed = state.withLock { (state: inout State) -> Bool in
-            guard state.months[month] == nil, state.months.parked[month] == nil,
-                  state.unreadable[month.documentPath] == nil else { return false }
-            // A view in the cache costs a read and a hash: taken here, nothing to decode.
-            return cachedMonthView(month, in: &state) == nil
+        prepareToRender(month)
+        withState { state in _ = try? monthView(month, in: &state) }
+    }
+
+    /// Does without `state` what rendering `month` needs of the disk: after it, `monthView` finds the
+    /// month held (decoded, or parked with its view; decoded when `needsDocument`) unless the file does
+    /// not load or another thread changed the month meanwhile (then `monthView` loads it itself).
+    func prepareToRender(_ month: Month, needsDocument: Bool = false) {
+        refreshRecordHoldersWithoutLock()
+        enum Need: Sendable {
+            case nothing
+            case file
+            case parked(bytes: [UInt8], identity: BackingFiles.Identity?, lastReadHeads: [ChangeHash])
         }
-        guard needed, case .loaded(let document, let identity, let bytes) = readDocumentFile(month.documentPath) else { return }
-        state.withLock { (state: inout State) in
-            guard state.months[month] == nil, state.months.parked[month] == nil,
-                  BackingFiles.status(absolute(month.documentPath))?.identity == identity else { return }
-            clearUnreadable(month.documentPath, state: &state)
-            state.months[month] = LoadedDocument(read: document, identity: identity, bytes: bytes)
-            state.months.markUsed(month)
-            parkLeastRecentlyUsedMonths(in: &state, keeping: month)
-            _ = try? monthView(month, in: &state)
+        let need: Need = withState { state in
+            if state.months[month] != nil || (!needsDocument && state.months.view(of: month) != nil) { return .nothing }
+            if let parked = state.months.parked[month] {
+                return .parked(bytes: parked.bytes, identity: parked.identity, lastReadHeads: parked.lastReadHeads)
+            }
+            return unreadable[month.documentPath] == nil ? .file : .nothing
         }
+        switch need {
+        case .nothing:
+            return
+        case .parked(let bytes, let identity, let heads):
+            guard var document = try? Document.load(bytes) else { return }  // `monthView` says why
+            document.setActor(actor)
+            let loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
+                                        savedBytes: bytes, lastReadHeads: heads)
+            withState { state in
+                guard let parked = state.months.parked[month], needsDocument || parked.view == nil, parked.identity == identity else { return }
+                install(loaded, as: month, in: &state)
+            }
+        case .file:
+            if let cached = cachedEntry(of: month) {
+                withState { state in
+                    guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                    _ = installCachedView(month, cached, in: &state)
+                }
+                return
+            }
+            switch readDocumentFile(month.documentPath) {
+            case .loaded(let document, let identity, let bytes):
+                withState { state in
+                    guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                    clearUnreadable(month.documentPath)
+                    install(LoadedDocument(read: document, identity: identity, bytes: bytes), as: month, in: &state)
+                }
+            case .unreadable(let reason, let identity):
+                markUnreadable(month.documentPath, reason: reason, identity: identity)
+            case .absent:
+                return
+            }
+        }
+    }
+
+    /// Loads the tags document without `state` unless it is held (a file that does not load is noted;
+    /// `loadTags` then says so under the lock).
+    func prepareTags() {
+        guard withState({ $0.tags == nil }) else { return }
+        switch readDocumentFile("tags.automerge") {
+        case .loaded(let document, let identity, let bytes):
+            withState { state in
+                guard state.tags == nil else { return }
+                state.tags = LoadedDocument(read: document, identity: identity, bytes: bytes)
+            }
+        case .unreadable(let reason, let identity):
+            markUnreadable("tags.automerge", reason: reason, identity: identity)
+        case .absent:
+            return
+        }
+    }
+
+    /// Holds `loaded` as `month`'s document, setting aside the least recently used others.
+    func install(_ loaded: LoadedDocument, as month: Month, in state: inout State) {
+        state.months[month] = loaded
+        state.months.markUsed(month)
+        parkLeastRecentlyUsedMonths(in: &state, keeping: month)
+    }
+
+    /// Brings the holder index up to date if it is more than a second old, looking at the folder
+    /// without `state` (`refreshRecordHolders` then finds it fresh under the lock).
+    func refreshRecordHoldersWithoutLock() {
+        guard indexesRecordHolders else { return }
+        let known: [Month: BackingFiles.Identity]? = withState { state in
+            if state.recordHolders.lastUpdate == nil && state.recordHolders.isBeingBuilt { return nil }
+            if let last = state.recordHolders.lastUpdate, ContinuousClock.now - last < .seconds(1) { return nil }
+            return state.recordHolders.identities
+        }
+        guard let known else { return }
+        let scan = scanRecordHolders(known: known)
+        withState { state in _ = refreshRecordHolders(in: &state, scan: scan) }
     }
 }

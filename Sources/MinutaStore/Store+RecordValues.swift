@@ -6,10 +6,10 @@ extension Store {
     /// The JSON value of each record file of `month`, in `recordFiles(in:)`'s order: exactly what each
     /// file's contents encode.
     ///
-    /// The store's lock is held only to copy the month's view (its files, shared, not duplicated); the
-    /// values are parsed from the copied files after it is released. Building them from the held
-    /// document under the lock made every report read of a 3,000-record month hold up saves for tens
-    /// of milliseconds, and keeping the document past the lock would make the next save copy it.
+    /// Only the month's view is taken (its files, shared, not duplicated; from `PublishedViews` when
+    /// current); the values are parsed from those files with no lock held. Building them from the held
+    /// document would hold the state lock for tens of milliseconds on a 3,000-record month, and keeping
+    /// the document past the lock would make the next save copy it.
     public func recordValues(in month: Month) throws(StoreError) -> [JSONValue] {
         let files = try recordFiles(in: month)
         return files.compactMap { try? JSONParser.parse($0.contents) }

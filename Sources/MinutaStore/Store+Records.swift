@@ -22,20 +22,20 @@ extension Store {
     /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
     public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
-        return try state.withLock { (state: inout State) throws(StoreError) -> WriteOutcome in
-            guard bytes.count <= Self.maximumJSONFileSize else {
-                let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
-                recordRejection(error, state: &state)
-                throw error
-            }
+        guard bytes.count <= Self.maximumJSONFileSize else {
+            let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
+            recordRejection(error)
+            throw error
+        }
+        return try withDocumentWrites { () throws(StoreError) -> WriteOutcome in
             do throws(StoreError) {
-                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, state: &state)
-                noteWrittenBack(outcome.touchedMonths, by: displayPath, state: &state)
+                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath)
+                noteWrittenBack(outcome.touchedMonths, by: displayPath)
                 return outcome
             } catch {
                 if case .rejected = error {
-                    recordRejection(error, state: &state)
-                    keepRejected(bytes, file: displayPath, state: &state)
+                    recordRejection(error)
+                    keepRejected(bytes, file: displayPath)
                 }
                 throw error
             }
@@ -48,7 +48,14 @@ extension Store {
         return .rejected(file: file, line: location?.line ?? 1, column: location?.column ?? 1, reason: reason)
     }
 
-    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String, state: inout State) throws(StoreError) -> WriteOutcome {
+    /// A record file's JSON as written: its members, where each field is in the text, and its `id`.
+    private struct WrittenRecord {
+        var members: [(key: String, value: JSONValue)]
+        var locations: [String: (line: Int, column: Int)]
+        var id: String?
+    }
+
+    private func parseRecord(_ bytes: [UInt8], displayPath: String) throws(StoreError) -> WrittenRecord {
         let parsed: JSONValue
         let locations: [String: (line: Int, column: Int)]
         do {
@@ -57,8 +64,6 @@ extension Store {
             throw reject(.syntax(error), displayPath, [:])
         }
         guard case .object(let members) = parsed else { throw reject(.notAnObject(expected: "a JSON object with the record's fields"), displayPath, [:]) }
-
-        // Which record: the file's own, or the one the id names, or a new one.
         var writtenID: String?
         if let idValue = parsed["id"] {
             guard case .string(let text) = idValue, UUIDText.isValid(text) else {
@@ -67,97 +72,133 @@ extension Store {
             }
             writtenID = text
         }
-        var target: (id: String, month: Month)?
-        var shown = try recordFileLocked(named: name, in: month, state: &state)
-        if let file = shown, let writtenID, RecordID(writtenID) != RecordID(file.record.id),
-           try monthView(month, in: &state)?.indexByName[name] == nil {
-            // The name only resolves through a recent save under another name (`tmp.json` of an earlier
-            // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
-            shown = nil
-        }
-        if let file = shown {
-            if let writtenID, RecordID(writtenID) != RecordID(file.record.id) {
-                throw reject(.idOfAnotherRecord(writtenID), displayPath, locations)
-            }
-            target = (file.record.id, file.month)
-        } else if let writtenID {
-            target = try findRecord(writtenID, preferring: month, state: &state)
-        }
-        let id = target?.id ?? (writtenID.map { RecordID($0) } ?? RecordID.random()).text
-        let sourceMonth = target?.month ?? month
-        try requireReadableFile(sourceMonth.documentPath, state: &state)
+        return WrittenRecord(members: members, locations: locations, id: writtenID)
+    }
 
-        // Edit the held document in place: taken out of the state (and out of `source` while the editor
+    /// Which record a write to `name` is: the file's own, or the one the written id names (in any
+    /// month), or nil for a new one; with the month whose document holds it.
+    private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
+        prepareToRender(month)
+        let shown = try withState { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
+            var shown = try recordFileLocked(named: name, in: month, state: &state)
+            if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
+               try monthView(month, in: &state)?.indexByName[name] == nil {
+                // The name only resolves through a recent save under another name (`tmp.json` of an earlier
+                // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
+                shown = nil
+            }
+            if let file = shown {
+                if let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id) {
+                    throw reject(.idOfAnotherRecord(writtenID), displayPath, written.locations)
+                }
+                return (file.record.id, file.month)
+            }
+            return nil
+        }
+        if let shown { return shown }
+        guard let writtenID = written.id else { return nil }
+        return try findRecord(writtenID, preferring: month)
+    }
+
+    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String) throws(StoreError) -> WriteOutcome {
+        let written = try parseRecord(bytes, displayPath: displayPath)
+        let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
+        let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
+        let sourceMonth = target?.month ?? month
+        try requireReadableFile(sourceMonth.documentPath)
+
+        // Edit the held document in place: checked out of the state (and out of `source` while the editor
         // works), the document is the only reference to its storage, so the edit copies nothing (a copy
         // costs the whole op set and history, on every save). Nothing is kept unless everything is
         // valid and saved: on any failure the month is put back as it was saved.
-        var source = try loadMonth(sourceMonth, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        let wasHeld = state.months[sourceMonth] != nil
-        if wasHeld { state.months[sourceMonth] = nil }
+        let held = try checkOut(sourceMonth)
+        var source = held ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         do throws(StoreError) {
-            let currentView: [(key: String, value: JSONValue)]
-            let object: ObjectID
-            // The record's start before this write; nil for a record the document does not hold yet.
-            var previousStart: Int64?? = nil
-            if let existing = RecordView.object(id, in: source.document) {
-                object = existing
-                previousStart = .some(RecordView.startTime(of: existing, in: source.document))
-                if case .object(let view) = RecordView.json(id: id, record: existing, in: source.document) {
-                    currentView = view.filter { $0.key != "id" }
-                } else {
-                    currentView = []
-                }
-            } else {
-                do { object = try source.document.putObject(.map, forKey: id) } catch { throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, locations) }
-                currentView = []
-            }
-            // What the writer could have read: values a merge replaced since stay merged (SPEC 5b).
-            let (written, conflictLines) = reconcileWithMerges(members.filter { $0.key != "id" }, current: currentView, recordID: id,
-                                                               file: displayPath, state: state)
-            var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
-            source.document = Document(actor: actor)
-            do {
-                try editor.applyInPlace(written, currentView: currentView)
-            } catch {
-                throw reject(error, displayPath, locations)
-            }
-            source.document = editor.takeDocument()
-            source.document.setActor(actor)
-
+            let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath)
             // Where the record belongs now: where it is, unless this write moved its start out of that month.
-            let destination = filingMonth(previousStart: previousStart, newStart: RecordView.startTime(of: object, in: source.document), holder: sourceMonth)
-            let changedAt = Self.now()
+            let destination = filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
+                                          holder: sourceMonth)
+            let changedAt = now()
             if destination == sourceMonth {
-                source.invalidateView(changedRecord: id)
-                let changed = try save(&source, to: sourceMonth.documentPath, state: &state)
-                state.months[sourceMonth] = source
-                state.carriedConflicts += conflictLines
-                if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
-                let newName = try monthView(sourceMonth, in: &state)?.indexByID[RecordID(id)].flatMap { index in
-                    // Only the name reported back to the mount; the save above is done either way.
-                    try? monthView(sourceMonth, in: &state)?.files[index].name
-                } ?? name
-                if newName != name {
-                    // Written under another name (`tmp.json`, or a new start): that name shows the record for a
-                    // while, so `mv tmp.json f` and an editor's re-read find it.
-                    state.movedRecords[displayPath] = (id, sourceMonth, Self.now() + Self.gracePeriod)
-                }
-                return WriteOutcome(id: id, month: sourceMonth, fileName: newName, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+                return try saveRecordEdit(id, in: &source, of: sourceMonth, name: name, displayPath: displayPath,
+                                          conflictLines: edit.conflictLines, changedAt: changedAt)
             }
             // A move needs the month as it was before the edit (what the record leaves): loaded again
             // from the bytes it was saved as (moves are rare; the edit worked on the only copy).
+            // Without saved bytes the month is forgotten: the next use loads its file.
             let original = restoredAfterFailedEdit(source)
-                ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-            let moved = try move(id, object: object, editedDocument: source.document, from: sourceMonth, source: original,
-                                 to: destination, oldName: displayPath, changedAt: changedAt, state: &state)
-            state.carriedConflicts += conflictLines
+            if held != nil { withState { state in state.months[sourceMonth] = original } }
+            let moved = try move(id, object: edit.object, editedDocument: source.document, from: sourceMonth, to: destination,
+                                 oldName: displayPath, changedAt: changedAt)
+            withState { state in state.carriedConflicts += edit.conflictLines }
             return moved
         } catch {
-            if wasHeld, state.months[sourceMonth] == nil, let restored = restoredAfterFailedEdit(source) {
-                state.months[sourceMonth] = restored
-            }
+            if held != nil { checkInAfterFailure(source, as: sourceMonth) }
             throw error
         }
+    }
+
+    /// Applies the written fields to record `id` of `source` (created when the document lacks it), as the
+    /// smallest change: the record's object, its start before the write (nil: a new record; `.some(nil)`:
+    /// one without a start), and the `.minutafs/conflicts` lines for merged values the write replaced.
+    private func applyRecordEdit(
+        _ written: WrittenRecord, id: String, to source: inout LoadedDocument, displayPath: String
+    ) throws(StoreError) -> (object: ObjectID, previousStart: Int64??, conflictLines: [String]) {
+        let currentView: [(key: String, value: JSONValue)]
+        let object: ObjectID
+        var previousStart: Int64?? = nil
+        if let existing = RecordView.object(id, in: source.document) {
+            object = existing
+            previousStart = .some(RecordView.startTime(of: existing, in: source.document))
+            if case .object(let view) = RecordView.json(id: id, record: existing, in: source.document) {
+                currentView = view.filter { $0.key != "id" }
+            } else {
+                currentView = []
+            }
+        } else {
+            do { object = try source.document.putObject(.map, forKey: id) } catch {
+                throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, written.locations)
+            }
+            currentView = []
+        }
+        // What the writer could have read: values a merge replaced since stay merged (SPEC 5b).
+        let (fields, conflictLines) = reconcileWithMerges(written.members.filter { $0.key != "id" }, current: currentView, recordID: id,
+                                                          file: displayPath)
+        var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
+        source.document = Document(actor: actor)
+        do {
+            try editor.applyInPlace(fields, currentView: currentView)
+        } catch {
+            throw reject(error, displayPath, written.locations)
+        }
+        source.document = editor.takeDocument()
+        source.document.setActor(actor)
+        return (object, previousStart, conflictLines)
+    }
+
+    /// Saves an edit that keeps the record in its month (with `state` released) and checks the month in.
+    private func saveRecordEdit(
+        _ id: String, in source: inout LoadedDocument, of month: Month, name: String, displayPath: String,
+        conflictLines: [String], changedAt: Int
+    ) throws(StoreError) -> WriteOutcome {
+        source.invalidateView(changedRecord: id)
+        let changed = try save(&source, to: month.documentPath)
+        let checkedIn = source
+        let newName = withState { state -> String in
+            state.months[month] = checkedIn
+            state.carriedConflicts += conflictLines
+            if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
+            // Only the name reported back to the mount; the save above is done either way.
+            let view = try? monthView(month, in: &state)
+            let newName = view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? name
+            if newName != name {
+                // Written under another name (`tmp.json`, or a new start): that name shows the record for a
+                // while, so `mv tmp.json f` and an editor's re-read find it.
+                state.movedRecords[displayPath] = (id, month, now() + Self.gracePeriod)
+            }
+            return newName
+        }
+        return WriteOutcome(id: id, month: month, fileName: newName, changed: changed, touchedMonths: changed ? [month] : [])
     }
 
     /// The month document a written record belongs in. A record stays in the document that holds it
@@ -185,51 +226,76 @@ extension Store {
 
     /// Moves a record to another month's document: written there first, then removed from the
     /// old one, so a crash leaves it in both but never in neither; the move is journaled first, and
-    /// the next store opened finishes it (``finishInterruptedMoves()``). Its images move too.
+    /// the next store opened finishes it (``finishInterruptedMoves()``). Its images move too. Each
+    /// document is checked out, changed and written with `state` released.
     private func move(
-        _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month, source: LoadedDocument,
-        to destination: Month, oldName: String, changedAt: Int, state: inout State
+        _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month,
+        to destination: Month, oldName: String, changedAt: Int
     ) throws(StoreError) -> WriteOutcome {
-        try requireReadableFile(destination.documentPath, state: &state)
+        try requireReadableFile(destination.documentPath)
         let journaled = MoveJournal.Move(id: id, source: sourceMonth, destination: destination)
         // Without a journal entry (state folder full or unwritable) the move still happens, unrepaired.
         try? moveJournal?.begin(journaled)
-        var target = try loadMonth(destination, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        do {
-            let copy = try target.document.putObject(.map, forKey: id)
-            try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
-        } catch {
-            throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
-        }
-        let images = RecordView.images(of: object, in: editedDocument)
-        target.invalidateView(changedRecord: id)
-        try save(&target, to: destination.documentPath, state: &state)
-        state.months[destination] = target
-
-        try moveImages(images, from: sourceMonth, to: destination)
-
-        // A new record written in a folder of another month was never in the old document: that one
-        // stays as it is (and is not created empty).
-        let leavesOld = RecordView.object(id, in: source.document) != nil
-        if leavesOld {
-            rememberMove(of: id, object: object, from: sourceMonth, document: source.document, to: destination,
-                         written: editedDocument, state: &state)
-        }
-
-        var old = source
-        // Fails only when the key is already gone from the old document: then there is nothing to delete.
-        do { try old.document.delete(forKey: id) } catch {}
-        old.invalidateView(changedRecord: id)
-        if leavesOld {
-            try save(&old, to: sourceMonth.documentPath, state: &state)
-            state.months[sourceMonth] = old
-        }
+        try copyRecord(id, object: object, from: editedDocument, to: destination, oldName: oldName)
+        try moveImages(RecordView.images(of: object, in: editedDocument), from: sourceMonth, to: destination)
+        try removeMovedRecord(id, object: object, from: sourceMonth, to: destination, written: editedDocument)
         // Both saves are done: a failure to forget the move only makes the next store check it again.
         try? moveJournal?.finish(journaled)
-        state.recordChangeTimes[RecordID(id)] = changedAt
-        state.movedRecords[oldName] = (id, destination, Self.now() + Self.gracePeriod)
-        let newName = try monthView(destination, in: &state).flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
+        let newName = withState { state -> String in
+            state.recordChangeTimes[RecordID(id)] = changedAt
+            state.movedRecords[oldName] = (id, destination, now() + Self.gracePeriod)
+            let view = try? monthView(destination, in: &state)
+            return view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
+        }
         return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
+    }
+
+    /// The first half of a move: the record written into `destination`'s document.
+    private func copyRecord(_ id: String, object: ObjectID, from editedDocument: Document, to destination: Month, oldName: String) throws(StoreError) {
+        let held = try checkOut(destination)
+        var target = held ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        do throws(StoreError) {
+            do {
+                let copy = try target.document.putObject(.map, forKey: id)
+                try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
+            } catch {
+                throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
+            }
+            target.invalidateView(changedRecord: id)
+            try save(&target, to: destination.documentPath)
+        } catch {
+            if held != nil { checkInAfterFailure(target, as: destination) }
+            throw error
+        }
+        let checkedIn = target
+        withState { state in state.months[destination] = checkedIn }
+    }
+
+    /// The second half of a move: the record deleted from `sourceMonth`'s document (as it was before
+    /// the edit) and the move remembered. A new record written in a folder of another month was never
+    /// in the old document: that one stays as it is (and is not created empty).
+    private func removeMovedRecord(_ id: String, object: ObjectID, from sourceMonth: Month, to destination: Month, written: Document) throws(StoreError) {
+        guard let held = try checkOut(sourceMonth) else { return }
+        guard RecordView.object(id, in: held.document) != nil else {
+            withState { state in state.months[sourceMonth] = held }
+            return
+        }
+        withState { state in
+            rememberMove(of: id, object: object, from: sourceMonth, document: held.document, to: destination, written: written, state: &state)
+        }
+        rememberMovesOnDisk()
+        var old = held
+        do throws(StoreError) {
+            // Fails only when the key is already gone from the old document: then there is nothing to delete.
+            do { try old.document.delete(forKey: id) } catch {}
+            old.invalidateView(changedRecord: id)
+            try save(&old, to: sourceMonth.documentPath)
+        } catch {
+            checkInAfterFailure(old, as: sourceMonth)
+            throw error
+        }
+        let checkedIn = old
+        withState { state in state.months[sourceMonth] = checkedIn }
     }
 
     /// Image files follow their record to its new month folder; those not (or no longer) in the old
@@ -246,7 +312,7 @@ extension Store {
     /// The record a file name shows, also through the grace period after a move.
     func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
         if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
-        if let moved = state.movedRecords[month.folderPath + "/" + name], moved.until >= Self.now(),
+        if let moved = state.movedRecords[month.folderPath + "/" + name], moved.until >= now(),
            let view = try monthView(moved.month, in: &state), let index = view.indexByID[RecordID(moved.id)] {
             return (view.files[index], moved.month)
         }
@@ -254,10 +320,13 @@ extension Store {
     }
 
     /// Finds a record by id (any case), in `month` first, then in every month.
-    func findRecord(_ id: String, preferring month: Month, state: inout State) throws(StoreError) -> (id: String, month: Month)? {
+    /// Each month is read as a reader reads it (`recordFiles(in:)`): loaded, if it must be, without the
+    /// state lock.
+    func findRecord(_ id: String, preferring month: Month) throws(StoreError) -> (id: String, month: Month)? {
+        let key = RecordID(id)
         for candidate in [month] + (try months()).filter({ $0 != month }) {
-            if let view = try monthView(candidate, in: &state), let index = view.indexByID[RecordID(id)] {
-                return (view.files[index].id, candidate)
+            if let file = try recordFiles(in: candidate).first(where: { RecordID($0.id) == key }) {
+                return (file.id, candidate)
             }
         }
         return nil
@@ -267,7 +336,9 @@ extension Store {
     /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
     /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
     public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
+        prepareToRender(month)
+        prepareToRender(newMonth)
+        try withState { (state: inout State) throws(StoreError) in
             guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
             guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
                   RecordID(destination.record.id) == RecordID(source.record.id) else {
@@ -280,17 +351,27 @@ extension Store {
 
     /// Deletes the record a file shows, and its image files.
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
-        try state.withLock { (state: inout State) throws(StoreError) in
-            guard let (file, recordMonth) = try recordFileLocked(named: name, in: month, state: &state) else {
+        try withDocumentWrites { () throws(StoreError) in
+            prepareToRender(month)
+            guard let (file, recordMonth) = try withState({ (state: inout State) throws(StoreError) in
+                try recordFileLocked(named: name, in: month, state: &state)
+            }) else {
                 throw .notFound(month.folderPath + "/" + name)
             }
-            try requireReadableFile(recordMonth.documentPath, state: &state)
-            guard var loaded = try loadMonth(recordMonth, in: &state) else { throw .notFound(month.folderPath + "/" + name) }
-            let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
-            do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
-            loaded.invalidateView(changedRecord: file.id)
-            try save(&loaded, to: recordMonth.documentPath, state: &state)
-            state.months[recordMonth] = loaded
+            try requireReadableFile(recordMonth.documentPath)
+            guard var loaded = try checkOut(recordMonth) else { throw .notFound(month.folderPath + "/" + name) }
+            let images: [String]
+            do throws(StoreError) {
+                images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
+                do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
+                loaded.invalidateView(changedRecord: file.id)
+                try save(&loaded, to: recordMonth.documentPath)
+            } catch {
+                checkInAfterFailure(loaded, as: recordMonth)
+                throw error
+            }
+            let checkedIn = loaded
+            withState { state in state.months[recordMonth] = checkedIn }
             for image in images where FieldRule.isValidFileName(image) {
                 let imagePath = absolute(recordMonth.folderPath + "/" + image)
                 if BackingFiles.status(imagePath)?.isRegularFile == true { try BackingFiles.remove(imagePath) }

@@ -37,37 +37,28 @@ extension Store {
     }
 
     public func status() -> Status {
-        state.withLock { state in
-            Status(documentsLoaded: state.months.loaded.count + (state.tags == nil ? 0 : 1), documentsSaved: state.savedDocumentCount,
-                   mergedCopies: state.mergedCopyCount, lastMerge: state.lastMerge, rejectedWrites: state.rejectedWriteCount,
-                   synchronizationPasses: state.synchronization.passes, failedMerges: state.synchronization.failedMerges,
-                   lastMergeFailure: state.synchronization.lastFailure,
-                   unreadableDocuments: state.unreadable.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
-                       UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
-                   }, backingFolderGone: state.backingFolderGone, failedDeferredWork: state.failedDeferredWork)
-        }
+        let loaded = publishedViews.loadedDocumentCount
+        let noted = events.snapshot
+        return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,
+                      mergedCopies: noted.mergedCopyCount, lastMerge: noted.lastMerge, rejectedWrites: noted.rejectedWriteCount,
+                      synchronizationPasses: noted.synchronization.passes, failedMerges: noted.synchronization.failedMerges,
+                      lastMergeFailure: noted.synchronization.lastFailure,
+                      unreadableDocuments: unreadable.all.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
+                          UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
+                      }, backingFolderGone: noted.backingFolderGone, failedDeferredWork: noted.failedDeferredWork)
     }
 
     /// Notes, for `.minutafs/errors`, status and the log, that work done after a program was told it
     /// succeeded (`what`: a removal after its grace period, a file held while written) failed; the
     /// mount keeps what it was given and says so in `outcome`.
     public func noteDeferredFailure(_ what: String, error: String, outcome: String) {
-        state.withLock { state in
-            state.failedDeferredWork += 1
-            noteEvent("\(what) failed after the program was told it succeeded: \(error); \(outcome)", state: &state)
-        }
+        events.noteDeferredFailure("\(what) failed after the program was told it succeeded: \(error); \(outcome)")
     }
 
     /// Counts one finished pass of looking for what a sync tool delivered (documents replaced,
     /// conflict copies): the mount calls it after each, with the error merging gave, if any.
     public func recordSynchronizationPass(mergeFailure: String?) {
-        state.withLock { state in
-            state.synchronization.passes += 1
-            if let mergeFailure {
-                state.synchronization.failedMerges += 1
-                state.synchronization.lastFailure = mergeFailure
-            }
-        }
+        events.countSynchronizationPass(mergeFailure: mergeFailure)
     }
 
     /// One line per field with concurrent values: where, the value shown, and the values that lost.
@@ -91,13 +82,13 @@ extension Store {
 
     /// Every field of every loaded document with concurrent values.
     public func conflictReport() throws(StoreError) -> [String] {
-        var lines: [String] = state.withLock { $0.carriedConflicts }  // Store+MovedRecordEdits.swift
+        var lines: [String] = withState { $0.carriedConflicts }  // Store+MovedRecordEdits.swift
         let tags = try tagsDocument()
         for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id) }
         for month in try months() {
             let files = try recordFiles(in: month)
             // A parked month without concurrent values is not loaded again just to find none.
-            if state.withLock({ $0.months.parked[month]?.hasConflicts == false }) { continue }
+            if withState({ $0.months.parked[month]?.hasConflicts == false }) { continue }
             guard let document = try document(of: month) else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }

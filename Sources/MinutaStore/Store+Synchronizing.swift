@@ -51,20 +51,21 @@ extension Store {
     }
 
     /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
-    /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted.
+    /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted. Runs under
+    /// `documentWrites`; each primary is checked out, merged and written with `state` released.
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
         // A folder that is no longer the store's own is not merged into (nor written) at all.
         try requireBackingFolder()
-        // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
-        let duplicates = (try? removeIdenticalImageCopies()) ?? []
-        let copies = try conflictCopies()
-        guard !copies.isEmpty else { return duplicates }
-        return try state.withLock { (state: inout State) throws(StoreError) -> [MergeReport] in
+        return try withDocumentWrites { () throws(StoreError) -> [MergeReport] in
+            // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
+            let duplicates = (try? removeIdenticalImageCopies()) ?? []
+            let copies = try conflictCopies()
+            guard !copies.isEmpty else { return duplicates }
             var reports: [MergeReport] = []
             for (copy, primary) in copies {
                 // One copy that cannot be merged now does not stop the others.
                 do throws(StoreError) {
-                    reports.append(try mergeCopy(copy, into: primary, state: &state))
+                    reports.append(try mergeCopy(copy, into: primary))
                 } catch {
                     reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
                 }
@@ -73,9 +74,9 @@ extension Store {
         }
     }
 
-    private func mergeCopy(_ copy: String, into primary: String, state: inout State) throws(StoreError) -> MergeReport {
+    private func mergeCopy(_ copy: String, into primary: String) throws(StoreError) -> MergeReport {
         // Merging into a document that does not load would need writing over it: the copy waits.
-        try requireReadableFile(primary, state: &state)
+        try requireReadableFile(primary)
         let bytes = try BackingFiles.read(absolute(copy))
         let incoming: Document
         do {
@@ -84,25 +85,36 @@ extension Store {
             let destination = try quarantine(copy)
             return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
         }
-        var loaded: LoadedDocument
         let month = Month(documentPath: primary)
+        var held = false
+        var loaded: LoadedDocument
         if let month {
-            loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+            let checkedOut = try checkOut(month)
+            held = checkedOut != nil
+            loaded = checkedOut ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         } else {
-            loaded = try loadTags(in: &state)
+            loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
         }
         let before = loaded.document.changeCount
-        do { try merge(incoming, into: &loaded, relative: primary, state: &state) } catch {
-            let destination = try quarantine(copy)
-            return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
+        do throws(StoreError) {
+            do { try merge(incoming, into: &loaded, relative: primary) } catch {
+                let destination = try quarantine(copy)
+                if let month, held { checkInAfterFailure(loaded, as: month) }
+                return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
+            }
+            loaded.view = nil
+            try save(&loaded, to: primary)
+        } catch {
+            if let month, held { checkInAfterFailure(loaded, as: month) }
+            throw error
         }
-        loaded.view = nil
-        try save(&loaded, to: primary, state: &state)
-        if let month { state.months[month] = loaded } else { state.tags = loaded; state.tagsView = nil }
+        let checkedIn = loaded
+        withState { state in
+            if let month { state.months[month] = checkedIn } else { state.tags = checkedIn; state.tagsView = nil }
+        }
         try BackingFiles.remove(absolute(copy))
         let added = loaded.document.changeCount - before
-        state.mergedCopyCount += 1
-        state.lastMerge = "\(copy) into \(primary)"
+        events.countMergedCopy("\(copy) into \(primary)")
         return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
     }
 
@@ -124,69 +136,104 @@ extension Store {
     /// Merges document files that changed on disk since this store last read or wrote them
     /// (another device's version delivered by a sync tool), writing back what the file lacks.
     /// A file that does not load is left as it is (SPEC 5a). Returns the documents (relative paths)
-    /// whose content changed.
+    /// whose content changed. Runs under `documentWrites`; each changed document is checked out,
+    /// merged and written with `state` released, one at a time.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         // Another folder at the store's path (or none) holds nothing to merge into this store.
         try requireBackingFolder()
-        // The holder index is built by the first month view or `indexRecordHolders` (not here: a
-        // mount's first pass runs before it serves); once built, every pass keeps it current.
-        let indexed = state.withLock { $0.recordHolders.lastUpdate != nil }
-        let scan = indexed ? scanRecordHolders() : nil
-        return try state.withLock { (state: inout State) throws(StoreError) -> [String] in
-            var changed: [String] = []
-            // A parked document whose file changed is loaded again (without parking others) to merge.
-            for (month, parked) in state.months.parked where BackingFiles.status(absolute(month.documentPath))?.identity != parked.identity {
-                _ = try loadMonth(month, in: &state, parkingOthers: false)
-            }
-            for month in Array(state.months.loaded.keys) {
-                guard var loaded = state.months[month] else { continue }
-                if try refresh(&loaded, file: month.documentPath, state: &state) {
-                    loaded.view = nil
-                    changed.append(month.documentPath)
-                }
-                state.months[month] = loaded
-            }
+        return try withDocumentWrites { () throws(StoreError) -> [String] in
+            // The holder index is built by the first month view or `indexRecordHolders` (not here: a
+            // mount's first pass runs before it serves); once built, every pass keeps it current.
+            let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
+            let scan = known.map { scanRecordHolders(known: $0) }
+            var changed = try synchronizeMonths()
             // A record another document now holds too (or no longer does) is shown in one month only.
-            if state.recordHolders.lastUpdate != nil {
-                for month in refreshRecordHolders(in: &state, scan: scan) where !changed.contains(month.documentPath) {
-                    changed.append(month.documentPath)
-                }
+            let holders = withState { state -> [Month] in
+                state.recordHolders.lastUpdate == nil ? [] : Array(refreshRecordHolders(in: &state, scan: scan))
             }
-            if var tags = state.tags {
-                if try refresh(&tags, file: "tags.automerge", state: &state) {
-                    changed.append("tags.automerge")
-                    state.tagsView = nil
-                }
-                state.tags = tags
-            }
-            // Files that did not load and were never held: a readable version is loaded when next used.
-            for (file, known) in state.unreadable {
-                let isHeld = file == "tags.automerge" ? state.tags != nil : Month(documentPath: file).map { state.months[$0] != nil } ?? false
-                guard !isHeld, BackingFiles.status(absolute(file))?.identity != known.identity else { continue }
-                switch readDocumentFile(file) {
-                case .absent, .loaded:
-                    clearUnreadable(file, state: &state)
-                    changed.append(file)
-                case .unreadable(let reason, let identity):
-                    markUnreadable(file, reason: reason, identity: identity, state: &state)
-                }
-            }
-            return changed
+            for month in holders where !changed.contains(month.documentPath) { changed.append(month.documentPath) }
+            if try synchronizeTags() { changed.append("tags.automerge") }
+            return changed + synchronizeUnreadableFiles()
         }
+    }
+
+    /// Merges the held month documents (decoded or parked) whose files changed; returns their paths.
+    private func synchronizeMonths() throws(StoreError) -> [String] {
+        let held = withState { state -> [(month: Month, identity: BackingFiles.Identity?)] in
+            state.months.loaded.map { ($0.key, $0.value.identity) } + state.months.parked.map { ($0.key, $0.value.identity) }
+        }
+        var changed: [String] = []
+        for (month, identity) in held.sorted(by: { $0.month < $1.month }) {
+            let file = month.documentPath
+            guard let status = BackingFiles.status(absolute(file)) else { continue }
+            if let known = unreadable[file] {
+                guard status.identity != known.identity else { continue }
+            } else {
+                guard status.identity != identity else { continue }
+            }
+            guard var loaded = try checkOut(month) else { continue }
+            do throws(StoreError) {
+                if try refresh(&loaded, file: file) {
+                    loaded.view = nil
+                    changed.append(file)
+                }
+            } catch {
+                checkInAfterFailure(loaded, as: month)
+                throw error
+            }
+            let checkedIn = loaded
+            withState { state in state.months[month] = checkedIn }
+        }
+        return changed
+    }
+
+    /// Merges the held tags document if its file changed; whether it gained changes.
+    private func synchronizeTags() throws(StoreError) -> Bool {
+        guard var tags = withState({ $0.tags }) else { return false }
+        let gained = try refresh(&tags, file: "tags.automerge")
+        let checkedIn = tags
+        withState { state in
+            state.tags = checkedIn
+            if gained { state.tagsView = nil }
+        }
+        return gained
+    }
+
+    /// Files that did not load and were never held: a readable version is loaded when next used.
+    /// Returns those whose state changed.
+    private func synchronizeUnreadableFiles() -> [String] {
+        let files = unreadable.all
+        let notHeld = withState { state in
+            files.keys.filter { file in
+                !(file == "tags.automerge" ? state.tags != nil : Month(documentPath: file).map { state.months[$0] != nil } ?? false)
+            }
+        }
+        var changed: [String] = []
+        for file in notHeld.sorted() {
+            guard let known = files[file], BackingFiles.status(absolute(file))?.identity != known.identity else { continue }
+            switch readDocumentFile(file) {
+            case .absent, .loaded:
+                clearUnreadable(file)
+                changed.append(file)
+            case .unreadable(let reason, let identity):
+                markUnreadable(file, reason: reason, identity: identity)
+            }
+        }
+        return changed
     }
 
     /// Returns whether the held document gained changes from the file. A file that does not load is
     /// noted and left alone; what the store holds beyond it goes to a conflict copy.
-    private func refresh(_ loaded: inout LoadedDocument, file: String, state: inout State) throws(StoreError) -> Bool {
+    private func refresh(_ loaded: inout LoadedDocument, file: String) throws(StoreError) -> Bool {
         guard let status = BackingFiles.status(absolute(file)) else { return false }
-        if let known = state.unreadable[file] {
+        if let known = unreadable[file] {
             guard status.identity != known.identity else { return false }
         } else {
             guard status.identity != loaded.identity else { return false }
         }
         let merged: (identity: BackingFiles.Identity?, gained: Bool)
         do {
-            merged = try mergeFromDisk(&loaded, file, state: &state)
+            merged = try mergeFromDisk(&loaded, file)
         } catch {
             if case .unloadableDocument = error { return false }
             throw error
@@ -194,8 +241,8 @@ extension Store {
         guard let identity = merged.identity else { return false }
         if loaded.identity != identity {
             // We hold changes the file lacks: write them back.
-            try replaceDocumentFile(&loaded, file, expected: identity, state: &state)
-            state.savedDocumentCount += 1
+            try replaceDocumentFile(&loaded, file, expected: identity)
+            events.countSavedDocument()
         }
         return merged.gained
     }
@@ -206,10 +253,6 @@ extension Store {
     /// (a full disk on write-back, a folder that cannot be listed). Nothing is lost: the store keeps
     /// what it holds and the next pass tries again. The same failure twice in a row is noted once.
     public func noteSynchronizationFailure(_ error: StoreError) {
-        state.withLock { state in
-            let line = "could not bring in what the sync tool delivered: \(error); trying again on the next pass"
-            guard state.rejections.last != line else { return }
-            noteEvent(line, state: &state)
-        }
+        events.noteOnce("could not bring in what the sync tool delivered: \(error); trying again on the next pass")
     }
 }

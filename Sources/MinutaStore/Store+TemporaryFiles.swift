@@ -14,7 +14,7 @@ extension Store {
     public func removeStaleTemporaryFiles(olderThan age: Int = 600) -> [String] {
         var removed: [String] = []
         var folders = [""]
-        let cutoff = Self.now() - age
+        let cutoff = now() - age
         while let folder = folders.popLast() {
             let prefix = folder.isEmpty ? "" : folder + "/"
             // Only folders and names of temporary files are looked at closer: the images are never stat'ed.
@@ -54,34 +54,35 @@ extension Store {
     /// conflict copy beside it) and removes it. One that does not load is moved to
     /// `.minutafs-quarantine/`, never deleted. Returns whether it is gone from its place.
     private func bringInLeftover(_ relative: String, primary: String) -> Bool {
-        state.withLock { state in
+        // Before the mount serves: the merge and its save run under `state` (no reader to hold up).
+        withDocumentWrites { withState { state in
             switch readDocumentFile(relative) {
             case .absent:
                 return true
             case .unreadable(let reason, _):
                 // Not movable now: it stays where it is, untouched, for the next mount to try.
                 guard let destination = try? quarantine(relative) else { return false }
-                noteEvent("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)", state: &state)
+                noteEvent("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)")
                 return true
             case .loaded(let leftover, _, _):
                 do throws(StoreError) {
-                    if state.unreadable[primary] != nil || {
+                    if unreadable[primary] != nil || {
                         if case .unreadable = readDocumentFile(primary) { return true } else { return false }
                     }() {
                         let copy = try writeConflictCopy(of: leftover, for: primary)
-                        noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)", state: &state)
+                        noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
                     } else {
                         var loaded: LoadedDocument
                         if let month = Month(documentPath: primary) {
                             loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
                             do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
                             loaded.view = nil
-                            try save(&loaded, to: primary, state: &state)
+                            try save(&loaded, to: primary)
                             state.months[month] = loaded
                         } else {
                             loaded = try loadTags(in: &state)
                             do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
-                            try save(&loaded, to: primary, state: &state)
+                            try save(&loaded, to: primary)
                             state.tags = loaded
                             state.tagsView = nil
                         }
@@ -89,10 +90,10 @@ extension Store {
                     try BackingFiles.remove(absolute(relative))
                     return true
                 } catch {
-                    noteEvent("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is", state: &state)
+                    noteEvent("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is")
                     return false
                 }
             }
-        }
+        } }
     }
 }

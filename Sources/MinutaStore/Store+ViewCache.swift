@@ -7,9 +7,25 @@ extension Store {
     /// file as it is, or when one of its records may be held by another month's document (then the
     /// document decides which copy is shown, `Store+DuplicateRecords.swift`).
     func cachedMonthView(_ month: Month, in state: inout State) -> MonthView? {
-        guard let cache = viewCache, state.unreadable[month.documentPath] == nil,
+        guard let cached = cachedEntry(of: month) else { return nil }
+        return installCachedView(month, cached, in: &state)
+    }
+
+    /// The cache's entry for the month's file as it is, with the file's bytes and identity: the part of
+    /// ``cachedMonthView(_:in:)`` that reads files, done without `state` by readers and the prefetcher.
+    func cachedEntry(of month: Month) -> (bytes: [UInt8], identity: BackingFiles.Identity, entry: MonthViewCache.Entry)? {
+        guard let cache = viewCache, unreadable[month.documentPath] == nil,
               let (bytes, identity) = try? BackingFiles.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
+        return (bytes, identity, entry)
+    }
+
+    /// The month parked with a cached entry's view; nil when one of its records may be held by another
+    /// month's document.
+    func installCachedView(
+        _ month: Month, _ cached: (bytes: [UInt8], identity: BackingFiles.Identity, entry: MonthViewCache.Entry), in state: inout State
+    ) -> MonthView? {
+        let (bytes, identity, entry) = cached
         refreshRecordHolders(in: &state, maximumAge: .seconds(1))
         for record in entry.records where !state.recordHolders.otherHolders(of: RecordID(record.id), besides: month).isEmpty {
             return nil
@@ -25,15 +41,16 @@ extension Store {
         return view
     }
 
-    /// Keeps `view` for the next mount when the document is exactly what its file holds.
-    func storeInViewCache(_ view: MonthView, of loaded: LoadedDocument) {
+    /// Keeps `view` for the next mount when the document is exactly what its file holds: the entry is
+    /// made here and written once `state` is released (`withState`).
+    func storeInViewCache(_ view: MonthView, of loaded: LoadedDocument, state: inout State) {
         guard let cache = viewCache, let bytes = loaded.savedBytes, !bytes.isEmpty,
               loaded.document.changeCount == loaded.savedChangeCount, !loaded.document.hasPendingChanges else { return }
         let records = zip(view.files, view.startTimes).map { file, start in
             MonthViewCache.Entry.Record(id: file.id, name: file.name, startTime: start, contents: file.contents)
         }
         let entry = MonthViewCache.Entry(records: records, hasConflicts: Self.hasConflicts(in: loaded.document), heads: loaded.document.heads)
-        cache.store(entry, for: cache.key(ofDocument: bytes))
+        state.pendingCacheWrites.append((entry, cache.key(ofDocument: bytes)))
     }
 
     /// Two sample records rendered with this build's `RecordView`, `JSONWriter` and `RecordNaming`: part

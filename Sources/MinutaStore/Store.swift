@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A Minuta store: the backing folder's documents as records and tags, safe to use from many
-/// threads at once (one lock guards everything; file writes happen under it, so two writers never
-/// interleave).
+/// threads at once. Changes of documents run one at a time (`documentWrites`), so two writers never
+/// interleave; their file I/O runs with the state lock released, and readers of a month whose view is
+/// current take no lock but `PublishedViews`' (lock order: docs/ARCHITECTURE.md, "Locks").
 ///
 /// Documents are loaded on first use and kept. Every change is committed as one Automerge change
 /// by this process's actor (random, never stored) and written atomically; a document whose
@@ -16,10 +17,29 @@ public final class Store: Sendable {
     public let path: String
     public let timeZone: StoreTimeZone
     public let actor: ActorID
+    /// The documents held and what is known of their records. Held only for look-ups and bookkeeping
+    /// in memory (and the renders and loads `Store+ReaderPaths.swift` lists); use it through `withState`.
+    /// Lock order: docs/ARCHITECTURE.md, "Locks".
     let state: Mutex<State>
+    /// Held for the whole of every change of a document (a save, a merge, a move, a synchronization
+    /// pass), taken before `state` and never inside it: changes run one at a time, and their file I/O
+    /// happens with `state` released (`Store+Writing.swift`).
+    let documentWrites = Mutex(())
     /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
     /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
     let deletedMonths = Mutex<Set<Month>>([])
+    /// The month views readers are answered from without `state` (`Registry/PublishedViews.swift`).
+    let publishedViews = PublishedViews()
+    /// Errors, rejections and the counts of `.minutafs/status` (`Events/StoreEvents.swift`).
+    let events: StoreEvents
+    /// Document files that do not load (SPEC 5a; `Replica/UnreadableFiles.swift`).
+    let unreadable = UnreadableFiles()
+    /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
+    /// A lock of its own, taken alone or inside `state`.
+    let supersededValues = Mutex(SupersededValues())
+    /// Seconds since the epoch: the time of changes the store commits, of names it gives, and of its
+    /// grace periods (``Store/systemClock`` unless told).
+    let clock: @Sendable () -> Int
     /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
     let moveJournal: MoveJournal?
     /// Where the records this store moved are remembered across mounts (nil without a state folder).
@@ -30,39 +50,6 @@ public final class Store: Sendable {
     let folderIdentity: FolderIdentity?
     /// Whether records held by two month documents are found (`Store+DuplicateRecords.swift`).
     let indexesRecordHolders: Bool
-
-    struct LoadedDocument: Sendable {
-        var document: Document
-        /// The file as this process last read or wrote it; a different one means someone else wrote it.
-        var identity: BackingFiles.Identity?
-        /// The record files of the document as it is; nil when they must be rendered again. Setting it to
-        /// nil renders every record again (see `invalidateView(changedRecord:)`).
-        var view: MonthView? {
-            didSet { if view == nil { reusableView = nil } }
-        }
-        /// How many changes the document had when it was last read or written.
-        var savedChangeCount: Int
-        /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
-        /// the next `monthView` renders only those again and takes the other files from it.
-        var reusableView: (view: MonthView, changedRecords: Set<RecordID>)?
-        /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
-        /// loaded again from after it was parked (see `Store+Parking.swift`).
-        var savedBytes: [UInt8]?
-        /// The heads of the file as this process last read it (not as it wrote it): what the held
-        /// document has beyond them may exist nowhere else (see `preserveHeldChanges`).
-        var lastReadHeads: [ChangeHash] = []
-        /// Bytes this store appended to the file as change chunks since it last wrote it whole
-        /// (see `replaceDocumentFile`): past `appendLimit` the next save writes it whole again.
-        var appendedBytes = 0
-
-        /// The record `id` changed and no other did (an edit of this store, not a merge).
-        mutating func invalidateView(changedRecord id: String) {
-            var reusable = view.map { (view: $0, changedRecords: Set<RecordID>()) } ?? reusableView
-            reusable?.changedRecords.insert(RecordID(id))
-            view = nil
-            reusableView = reusable
-        }
-    }
 
     struct State: Sendable {
         var tags: LoadedDocument?
@@ -83,22 +70,11 @@ public final class Store: Sendable {
         /// values a save through the mount replaced.
         var carriedConflicts: [String] = []
         /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
-        var supersededValues = SupersededValues()
-        var rejections: [String] = []
-        /// The bytes of refused writes, newest last, so nothing typed is lost (`.minutafs/rejected/`).
-        var rejectedFiles: [(name: String, bytes: [UInt8])] = []
-        var mergedCopyCount = 0
-        var lastMerge: String?
-        var rejectedWriteCount = 0
-        var savedDocumentCount = 0
-        /// Document files (relative paths) that do not load, and what is known of them (SPEC 5a).
-        var unreadable: [String: UnreadableDocument] = [:]
-        var synchronization = SynchronizationCounts()
-        /// The backing folder was found moved, deleted or replaced (noted once; `Store+BackingFolder.swift`).
-        var backingFolderGone = false
-        /// Work done after a program was told it succeeded (a removal's grace period, a file held while
-        /// written) that then failed: counted for `.minutafs/status`, each one in `.minutafs/errors`.
-        var failedDeferredWork = 0
+        /// Cache entries month views rendered under the lock asked for: written once it is released
+        /// (`withState`), so no cache file is written under it.
+        var pendingCacheWrites: [(entry: MonthViewCache.Entry, key: [UInt8])] = []
+        /// The loaded count `PublishedViews` has (`withState` publishes only what changed).
+        var publishedLoadedCount = 0
     }
 
     /// How long a moved record's old name keeps resolving, in seconds.
@@ -125,7 +101,8 @@ public final class Store: Sendable {
     /// one-shot command that looks at a few months (`minutafs now`) then reads no other document.
     public init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }
+        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, clock: @escaping @Sendable () -> Int = Store.systemClock,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
@@ -147,6 +124,8 @@ public final class Store: Sendable {
         self.actor = actor
         self.state = Mutex(State())
         self.log = log
+        self.events = StoreEvents(log: log)
+        self.clock = clock
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
@@ -155,13 +134,17 @@ public final class Store: Sendable {
             try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: Self.rendererFingerprint(timeZone: timeZone))
         }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
-            state.withLock { $0.movedAway = remembered }
+            withState { $0.movedAway = remembered }
         }
     }
 
     func absolute(_ relative: String) -> String { path + "/" + relative }
 
-    static func now() -> Int { Int(time(nil)) }
+    /// The system's clock, in seconds since the epoch.
+    public static let systemClock: @Sendable () -> Int = { Int(time(nil)) }
+
+    /// The store's clock, in seconds since the epoch.
+    public func now() -> Int { clock() }
 
     // MARK: Documents
 
@@ -179,11 +162,11 @@ public final class Store: Sendable {
             case .absent:
                 return nil
             case .unreadable(let reason, let identity):
-                markUnreadable(month.documentPath, reason: reason, identity: identity, state: &state)
+                markUnreadable(month.documentPath, reason: reason, identity: identity)
                 throw .unloadableDocument(file: month.documentPath, reason: reason)
             case .loaded(let document, let identity, let bytes):
                 loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
-                clearUnreadable(month.documentPath, state: &state)
+                clearUnreadable(month.documentPath)
             }
         }
         state.months[month] = loaded
@@ -198,7 +181,7 @@ public final class Store: Sendable {
         case .absent:
             loaded = LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         case .unreadable(let reason, let identity):
-            markUnreadable("tags.automerge", reason: reason, identity: identity, state: &state)
+            markUnreadable("tags.automerge", reason: reason, identity: identity)
             throw .unloadableDocument(file: "tags.automerge", reason: reason)
         case .loaded(let document, let identity, let bytes):
             loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
@@ -258,7 +241,9 @@ public final class Store: Sendable {
 
     /// The record files of a month, computed once per document state.
     public func recordFiles(in month: Month) throws(StoreError) -> [RecordFile] {
-        try state.withLock { (state: inout State) throws(StoreError) -> [RecordFile] in
+        if let view = publishedViews.view(of: month) { return view.files }
+        prepareToRender(month)
+        return try withState { (state: inout State) throws(StoreError) -> [RecordFile] in
             try monthView(month, in: &state)?.files ?? []
         }
     }
@@ -302,7 +287,7 @@ public final class Store: Sendable {
         files.sort { $0.file.name.utf8.lexicographicallyPrecedes($1.file.name.utf8) }
         let view = MonthView(files: files.map(\.file), startTimes: files.map(\.startTime))
         // A view of exactly what the file holds, with no copy left out, is kept for the next mount.
-        if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded) }
+        if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded, state: &state) }
         loaded.view = view
         state.months[month] = loaded
         return view
@@ -335,14 +320,22 @@ public final class Store: Sendable {
     /// The record file with this name in the month, or a record that moved away from that name
     /// moments ago (so an editor can re-read what it just wrote).
     public func recordFile(named name: String, in month: Month) throws(StoreError) -> RecordFile? {
-        try state.withLock { (state: inout State) throws(StoreError) -> RecordFile? in
+        if let view = publishedViews.view(of: month), let index = view.indexByName[name] { return view.files[index] }
+        prepareToRender(month)
+        return try withState { (state: inout State) throws(StoreError) -> RecordFile? in
             try recordFileLocked(named: name, in: month, state: &state)?.record
         }
     }
 
-    /// `recordFile(named:in:)` for several names at once, under one lock.
+    /// `recordFile(named:in:)` for several names at once: from the published view when it shows them
+    /// all, else under one hold of the state lock.
     public func recordFiles(named names: [String], in month: Month) throws(StoreError) -> [RecordFile?] {
-        try state.withLock { (state: inout State) throws(StoreError) -> [RecordFile?] in
+        if let view = publishedViews.view(of: month) {
+            let files = names.map { name in view.indexByName[name].map { view.files[$0] } }
+            if !files.contains(where: { $0 == nil }) { return files }
+        }
+        prepareToRender(month)
+        return try withState { (state: inout State) throws(StoreError) -> [RecordFile?] in
             let view = try monthView(month, in: &state)
             var files: [RecordFile?] = []
             files.reserveCapacity(names.count)
@@ -359,7 +352,8 @@ public final class Store: Sendable {
 
     /// The contents of `tags.json`.
     public func tagsFile() throws(StoreError) -> [UInt8] {
-        try state.withLock { (state: inout State) throws(StoreError) -> [UInt8] in
+        prepareTags()
+        return try withState { (state: inout State) throws(StoreError) -> [UInt8] in
             if let view = state.tagsView { return view }
             let loaded = try loadTags(in: &state)
             let view = TagView.fileContents(of: loaded.document)
@@ -370,58 +364,37 @@ public final class Store: Sendable {
 
     /// A copy of a month's document as the store holds it (for inspection and tests).
     public func document(of month: Month) throws(StoreError) -> Document? {
-        try state.withLock { (state: inout State) throws(StoreError) -> Document? in try loadMonth(month, in: &state)?.document }
+        prepareToRender(month, needsDocument: true)
+        return try withState { (state: inout State) throws(StoreError) -> Document? in try loadMonth(month, in: &state)?.document }
     }
 
     public func tagsDocument() throws(StoreError) -> Document {
-        try state.withLock { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }
+        prepareTags()
+        return try withState { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }
     }
 
     /// Lines describing rejected writes, oldest first (`.minutafs/errors`).
-    public var rejectionLog: [String] { state.withLock { $0.rejections } }
+    public var rejectionLog: [String] { events.snapshot.lines }
 
     /// The refused writes kept for the user: file name to bytes, oldest first.
-    public var rejectedFiles: [(name: String, bytes: [UInt8])] { state.withLock { $0.rejectedFiles } }
+    public var rejectedFiles: [(name: String, bytes: [UInt8])] { events.snapshot.rejectedFiles }
 
     /// Keeps the bytes of a refused write under a name made of the time and the file's path.
-    func keepRejected(_ bytes: [UInt8], file: String, state: inout State) {
-        let c = ISO8601.components(milliseconds: Int64(Self.now()) * 1000)
+    func keepRejected(_ bytes: [UInt8], file: String) {
+        let c = ISO8601.components(milliseconds: Int64(now()) * 1000)
         let stamp = "\(ISO8601.pad(c.year, 4))\(ISO8601.pad(c.month, 2))\(ISO8601.pad(c.day, 2))-\(ISO8601.pad(c.hour, 2))\(ISO8601.pad(c.minute, 2))\(ISO8601.pad(c.second, 2))"
-        var name = stamp + "_" + file.split(separator: "/").joined(separator: "_")
-        var attempt = 1
-        while state.rejectedFiles.contains(where: { $0.name == name }) {
-            attempt += 1
-            name = stamp + "_" + String(attempt) + "_" + file.split(separator: "/").joined(separator: "_")
-        }
-        state.rejectedFiles.append((name, bytes))
-        // Keep the most recent 200 files and at most 64 MiB.
-        while state.rejectedFiles.count > 200 || state.rejectedFiles.reduce(0, { $0 + $1.bytes.count }) > 64 << 20 {
-            state.rejectedFiles.removeFirst()
-        }
+        events.keepRejected(bytes, file: file, stamp: stamp)
     }
 
     /// Notes a write the mount refused because it was larger than `limit` bytes (its bytes never
     /// reached the store), for `.minutafs/errors`.
     public func recordOversizedWrite(toPath relative: String, limit: Int) {
-        state.withLock { state in
-            recordRejection(.rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: limit)), state: &state)
-        }
+        recordRejection(.rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: limit)))
     }
 
     /// Notes a write the store refused, for `.minutafs/errors`, the count in status, and the log (where
     /// `mount -f` and a background mount's log file show it, README "If something goes wrong").
-    func recordRejection(_ error: StoreError, state: inout State) {
-        state.rejectedWriteCount += 1
-        state.rejections.append(error.description)
-        if state.rejections.count > 1000 { state.rejections.removeFirst(state.rejections.count - 1000) }
-        log("refused a write: \(error.description) (nothing was changed; see .minutafs/errors)")
-    }
-}
-
-extension Store.LoadedDocument {
-    /// A document as just read from its file (`bytes`, whose `identity` it has): nothing unsaved.
-    init(read document: Document, identity: BackingFiles.Identity, bytes: [UInt8]) {
-        self.init(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
-                  savedBytes: bytes, lastReadHeads: document.heads)
+    func recordRejection(_ error: StoreError) {
+        events.noteRejection(error)
     }
 }

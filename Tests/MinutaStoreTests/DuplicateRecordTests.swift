@@ -50,23 +50,19 @@ struct DuplicateRecordTests {
 
     static let march = Month(year: 2024, month: 3)!
 
-    /// Waits until the clock's second changes, so that the next change is stored with a later time.
-    static func nextSecond() {
-        let start = time(nil)
-        while time(nil) == start { usleep(20_000) }
-    }
-
     /// Another device moved a record from `from` to `to` by changing its start by a month; the new
     /// document arrived, the old one not yet. Both copies start in their own document's month.
     /// Returns the store's path and the record's id.
     func storeWithHalfDeliveredMove(in folder: String, from: Month, to: Month, start: String, movedStart: String) throws -> (path: String, id: String) {
         let path = try StoreFixture.copyOfAppStore(into: folder)
-        let phone = try Store(path: path, timeZone: .utc)
+        // The phone's clock: its second change is stored a second after its first.
+        let clock = TestClock()
+        let phone = try Store(path: path, timeZone: .utc, clock: clock.now)
         let record = #"{"startTime": "\#(start)", "endTime": null, "comment": "moved by the phone", "images": []}"#
         let id = try phone.writeRecordFile(Array(record.utf8), named: "new.json", in: from).id
         let fromFile = path + "/" + from.documentPath
         let fromBefore = try Fixtures.contents(ofFileAtPath: fromFile)
-        Self.nextSecond()
+        clock.advance()
         let file = try #require(try phone.recordFiles(in: from).first { $0.id == id })
         let moved = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: start, with: movedStart)
         #expect(moved != String(decoding: file.contents, as: UTF8.self))

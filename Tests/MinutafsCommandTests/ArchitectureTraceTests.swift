@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// docs/ARCHITECTURE.md's two traces (a `cat` of a record, an editor's save) name a file and a
-/// function at each step; this keeps them true when code moves or is renamed.
+/// function at each step, and its lock order names a file and a lock at each line; this keeps them true
+/// when code moves or is renamed, and the lock order complete when a lock is added.
 struct ArchitectureTraceTests {
     struct Step: CustomStringConvertible {
         var trace: String
@@ -50,5 +51,42 @@ struct ArchitectureTraceTests {
                 || source.contains(".\(step.function) = ")
             #expect(defined, "\(step): the file defines no such function")
         }
+    }
+
+    /// The "Locks" section's lines: (number, file, lock name).
+    static func lockOrder() throws -> [(number: Int, file: String, name: String)] {
+        let text = try String(contentsOfFile: Fixtures.packageRoot + "/docs/ARCHITECTURE.md", encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"^(\d+)\. `([^`]+)` — `([A-Za-z_][A-Za-z0-9_]*)`"#)
+        var locks: [(number: Int, file: String, name: String)] = []
+        var inSection = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("## ") || line.hasPrefix("### ") { inSection = line == "## Locks" }
+            guard inSection, let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
+                  let number = Range(match.range(at: 1), in: line), let file = Range(match.range(at: 2), in: line),
+                  let name = Range(match.range(at: 3), in: line) else { continue }
+            locks.append((Int(line[number]) ?? -1, String(line[file]), String(line[name])))
+        }
+        return locks
+    }
+
+    @Test("the lock order names every Mutex of the store and the adapter, each declared where it says, numbered from 1")
+    func lockOrderIsComplete() throws {
+        let listed = try Self.lockOrder()
+        #expect(listed.map(\.number) == Array(1...max(1, listed.count)), "the lock order is numbered \(listed.map(\.number))")
+        let declaration = try NSRegularExpression(pattern: #"let ([A-Za-z_][A-Za-z0-9_]*)(?:: Mutex<| = Mutex[<(])"#)
+        var declared: Set<String> = []
+        for folder in ["Sources/MinutaStore", "Sources/MinutaFS"] {
+            let root = Fixtures.packageRoot + "/" + folder
+            let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            for file in files {
+                let source = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+                for match in declaration.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+                    if let name = Range(match.range(at: 1), in: source) { declared.insert(folder + "/" + file + " " + source[name]) }
+                }
+            }
+        }
+        let named = Set(listed.map { $0.file + " " + $0.name })
+        #expect(declared.subtracting(named).isEmpty, "locks missing from docs/ARCHITECTURE.md's lock order: \(declared.subtracting(named).sorted())")
+        #expect(named.subtracting(declared).isEmpty, "the lock order names locks no file declares: \(named.subtracting(declared).sorted())")
     }
 }

@@ -304,6 +304,7 @@ package enum BackingFiles {
         if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {
             throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
         }
+        if let milliseconds = FaultInjection.delay(for: .fsyncDirectory, path: path) { usleep(UInt32(milliseconds) * 1000) }
         guard fsync(descriptor.rawValue) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 

@@ -12,6 +12,7 @@ package enum FaultInjection {
     }
 
     private static let failures = Mutex<[(point: Point, folder: String, errno: Int32)]>([])
+    private static let delays = Mutex<[(point: Point, folder: String, milliseconds: Int)]>([])
 
     /// Makes `point` fail with `code` (an errno value) for paths under `folder` until ``clear(_:under:)``.
     package static func inject(_ point: Point, errno code: Int32, under folder: String) {
@@ -20,6 +21,23 @@ package enum FaultInjection {
 
     package static func clear(_ point: Point, under folder: String) {
         failures.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    }
+
+    /// Makes `point` take `milliseconds` longer (a slow disk) for paths under `folder` until
+    /// ``clearDelay(_:under:)``.
+    package static func delay(_ point: Point, milliseconds: Int, under folder: String) {
+        delays.withLock { $0.append((point, folder, milliseconds)) }
+    }
+
+    package static func clearDelay(_ point: Point, under folder: String) {
+        delays.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    }
+
+    /// How much longer `point` takes for `path`; nil when no test slowed it.
+    static func delay(for point: Point, path: String) -> Int? {
+        delays.withLock { list in
+            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }?.milliseconds
+        }
     }
 
     static func failure(for point: Point, path: String) -> Int32? {

@@ -47,7 +47,7 @@ public final class StoreView: Sendable {
         self.logDescription = logDescription
         self.reports = reports ?? StoreReports(store: store)
         history = StoreHistory(store: store)
-        openedAt = Store.now()
+        openedAt = store.now()
         prefetcher = MonthPrefetcher(store: store)
     }
 
@@ -183,7 +183,7 @@ public final class StoreView: Sendable {
     }
 
     func storeAttributes(ofPath path: String) throws(StoreError) -> TreeAttributes {
-        let now = Store.now()
+        let now = store.now()
         switch try place(of: path) {
         case .root, .records, .control:
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime(""), modificationNanoseconds: 0, isWritable: true)
@@ -247,7 +247,7 @@ public final class StoreView: Sendable {
     }
 
     /// `attributes(ofPath:)` of several names in one directory, in their order (nil where it throws):
-    /// the record files of a month folder are found under one lock of the store.
+    /// the record files of a month folder are found in one look at the store (`recordFiles(named:in:)`).
     public func attributes(ofEntries names: [String], inDirectory path: String) -> [TreeAttributes?] {
         let single = { (name: String) -> TreeAttributes? in try? self.storeAttributes(ofPath: TreePath.appending(name, to: path)) }
         guard case .month(let month)? = try? place(of: path) else { return names.map(single) }

@@ -1,0 +1,52 @@
+/// The month documents a store holds, decoded or parked; a month is in one or the other. Every
+/// change of a month's entry is noted, so `Store.withState` publishes the views that changed
+/// (`PublishedViews`) without a hand-written step at each change.
+struct MonthDocuments: Sendable {
+    private(set) var loaded: [Month: LoadedDocument] = [:]
+    private(set) var parked: [Month: ParkedMonth] = [:]
+    /// When each month was last loaded or asked for (a counter), for choosing what to park.
+    private(set) var lastUse: [Month: UInt64] = [:]
+    private var clock: UInt64 = 0
+    /// Months whose entry changed since ``takeChangedMonths()``.
+    private var changed: Set<Month> = []
+
+    mutating func markUsed(_ month: Month) {
+        clock += 1
+        lastUse[month] = clock
+    }
+
+    /// The decoded document; setting one (or nil) drops the month's parked form.
+    subscript(month: Month) -> LoadedDocument? {
+        get { loaded[month] }
+        set {
+            loaded[month] = newValue
+            parked[month] = nil
+            changed.insert(month)
+        }
+    }
+
+    /// Forgets a parked month's record files, to be computed again from its bytes when next listed.
+    mutating func dropParkedView(of month: Month) {
+        guard parked[month]?.view != nil else { return }
+        parked[month]?.view = nil
+        changed.insert(month)
+    }
+
+    mutating func park(_ month: Month, as parkedMonth: ParkedMonth) {
+        loaded[month] = nil
+        parked[month] = parkedMonth
+        changed.insert(month)
+    }
+
+    /// The month's current view: its parked form's or its decoded document's.
+    func view(of month: Month) -> MonthView? {
+        parked[month]?.view ?? loaded[month]?.view
+    }
+
+    /// The months whose entry changed since the last call.
+    mutating func takeChangedMonths() -> Set<Month> {
+        defer { changed = [] }
+        return changed
+    }
+}
+

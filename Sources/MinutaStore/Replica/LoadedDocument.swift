@@ -1,0 +1,44 @@
+import AutomergeKit
+
+/// A document the store holds decoded: the replica of one document file (a month's or the tags'), with
+/// what is known of the file it was read from and written to, and its rendered view.
+struct LoadedDocument: Sendable {
+    var document: Document
+    /// The file as this process last read or wrote it; a different one means someone else wrote it.
+    var identity: BackingFiles.Identity?
+    /// The record files of the document as it is; nil when they must be rendered again. Setting it to
+    /// nil renders every record again (see `invalidateView(changedRecord:)`).
+    var view: MonthView? {
+        didSet { if view == nil { reusableView = nil } }
+    }
+    /// How many changes the document had when it was last read or written.
+    var savedChangeCount: Int
+    /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
+    /// the next `monthView` renders only those again and takes the other files from it.
+    var reusableView: (view: MonthView, changedRecords: Set<RecordID>)?
+    /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
+    /// loaded again from after it was parked (see `Store+Parking.swift`).
+    var savedBytes: [UInt8]?
+    /// The heads of the file as this process last read it (not as it wrote it): what the held
+    /// document has beyond them may exist nowhere else (see `preserveHeldChanges`).
+    var lastReadHeads: [ChangeHash] = []
+    /// Bytes this store appended to the file as change chunks since it last wrote it whole
+    /// (see `replaceDocumentFile`): past `appendLimit` the next save writes it whole again.
+    var appendedBytes = 0
+
+    /// The record `id` changed and no other did (an edit of this store, not a merge).
+    mutating func invalidateView(changedRecord id: String) {
+        var reusable = view.map { (view: $0, changedRecords: Set<RecordID>()) } ?? reusableView
+        reusable?.changedRecords.insert(RecordID(id))
+        view = nil
+        reusableView = reusable
+    }
+}
+
+extension LoadedDocument {
+    /// A document as just read from its file (`bytes`, whose `identity` it has): nothing unsaved.
+    init(read document: Document, identity: BackingFiles.Identity, bytes: [UInt8]) {
+        self.init(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
+                  savedBytes: bytes, lastReadHeads: document.heads)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import MinutaStore
+import Synchronization
+import Testing
+import TestSupport
+
+/// Saves, moves between months and synchronization passes while other threads read every month: the
+/// writes run their file I/O with the state lock released (readers see a month as last saved until
+/// it is checked in again), and nothing a reader does may lose or duplicate a record.
+struct ConcurrentWriteReadTests {
+    static let january = Month(year: 2024, month: 1)!
+    static let february = Month(year: 2024, month: 2)!
+
+    @Test("records created, edited and moved to another month while readers list and read every month end up once each, on disk too")
+    func movesWhileReading() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let months = try store.months()
+            let failures = Mutex<[String]>([])
+            let created = Mutex<[String]>([])
+            let writing = Mutex(true)
+            let writer = Thread {
+                defer { writing.withLock { $0 = false } }
+                for round in 0..<12 {
+                    do throws(StoreError) {
+                        let day = 10 + round
+                        let record = #"{"startTime": "2024-01-\#(day)T09:00:00Z", "endTime": null, "comment": "round \#(round)", "images": []}"#
+                        let outcome = try store.writeRecordFile(Array(record.utf8), named: "new-\(round).json", in: Self.january)
+                        created.withLock { $0.append(outcome.id) }
+                        guard let file = try store.recordFile(named: outcome.fileName, in: Self.january) else {
+                            failures.withLock { $0.append("round \(round): the new record is not shown") }
+                            continue
+                        }
+                        let moved = String(decoding: file.contents, as: UTF8.self)
+                            .replacingOccurrences(of: "2024-01-\(day)T09:00:00", with: "2024-02-\(day)T09:00:00")
+                        let movedOutcome = try store.writeRecordFile(Array(moved.utf8), named: file.name, in: Self.january)
+                        if movedOutcome.month != Self.february { failures.withLock { $0.append("round \(round): not moved") } }
+                    } catch {
+                        failures.withLock { $0.append("round \(round): \(error)") }
+                    }
+                }
+            }
+            let reader = Thread {
+                while writing.withLock({ $0 }) {
+                    for month in months {
+                        do throws(StoreError) {
+                            for file in try store.recordFiles(in: month).prefix(3) {
+                                _ = try store.recordFile(named: file.name, in: month)
+                            }
+                        } catch {
+                            failures.withLock { $0.append("reading \(month.folderPath): \(error)") }
+                        }
+                    }
+                }
+            }
+            let synchronizer = Thread {
+                while writing.withLock({ $0 }) {
+                    do throws(StoreError) {
+                        _ = try store.synchronizeDocuments()
+                        _ = try store.mergeConflictCopies()
+                        _ = try store.carryEditsToMovedRecords()
+                    } catch {
+                        failures.withLock { $0.append("synchronizing: \(error)") }
+                    }
+                    _ = store.noticeDeletedDocuments()
+                }
+            }
+            writer.start()
+            reader.start()
+            synchronizer.start()
+            let deadline = Date().addingTimeInterval(300)
+            while (writing.withLock { $0 } || reader.isExecuting || synchronizer.isExecuting) && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let ids = created.withLock { $0 }
+            #expect(ids.count == 12)
+            for shown in [store, try Store(path: path, timeZone: .utc)] {
+                let january = try shown.recordFiles(in: Self.january).map(\.id)
+                let february = try shown.recordFiles(in: Self.february).map(\.id)
+                for id in ids {
+                    #expect(!january.contains(id), "\(id) is still in January")
+                    #expect(february.filter { $0 == id }.count == 1, "\(id) is in February \(february.filter { $0 == id }.count) times")
+                }
+            }
+        }
+    }
+}
