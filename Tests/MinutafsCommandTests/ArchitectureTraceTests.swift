@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// docs/ARCHITECTURE.md's two traces (a `cat` of a record, an editor's save) name a file and a
-/// function at each step, and its lock order names a file and a lock at each line; this keeps them true
-/// when code moves or is renamed, and the lock order complete when a lock is added.
+/// docs/ARCHITECTURE.md's three traces (a `cat` of a record, an editor's save in place, a save by
+/// rename) name a file and a function at each step, and its lock order names a file and a lock at each
+/// line; this keeps them true when code moves or is renamed, and the lock order complete when a lock is
+/// added.
 struct ArchitectureTraceTests {
     struct Step: CustomStringConvertible {
         var trace: String
@@ -20,7 +21,11 @@ struct ArchitectureTraceTests {
         var steps: [Step] = []
         var trace = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("### R. ") { trace = "R" } else if line.hasPrefix("### W. ") { trace = "W" } else if line.hasPrefix("## ") || line.hasPrefix("### ") { trace = "" }
+            if let name = ["R", "W", "S"].first(where: { line.hasPrefix("### \($0). ") }) {
+                trace = name
+            } else if line.hasPrefix("## ") || line.hasPrefix("### ") {
+                trace = ""
+            }
             guard !trace.isEmpty, let match = pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
                   let number = Range(match.range(at: 1), in: line), let file = Range(match.range(at: 2), in: line),
                   let function = Range(match.range(at: 3), in: line) else { continue }
@@ -32,7 +37,7 @@ struct ArchitectureTraceTests {
     @Test("both traces are there, numbered in order from 1")
     func tracesAreComplete() throws {
         let steps = try Self.steps()
-        for trace in ["R", "W"] {
+        for trace in ["R", "W", "S"] {
             let numbers = steps.filter { $0.trace == trace }.map(\.number)
             #expect(numbers.count >= 15, "trace \(trace) has \(numbers.count) steps")
             #expect(numbers == Array(1...max(1, numbers.count)), "trace \(trace) is numbered \(numbers)")
