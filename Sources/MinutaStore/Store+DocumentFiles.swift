@@ -84,8 +84,7 @@ extension Store {
 
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String) throws(StoreError) {
-        guard let known = unreadable[relative] else { return }
-        if BackingFiles.status(absolute(relative))?.identity == known.identity {
+        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
     }
@@ -199,7 +198,7 @@ extension Store {
         loaded.document.commit(time: Int64(now()))
         try requireBackingFolder()
         let status = BackingFiles.status(absolute(relative))
-        if let known = unreadable[relative], status?.identity == known.identity {
+        if let known = unreadable.stillUnreadable(relative, identity: status?.identity) {
             try preserveHeldChanges(of: loaded, for: relative)
             throw .unloadableDocument(file: relative, reason: known.reason)
         }

@@ -49,17 +49,11 @@ extension Store {
                 }
                 return
             }
-            switch readDocumentFile(month.documentPath) {
-            case .loaded(let document, let identity, let bytes):
-                withState { state in
-                    guard state.months[month] == nil, state.months.parked[month] == nil else { return }
-                    clearUnreadable(month.documentPath)
-                    install(LoadedDocument(read: document, identity: identity, bytes: bytes), as: month, in: &state)
-                }
-            case .unreadable(let reason, let identity):
-                markUnreadable(month.documentPath, reason: reason, identity: identity)
-            case .absent:
-                return
+            // A file that does not load is noted here; `monthView` says so under the lock.
+            guard let loaded = try? readDocumentToHold(month.documentPath) else { return }
+            withState { state in
+                guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                install(loaded, as: month, in: &state)
             }
         }
     }
@@ -68,16 +62,9 @@ extension Store {
     /// `loadTags` then says so under the lock).
     func prepareTags() {
         guard withState({ $0.tags == nil }) else { return }
-        switch readDocumentFile("tags.automerge") {
-        case .loaded(let document, let identity, let bytes):
-            withState { state in
-                guard state.tags == nil else { return }
-                state.tags = LoadedDocument(read: document, identity: identity, bytes: bytes)
-            }
-        case .unreadable(let reason, let identity):
-            markUnreadable("tags.automerge", reason: reason, identity: identity)
-        case .absent:
-            return
+        guard let loaded = try? readDocumentToHold("tags.automerge") else { return }
+        withState { state in
+            if state.tags == nil { state.tags = loaded }
         }
     }
 

@@ -165,12 +165,7 @@ extension Store {
         var changed: [String] = []
         for (month, identity) in held.sorted(by: { $0.month < $1.month }) {
             let file = month.documentPath
-            guard let status = BackingFiles.status(absolute(file)) else { continue }
-            if let known = unreadable[file] {
-                guard status.identity != known.identity else { continue }
-            } else {
-                guard status.identity != identity else { continue }
-            }
+            guard fileChanged(file, since: identity) else { continue }
             guard var loaded = try checkOut(month) else { continue }
             do throws(StoreError) {
                 if try refresh(&loaded, file: file) {
@@ -199,6 +194,14 @@ extension Store {
         return gained
     }
 
+    /// Whether a held document's file is there and is another version than the one the store last read
+    /// or wrote (`held`), or, for a file known not to load, than the version that did not load.
+    private func fileChanged(_ file: String, since held: BackingFiles.Identity?) -> Bool {
+        guard let status = BackingFiles.status(absolute(file)) else { return false }
+        if unreadable[file] != nil { return unreadable.stillUnreadable(file, identity: status.identity) == nil }
+        return status.identity != held
+    }
+
     /// Files that did not load and were never held: a readable version is loaded when next used.
     /// Returns those whose state changed.
     private func synchronizeUnreadableFiles() -> [String] {
@@ -210,7 +213,7 @@ extension Store {
         }
         var changed: [String] = []
         for file in notHeld.sorted() {
-            guard let known = files[file], BackingFiles.status(absolute(file))?.identity != known.identity else { continue }
+            guard unreadable.stillUnreadable(file, identity: BackingFiles.status(absolute(file))?.identity) == nil else { continue }
             switch readDocumentFile(file) {
             case .absent, .loaded:
                 clearUnreadable(file)
@@ -225,12 +228,7 @@ extension Store {
     /// Returns whether the held document gained changes from the file. A file that does not load is
     /// noted and left alone; what the store holds beyond it goes to a conflict copy.
     private func refresh(_ loaded: inout LoadedDocument, file: String) throws(StoreError) -> Bool {
-        guard let status = BackingFiles.status(absolute(file)) else { return false }
-        if let known = unreadable[file] {
-            guard status.identity != known.identity else { return false }
-        } else {
-            guard status.identity != loaded.identity else { return false }
-        }
+        guard fileChanged(file, since: loaded.identity) else { return false }
         let merged: (identity: BackingFiles.Identity?, gained: Bool)
         do {
             merged = try mergeFromDisk(&loaded, file)

@@ -158,34 +158,37 @@ public final class Store: Sendable {
         if let parked = state.months.parked[month] {
             loaded = try unparked(parked, month: month)
         } else {
-            switch readDocumentFile(month.documentPath) {
-            case .absent:
-                return nil
-            case .unreadable(let reason, let identity):
-                markUnreadable(month.documentPath, reason: reason, identity: identity)
-                throw .unloadableDocument(file: month.documentPath, reason: reason)
-            case .loaded(let document, let identity, let bytes):
-                loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
-                clearUnreadable(month.documentPath)
-            }
+            guard let read = try readDocumentToHold(month.documentPath) else { return nil }
+            loaded = read
         }
-        state.months[month] = loaded
-        if parkingOthers { parkLeastRecentlyUsedMonths(in: &state, keeping: month) }
+        if parkingOthers {
+            install(loaded, as: month, in: &state)
+        } else {
+            state.months[month] = loaded
+        }
         return loaded
+    }
+
+    /// The document file at `relative` read as a document to hold: nil when there is none; a file that
+    /// does not load is noted (`.minutafs/errors`, status) and thrown, one that loads clears that note.
+    /// - Throws: ``StoreError/unloadableDocument(file:reason:)``.
+    func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
+        switch readDocumentFile(relative) {
+        case .absent:
+            return nil
+        case .unreadable(let reason, let identity):
+            markUnreadable(relative, reason: reason, identity: identity)
+            throw .unloadableDocument(file: relative, reason: reason)
+        case .loaded(let document, let identity, let bytes):
+            clearUnreadable(relative)
+            return LoadedDocument(read: document, identity: identity, bytes: bytes)
+        }
     }
 
     func loadTags(in state: inout State) throws(StoreError) -> LoadedDocument {
         if let loaded = state.tags { return loaded }
-        let loaded: LoadedDocument
-        switch readDocumentFile("tags.automerge") {
-        case .absent:
-            loaded = LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        case .unreadable(let reason, let identity):
-            markUnreadable("tags.automerge", reason: reason, identity: identity)
-            throw .unloadableDocument(file: "tags.automerge", reason: reason)
-        case .loaded(let document, let identity, let bytes):
-            loaded = LoadedDocument(read: document, identity: identity, bytes: bytes)
-        }
+        let loaded = try readDocumentToHold("tags.automerge")
+            ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
         state.tags = loaded
         return loaded
     }

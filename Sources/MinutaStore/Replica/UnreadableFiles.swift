@@ -11,6 +11,15 @@ final class UnreadableFiles: Sendable {
         files.withLock { $0[relative] }
     }
 
+    /// What is known of `relative` if the file there is still the version found not to load (`identity`:
+    /// the file's now, nil when there is none); nil when it loads, was never found unreadable, or was
+    /// replaced since. The one test of "known unreadable and unchanged": such a file is neither read
+    /// again, nor written over.
+    func stillUnreadable(_ relative: String, identity: BackingFiles.Identity?) -> UnreadableDocument? {
+        guard let known = self[relative], known.identity == identity else { return nil }
+        return known
+    }
+
     /// Every unreadable file, by relative path.
     var all: [String: UnreadableDocument] { files.withLock { $0 } }
 

@@ -74,6 +74,16 @@ public final class StoreView: Sendable {
         case reports, reportYear(String), report(ReportFile)
         /// `.minutafs/history` and everything under it (the components below it): read-only.
         case history([Substring])
+
+        /// `reports/` and `.minutafs/history/` and everything in them: every change there fails with
+        /// `EROFS`. The one place that decides it: the store's errors ask here, and the adapter answers
+        /// from the attributes these places have (folders that are not writable).
+        var isReadOnlyView: Bool {
+            switch self {
+            case .reports, .reportYear, .report, .history: true
+            default: false
+            }
+        }
     }
 
     /// EROFS: what every change under `reports/` fails with.
@@ -395,7 +405,9 @@ public final class StoreView: Sendable {
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
     func storeWrite(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
-        switch try place(of: path) {
+        let place = try place(of: path)
+        if place.isReadOnlyView { throw Self.readOnly(path, "write") }
+        switch place {
         case .tags:
             _ = try store.writeTagsFile(contents)
             return ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
@@ -408,25 +420,26 @@ public final class StoreView: Sendable {
         case .passThrough(let relative, let month):
             try store.writePassThrough(contents, to: relative, month: month)
             return [path]
-        case .controlFile, .control, .rejectedFolder, .rejectedFile, .reports, .reportYear, .report, .history:
-            throw .system(file: path, operation: "write", errno: .readOnlyFileSystem) // EROFS: the views are read-only
+        case .controlFile, .control, .rejectedFolder, .rejectedFile:
+            throw Self.readOnly(path, "write")
         default:
             throw .invalidName(path)
         }
     }
 
     func storeRemoveFile(atPath path: String) throws(StoreError) {
-        switch try place(of: path) {
+        let place = try place(of: path)
+        if place.isReadOnlyView { throw Self.readOnly(path, "unlink") }
+        switch place {
         case .record(let month, let name): try store.deleteRecordFile(named: name, in: month)
         case .passThrough(let relative, let month): try store.removePassThrough(relative, month: month)
-        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "unlink")
         default: throw .system(file: path, operation: "unlink", errno: .notPermitted) // EPERM
         }
     }
 
     func storeRenameFile(from source: String, to destination: String) throws(StoreError) {
         let places = (try place(of: source), try place(of: destination))
-        if Self.isReport(places.0) || Self.isReport(places.1) { throw Self.readOnly(source, "rename") }
+        if places.0.isReadOnlyView || places.1.isReadOnlyView { throw Self.readOnly(source, "rename") }
         switch places {
         case let (.passThrough(from, _), .passThrough(to, _)):
             try store.renamePassThrough(from: from, to: to)
@@ -442,21 +455,23 @@ public final class StoreView: Sendable {
     func storeMakeDirectory(atPath path: String) throws(StoreError) {
         // A new name under reports/ names no place at all, but the answer is still "read-only".
         if path == "/reports" || path.hasPrefix("/reports/") || path.hasPrefix("/.minutafs/history/") { throw Self.readOnly(path, "mkdir") }
-        switch try place(of: path) {
+        let place = try place(of: path)
+        if place.isReadOnlyView { throw Self.readOnly(path, "mkdir") }
+        switch place {
         case .year(let year): try store.makeFolder("records/" + year)
         case .month(let month): try store.makeFolder(month.folderPath)
         case .passThrough(let relative, _): try store.makeFolder(relative)
-        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "mkdir")
         default: throw .alreadyExists(path)
         }
     }
 
     func storeRemoveDirectory(atPath path: String) throws(StoreError) {
-        switch try place(of: path) {
+        let place = try place(of: path)
+        if place.isReadOnlyView { throw Self.readOnly(path, "rmdir") }
+        switch place {
         case .year(let year): try store.removeFolder("records/" + year, month: nil)
         case .month(let month): try store.removeFolder(month.folderPath, month: month)
         case .passThrough(let relative, _): try store.removeFolder(relative, month: nil)
-        case .reports, .reportYear, .report, .history: throw Self.readOnly(path, "rmdir")
         default: throw .system(file: path, operation: "rmdir", errno: .notPermitted)
         }
     }
@@ -470,13 +485,6 @@ public final class StoreView: Sendable {
             years.insert(month.yearName)
         }
         return paths + years.sorted().map { "/reports/" + $0 } + (months.isEmpty ? [] : ["/reports"])
-    }
-
-    static func isReport(_ place: Place) -> Bool {
-        switch place {
-        case .reports, .reportYear, .report, .history: true
-        default: false
-        }
     }
 
     /// The names `extendedAttributes(ofPath:)` can hold.
