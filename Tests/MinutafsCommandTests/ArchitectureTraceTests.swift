@@ -34,7 +34,7 @@ struct ArchitectureTraceTests {
         return steps
     }
 
-    @Test("both traces are there, numbered in order from 1")
+    @Test("all three traces are there, each numbered in order from 1")
     func tracesAreComplete() throws {
         let steps = try Self.steps()
         for trace in ["R", "W", "S"] {
