@@ -350,24 +350,30 @@ struct OperationColumnEncoder {
         if withExpand { Self.describe(ColumnID.expand, expand.output, &output) }
         Self.describe(ColumnID.markName, markName.output, &output)
 
-        output.append(contentsOf: objectActor.output)
-        output.append(contentsOf: objectCounter.output)
-        output.append(contentsOf: keyActor.output)
-        output.append(contentsOf: keyCounter.rle.output)
-        output.append(contentsOf: keyString.output)
+        Self.appendData(objectActor.output, &output)
+        Self.appendData(objectCounter.output, &output)
+        Self.appendData(keyActor.output, &output)
+        Self.appendData(keyCounter.rle.output, &output)
+        Self.appendData(keyString.output, &output)
         if document {
-            output.append(contentsOf: idActor.output)
-            output.append(contentsOf: idCounter.rle.output)
+            Self.appendData(idActor.output, &output)
+            Self.appendData(idCounter.rle.output, &output)
         }
-        output.append(contentsOf: insert.output)
-        output.append(contentsOf: action.output)
-        output.append(contentsOf: values.metadata.output)
-        output.append(contentsOf: values.raw)
-        output.append(contentsOf: referenceCount.output)
-        output.append(contentsOf: referenceActor.output)
-        output.append(contentsOf: referenceCounter.rle.output)
-        if withExpand { output.append(contentsOf: expand.output) }
-        output.append(contentsOf: markName.output)
+        Self.appendData(insert.output, &output)
+        Self.appendData(action.output, &output)
+        Self.appendData(values.metadata.output, &output)
+        Self.appendData(values.raw, &output)
+        Self.appendData(referenceCount.output, &output)
+        Self.appendData(referenceActor.output, &output)
+        Self.appendData(referenceCounter.rle.output, &output)
+        if withExpand { Self.appendData(expand.output, &output) }
+        Self.appendData(markName.output, &output)
+    }
+
+    /// Appends a column's data; a change leaves several columns empty, which then cost no call.
+    @inline(__always)
+    private static func appendData(_ data: [UInt8], _ output: inout [UInt8]) {
+        if !data.isEmpty { output.append(contentsOf: data) }
     }
 
     @inline(__always)
