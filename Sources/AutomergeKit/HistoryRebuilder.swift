@@ -238,13 +238,28 @@ struct HistoryRebuilder {
     }
 
     /// Puts a change's references in counter order (each change's counters are distinct).
+    /// Deletions come after every operation, so a change that deletes is out of order; changes
+    /// are short, and an insertion sort moves each deletion back into place without a closure.
     private mutating func sortByCounter(_ range: Range<Int>) {
         guard range.count > 1 else { return }
-        for position in (range.lowerBound + 1)..<range.upperBound
-        where referenceIDs[rowReferences[position - 1]].counter > referenceIDs[rowReferences[position]].counter {
-            let ids = referenceIDs
-            rowReferences[range].sort { ids[$0].counter < ids[$1].counter }
+        if range.count > 32 {
+            for position in (range.lowerBound + 1)..<range.upperBound
+            where referenceIDs[rowReferences[position - 1]].counter > referenceIDs[rowReferences[position]].counter {
+                let ids = referenceIDs
+                rowReferences[range].sort { ids[$0].counter < ids[$1].counter }
+                return
+            }
             return
+        }
+        for position in (range.lowerBound + 1)..<range.upperBound {
+            let reference = rowReferences[position]
+            let counter = referenceIDs[reference].counter
+            var hole = position
+            while hole > range.lowerBound && referenceIDs[rowReferences[hole - 1]].counter > counter {
+                rowReferences[hole] = rowReferences[hole - 1]
+                hole -= 1
+            }
+            if hole != position { rowReferences[hole] = reference }
         }
     }
 

@@ -57,6 +57,16 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
         hasher.combine(word0)
     }
 
+    /// What Swift's dictionaries and sets hash a change hash with: the first word through
+    /// SplitMix64's finalizer after the table's seed, without setting up and finishing a SipHash
+    /// `Hasher` for each look-up (a load records every change in ``Document/historyIndex``).
+    public func _rawHashValue(seed: Int) -> Int {
+        var mixed = word0 ^ UInt64(bitPattern: Int64(seed))
+        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
+
     public var hexString: String { HexEncoding.string(bytes) }
     public var description: String { hexString }
 

@@ -11,6 +11,16 @@ struct OpID: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(counter ^ (UInt64(UInt32(bitPattern: actor)) << 32))
     }
+
+    /// What Swift's dictionaries and sets hash an id with: the same word through SplitMix64's
+    /// finalizer after the table's seed, without setting up and finishing a SipHash `Hasher` for
+    /// each look-up (objects are looked up by id for every object a document loads).
+    func _rawHashValue(seed: Int) -> Int {
+        var mixed = (counter ^ (UInt64(UInt32(bitPattern: actor)) << 32)) ^ UInt64(bitPattern: Int64(seed))
+        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
 }
 
 /// Where an operation applies inside its object.

@@ -1,6 +1,8 @@
-/// The map keys a load saw last, by a cheap hash of their bytes: a month document names the same
-/// few field names in every record, and finding them here costs less than hashing them into the
-/// property table's dictionary for each operation.
+/// The map keys a load saw last, by the address of their bytes: a month document names the same
+/// few field names in every record, and the column decoder hands each of them back in the same
+/// storage (``ColumnStringCache``), so finding them here costs neither a hash of their bytes nor a
+/// look-up in the property table's dictionary for each operation. A name in other storage, or one
+/// whose slot another name took, is looked up in the table as any new name is.
 struct RecentProperties {
     private static let slotCount = 256
     private var names = [ColumnString?](repeating: nil, count: slotCount)
@@ -16,11 +18,11 @@ struct RecentProperties {
         return index
     }
 
-    /// FNV-1a of the bytes, folded to a slot.
+    /// The storage's address, multiplied and folded to a slot. A cached name holds its storage, so
+    /// no other name's bytes can be at the same address while it is cached.
     @inline(__always)
     private static func slot(of bytes: [UInt8]) -> Int {
-        var hash: UInt32 = 2_166_136_261
-        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(slotCount - 1))
+        let address = bytes.withUnsafeBufferPointer { UInt64(UInt(bitPattern: $0.baseAddress)) }
+        return Int(truncatingIfNeeded: (address &* 0x9e37_79b9_7f4a_7c15) >> 56) & (slotCount - 1)
     }
 }

@@ -314,19 +314,19 @@ struct OperationColumnEncoder {
         present += objectActor.output.isEmpty ? 0 : 1
         present += objectCounter.output.isEmpty ? 0 : 1
         present += keyActor.output.isEmpty ? 0 : 1
-        present += keyCounter.output.isEmpty ? 0 : 1
+        present += keyCounter.rle.output.isEmpty ? 0 : 1
         present += keyString.output.isEmpty ? 0 : 1
         if document {
             present += idActor.output.isEmpty ? 0 : 1
-            present += idCounter.output.isEmpty ? 0 : 1
+            present += idCounter.rle.output.isEmpty ? 0 : 1
         }
         present += insert.output.isEmpty ? 0 : 1
         present += action.output.isEmpty ? 0 : 1
-        present += values.metadataOutput.isEmpty ? 0 : 1
+        present += values.metadata.output.isEmpty ? 0 : 1
         present += values.raw.isEmpty ? 0 : 1
         present += referenceCount.output.isEmpty ? 0 : 1
         present += referenceActor.output.isEmpty ? 0 : 1
-        present += referenceCounter.output.isEmpty ? 0 : 1
+        present += referenceCounter.rle.output.isEmpty ? 0 : 1
         present += withExpand && !expand.output.isEmpty ? 1 : 0
         present += markName.output.isEmpty ? 0 : 1
         output.appendLength(present)
@@ -334,40 +334,46 @@ struct OperationColumnEncoder {
         Self.describe(ColumnID.objectActor, objectActor.output, &output)
         Self.describe(ColumnID.objectCounter, objectCounter.output, &output)
         Self.describe(ColumnID.keyActor, keyActor.output, &output)
-        Self.describe(ColumnID.keyCounter, keyCounter.output, &output)
+        Self.describe(ColumnID.keyCounter, keyCounter.rle.output, &output)
         Self.describe(ColumnID.keyString, keyString.output, &output)
         if document {
             Self.describe(ColumnID.idActor, idActor.output, &output)
-            Self.describe(ColumnID.idCounter, idCounter.output, &output)
+            Self.describe(ColumnID.idCounter, idCounter.rle.output, &output)
         }
         Self.describe(ColumnID.insert, insert.output, &output)
         Self.describe(ColumnID.action, action.output, &output)
-        Self.describe(ColumnID.valueMetadata, values.metadataOutput, &output)
+        Self.describe(ColumnID.valueMetadata, values.metadata.output, &output)
         Self.describe(ColumnID.value, values.raw, &output)
         Self.describe(layout.referenceGroup, referenceCount.output, &output)
         Self.describe(layout.referenceActor, referenceActor.output, &output)
-        Self.describe(layout.referenceCounter, referenceCounter.output, &output)
+        Self.describe(layout.referenceCounter, referenceCounter.rle.output, &output)
         if withExpand { Self.describe(ColumnID.expand, expand.output, &output) }
         Self.describe(ColumnID.markName, markName.output, &output)
 
-        output.append(contentsOf: objectActor.output)
-        output.append(contentsOf: objectCounter.output)
-        output.append(contentsOf: keyActor.output)
-        output.append(contentsOf: keyCounter.output)
-        output.append(contentsOf: keyString.output)
+        Self.appendData(objectActor.output, &output)
+        Self.appendData(objectCounter.output, &output)
+        Self.appendData(keyActor.output, &output)
+        Self.appendData(keyCounter.rle.output, &output)
+        Self.appendData(keyString.output, &output)
         if document {
-            output.append(contentsOf: idActor.output)
-            output.append(contentsOf: idCounter.output)
+            Self.appendData(idActor.output, &output)
+            Self.appendData(idCounter.rle.output, &output)
         }
-        output.append(contentsOf: insert.output)
-        output.append(contentsOf: action.output)
-        output.append(contentsOf: values.metadataOutput)
-        output.append(contentsOf: values.raw)
-        output.append(contentsOf: referenceCount.output)
-        output.append(contentsOf: referenceActor.output)
-        output.append(contentsOf: referenceCounter.output)
-        if withExpand { output.append(contentsOf: expand.output) }
-        output.append(contentsOf: markName.output)
+        Self.appendData(insert.output, &output)
+        Self.appendData(action.output, &output)
+        Self.appendData(values.metadata.output, &output)
+        Self.appendData(values.raw, &output)
+        Self.appendData(referenceCount.output, &output)
+        Self.appendData(referenceActor.output, &output)
+        Self.appendData(referenceCounter.rle.output, &output)
+        if withExpand { Self.appendData(expand.output, &output) }
+        Self.appendData(markName.output, &output)
+    }
+
+    /// Appends a column's data; a change leaves several columns empty, which then cost no call.
+    @inline(__always)
+    private static func appendData(_ data: [UInt8], _ output: inout [UInt8]) {
+        if !data.isEmpty { output.append(contentsOf: data) }
     }
 
     @inline(__always)
