@@ -128,7 +128,8 @@ deps:
 	fi
 
 ## bench: engine tables (fixtures, generated months; beside the reference when AMREF names an amref binary or amref
-##        is on PATH), the mount and history benchmarks on a generated ten-year store
+##        is on PATH), the mount and history benchmarks on a generated ten-year store, saves of one month
+##        against reads of the others (fsync slowed by an LD_PRELOAD shim, then not)
 bench: deps
 	$(SWIFT) build -c release
 	.build/release/minutafs-bench Tests/Fixtures/automerge
@@ -136,6 +137,7 @@ bench: deps
 	.build/release/minutafs-bench scaling
 	bash bench/mount-bench.sh
 	bash bench/history-bench.sh
+	MINUTAFS=.build/release/minutafs MINUTAFS_BENCH=.build/release/minutafs-bench bash bench/saves-block-readers.sh
 
 ## demo: install what is missing, build, write ./demo-store (once) and mount it at ./mnt in the foreground
 demo: deps

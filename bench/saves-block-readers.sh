@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whether saves of one month hold up reads of the others: a generated two-year store (24 month
-# documents, RECORDS records a month) is mounted, and for SECONDS seconds a reader opens and reads
-# record files of ten other months in a loop, first alone (idle), then while another process saves
-# one record of records/2016/03 as fast as saves go. Two modes:
+# documents, RECORDS records a month) is mounted, and a reader opens and reads record files of ten
+# other months in a loop, in rounds of SECONDS seconds: alone (idle), then while another process saves
+# one record of records/2016/03 as fast as saves go, ROUNDS times each, alternating, after one
+# discarded round; the medians are compared. Two modes:
 #   - fsync and fdatasync of the mount slowed by DELAY_MS (100; an LD_PRELOAD shim, fsync-delay.c),
 #     as on a busy, USB or network disk: a save then takes two delayed fsyncs (4-5 saves a second);
 #   - no delay: saves as fast as this disk takes them.
@@ -14,14 +15,16 @@
 #   bench/saves-block-readers.sh [WORKDIR]     (default: /var/tmp/minutafs-saves-bench)
 #
 # Environment: MINUTAFS (the binary measured; default .build/debug/minutafs), MINUTAFS_BENCH (the
-# generator; default .build/debug/minutafs-bench), RECORDS (300), SECONDS_PER_RUN (6), DELAY_MS (100).
+# generator; default .build/debug/minutafs-bench), RECORDS (300), SECONDS_PER_RUN (4),
+# ROUNDS (3: idle and under-saves rounds alternate, medians compared), DELAY_MS (100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/var/tmp/minutafs-saves-bench}
 bin=${MINUTAFS:-.build/debug/minutafs}
 generator=${MINUTAFS_BENCH:-.build/debug/minutafs-bench}
 records=${RECORDS:-300}
-seconds=${SECONDS_PER_RUN:-6}
+seconds=${SECONDS_PER_RUN:-4}
+rounds=${ROUNDS:-3}
 delay=${DELAY_MS:-100}
 [ -x "$bin" ] && [ -x "$generator" ] || swift build
 mkdir -p "$work"
@@ -68,26 +71,45 @@ run() {
         cut -f 2 "$work/plain-map" > "$work/plain-list"
         cp "$saved" "$work/plain/saved.json"
     fi
-    idle=$("$work/read-under-saves" read "$seconds" "$work/list")
-    "$work/read-under-saves" save "$((seconds + 1))" "$saved" 0 > "$work/saves" &
-    local saver=$!
-    sleep 0.5
-    busy=$("$work/read-under-saves" read "$seconds" "$work/list")
-    wait "$saver"
+    # The read rate of one mount drifts by a third from one round of seconds to the next with no save
+    # at all (23-37k reads a second here): idle and under-saves rounds alternate, ROUNDS of each, after
+    # one discarded round, and the medians are compared.
+    "$work/read-under-saves" read "$seconds" "$work/list" > /dev/null
+    alternate "$work/list" "$saved"
     cleanup
-    report "$delay_ms" "$idle" "$busy" "$(cat "$work/saves")"
+    report "$delay_ms" "$idle" "$busy" "$saves"
 }
 
 # plain: the same reads and saves on plain files (no mount): what the machine itself allows.
 plain() {
-    local idle busy
-    idle=$("$work/read-under-saves" read "$seconds" "$work/plain-list")
-    "$work/read-under-saves" save "$((seconds + 1))" "$work/plain/saved.json" 0 > "$work/saves" &
-    local saver=$!
-    sleep 0.5
-    busy=$("$work/read-under-saves" read "$seconds" "$work/plain-list")
-    wait "$saver"
-    report plain "$idle" "$busy" "$(cat "$work/saves")"
+    alternate "$work/plain-list" "$work/plain/saved.json"
+    report plain "$idle" "$busy" "$saves"
+}
+
+# alternate LIST SAVED: ROUNDS rounds of reading LIST alone, then while SAVED is saved as fast as it
+# goes; sets idle, busy and saves to one line each: the median rate and p99, the largest max, and the
+# median save rate over the rounds.
+alternate() {
+    local list=$1 saved=$2 round idle_lines="" busy_lines="" save_lines=""
+    for round in $(seq "$rounds"); do
+        idle_lines+="$("$work/read-under-saves" read "$seconds" "$list")"$'\n'
+        "$work/read-under-saves" save "$((seconds + 1))" "$saved" 0 > "$work/saves" &
+        local saver=$!
+        sleep 0.5
+        busy_lines+="$("$work/read-under-saves" read "$seconds" "$list")"$'\n'
+        wait "$saver"
+        save_lines+="$(cat "$work/saves")"$'\n'
+    done
+    idle=$(summary "$idle_lines"); busy=$(summary "$busy_lines")
+    saves="rate $(median "$(values rate "$save_lines")")/s"
+}
+
+# values NAME LINES: the value after NAME on each line, one a line ("/s" dropped).
+values() { awk -v name="$1" '{ for (i = 1; i < NF; i++) if ($i == name) { sub("/s", "", $(i + 1)); print $(i + 1) } }' <<< "$2"; }
+median() { sort -g <<< "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# summary LINES: one reader line of the rounds: summed reads, median rate and p99, largest max.
+summary() {
+    echo "reads $(values reads "$1" | awk '{ s += $1 } END { print s }') rate $(median "$(values rate "$1")")/s p99 $(median "$(values p99 "$1")") max $(values max "$1" | sort -g | tail -n 1)"
 }
 
 # field NAME LINE: the value after NAME in a reader's line.
@@ -113,7 +135,7 @@ report() {
     fi
 }
 
-echo "saves of one month against reads of ten others: 2 years x $records records a month, ${seconds} s per figure, $bin ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
+echo "saves of one month against reads of ten others: 2 years x $records records a month, medians of $rounds alternating rounds of ${seconds} s, $bin ($(date -u '+%F %H:%M UTC'), $(nproc) cores)"
 run "$delay"
 run 0
 plain

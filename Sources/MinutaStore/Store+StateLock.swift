@@ -27,8 +27,14 @@ extension Store {
     }
 
     /// Runs `body` holding `documentWrites` (taken before `state`, never inside it): the one change of
-    /// documents under way. Its file I/O runs with `state` released, so readers are not held up.
+    /// documents under way. Its file I/O runs with `state` released, so readers are not held up, and it
+    /// runs on the store's writer thread, below the CPU priority of reads (`DocumentWriterThread`).
     func withDocumentWrites<R: Sendable, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        try documentWrites.withLock { (_: inout ()) throws(E) -> R in try body() }
+        let result = writer.run { () -> Result<R, E> in
+            documentWrites.withLock { (_: inout ()) -> Result<R, E> in
+                do throws(E) { return .success(try body()) } catch { return .failure(error) }
+            }
+        }
+        return try result.get()
     }
 }

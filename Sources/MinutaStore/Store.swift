@@ -25,6 +25,10 @@ public final class Store: Sendable {
     /// pass), taken before `state` and never inside it: changes run one at a time, and their file I/O
     /// happens with `state` released (`Store+Writing.swift`).
     let documentWrites = Mutex(())
+    /// The thread every change of documents runs on, below the priority of reads (see `withDocumentWrites`).
+    let writer = DocumentWriterThread(niceness: Store.writerNiceness)
+    /// The writer thread's nice value: 10, or `MINUTAFS_WRITER_NICENESS` (0: writes at the readers' priority).
+    static let writerNiceness: Int32 = getenv("MINUTAFS_WRITER_NICENESS").flatMap { Int32(String(cString: $0)) } ?? 10
     /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
     /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
     let deletedMonths = Mutex<Set<Month>>([])
