@@ -1,7 +1,7 @@
 import AutomergeKit
 
-/// Edits another device made to a record after this store moved it to another month (SPEC section 4,
-/// issue 17): Automerge keeps them on the record's object in the old month's document, where the
+/// Edits another device made to a record after this store moved it to another month (SPEC section 4):
+/// Automerge keeps them on the record's object in the old month's document, where the
 /// record's key is deleted, so they would show nowhere. After each synchronization, the fields of such
 /// an object that changed since the move are carried to the record's new place; a field this store
 /// changed too keeps this store's value, and the other device's is listed in `.minutafs/conflicts`.

@@ -1,6 +1,6 @@
 import AutomergeKit
 
-/// The month views kept between mounts (`Backing/MonthViewCache.swift`, issue 16): a month whose file
+/// The month views kept between mounts (`Backing/MonthViewCache.swift`): a month whose file
 /// has a view in the cache is listed and read from it, parked, without decoding the document.
 extension Store {
     /// The month's view from the cache, the month parked with it; nil when the cache has none for the

@@ -14,7 +14,7 @@ struct ObjectState: Sendable {
     /// never visible: increments and marks): the operations of ``keys`` that still are
     /// (``OperationSet/isVisible(at:)``), in the same order. A key not listed here shows all its
     /// operations, which is most keys of most documents, so they cost no memory. Kept up to date as
-    /// operations apply, so reading a key costs the same after 10,000 overwrites as after one (issue 19).
+    /// operations apply, so reading a key costs the same after 10,000 overwrites as after one.
     var visibleKeys: [Int: [Int]] = [:]
 
     /// The visible operations of a map key, in Lamport order.

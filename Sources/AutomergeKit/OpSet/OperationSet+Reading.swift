@@ -5,7 +5,7 @@ extension OperationSet {
     ///
     /// Takes an index rather than an operation: a map key overwritten 10,000 times is checked 10,000
     /// times at each read of it, and copying each operation out of the array (retaining its value and
-    /// successors) cost about 12% of a save's CPU time on such a record (issue 19).
+    /// successors) cost about 12% of a save's CPU time on such a record.
     func isVisible(at index: Int) -> Bool {
         switch operations[index].action {
         case .increment, .mark, .delete: return false
