@@ -37,6 +37,7 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 LIBEXECDIR ?= $(PREFIX)/lib/minutafs
 MANDIR ?= $(PREFIX)/share/man/man1
+MAN8DIR ?= $(PREFIX)/share/man/man8
 # A minutafs binary built already (a path): `make install` installs it instead of making the release build.
 MINUTAFS_BIN ?=
 # systemd looks for user units in /usr/lib/systemd/user and /usr/local/lib/systemd/user; for a
@@ -161,7 +162,7 @@ demo: deps
 ## install: release build, then the binary, the mount scripts, the systemd user unit and the man page under PREFIX
 ##          (MINUTAFS_BIN=FILE installs that binary instead, building nothing)
 install: $(if $(MINUTAFS_BIN),,build)
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(USERUNITDIR)"
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(LIBEXECDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(MAN8DIR)" "$(DESTDIR)$(USERUNITDIR)"
 	install -m 755 "$(if $(MINUTAFS_BIN),$(MINUTAFS_BIN),$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path)/minutafs)" "$(DESTDIR)$(BINDIR)/minutafs"
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' mount-scripts/minutafs-wait-and-mount > "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
 	chmod 755 "$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount"
@@ -170,8 +171,12 @@ install: $(if $(MINUTAFS_BIN),,build)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' 'mount-scripts/minutafs@.service' > "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	chmod 644 "$(DESTDIR)$(USERUNITDIR)/minutafs@.service"
 	install -m 644 docs/minutafs.1 "$(DESTDIR)$(MANDIR)/minutafs.1"
+	install -m 644 docs/mount.fuse.minutafs.8 "$(DESTDIR)$(MAN8DIR)/mount.fuse.minutafs.8"
 	install -d "$(DESTDIR)$(BASHCOMPLETIONDIR)" "$(DESTDIR)$(ZSHCOMPLETIONDIR)" "$(DESTDIR)$(FISHCOMPLETIONDIR)"
-	"$(DESTDIR)$(BINDIR)/minutafs" --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs"
+	@# bash-completion sources the file: no #! line.
+	"$(DESTDIR)$(BINDIR)/minutafs" --generate-completion-script bash > "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs.generated"
+	sed '1{/^#!/d}' "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs.generated" > "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs"
+	rm "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs.generated"
 	"$(DESTDIR)$(BINDIR)/minutafs" --generate-completion-script zsh > "$(DESTDIR)$(ZSHCOMPLETIONDIR)/_minutafs"
 	"$(DESTDIR)$(BINDIR)/minutafs" --generate-completion-script fish > "$(DESTDIR)$(FISHCOMPLETIONDIR)/minutafs.fish"
 	chmod 644 "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs" "$(DESTDIR)$(ZSHCOMPLETIONDIR)/_minutafs" "$(DESTDIR)$(FISHCOMPLETIONDIR)/minutafs.fish"
@@ -192,7 +197,7 @@ install: $(if $(MINUTAFS_BIN),,build)
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/minutafs" "$(DESTDIR)$(SBINDIR)/mount.fuse.minutafs" \
 		"$(DESTDIR)$(LIBEXECDIR)/minutafs-wait-and-mount" "$(DESTDIR)$(USERUNITDIR)/minutafs@.service" \
-		"$(DESTDIR)$(MANDIR)/minutafs.1" "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs" \
+		"$(DESTDIR)$(MANDIR)/minutafs.1" "$(DESTDIR)$(MAN8DIR)/mount.fuse.minutafs.8" "$(DESTDIR)$(BASHCOMPLETIONDIR)/minutafs" \
 		"$(DESTDIR)$(ZSHCOMPLETIONDIR)/_minutafs" "$(DESTDIR)$(FISHCOMPLETIONDIR)/minutafs.fish"
 	-rmdir "$(DESTDIR)$(LIBEXECDIR)" 2>/dev/null
 	@if [ -n "$(MOUNT_HELPER_LINK)" ] && [ -z "$(DESTDIR)" ] && [ -L "$(MOUNT_HELPER_LINK)" ] \
@@ -216,7 +221,7 @@ deb:
 	mkdir -p .build/deb-debug
 	objcopy --only-keep-debug .build/deb-root/usr/bin/minutafs .build/deb-debug/minutafs.debug
 	strip --strip-unneeded --remove-section=.comment --remove-section=.note .build/deb-root/usr/bin/minutafs
-	gzip -9n .build/deb-root/usr/share/man/man1/minutafs.1
+	gzip -9n .build/deb-root/usr/share/man/man1/minutafs.1 .build/deb-root/usr/share/man/man8/mount.fuse.minutafs.8
 	install -d .build/deb-root/usr/share/doc/minutafs
 	install -m 644 packaging/copyright .build/deb-root/usr/share/doc/minutafs/copyright
 	gzip -9n < packaging/changelog > .build/deb-root/usr/share/doc/minutafs/changelog.gz
