@@ -139,17 +139,10 @@ extension Store {
     /// with `state` released.
     private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
         guard let owner = Self.imageOwner(name),
-              let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }),
-              let held = try checkOut(month) else { return }
-        var loaded = held
-        do throws(StoreError) {
+              let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
+        _ = try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) in
             try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
-        } catch {
-            checkInAfterFailure(loaded, as: month)
-            throw error
         }
-        let checkedIn = loaded
-        withState { state in state.months[month] = checkedIn }
     }
 
     private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) {

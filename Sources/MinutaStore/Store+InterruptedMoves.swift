@@ -10,13 +10,12 @@ extension Store {
     @discardableResult
     public func finishInterruptedMoves() throws(StoreError) -> [String] {
         guard let journal = moveJournal else { return [] }
-        // Before the mount serves: the moves and their saves run under `state` (no reader to hold up).
-        return try withDocumentWrites { () throws(StoreError) -> [String] in try withState { (state: inout State) throws(StoreError) -> [String] in
+        return try withDocumentWrites { () throws(StoreError) -> [String] in
             var finished: [String] = []
             var firstFailure: StoreError?
             for move in journal.pending() {
                 do throws(StoreError) {
-                    if try finishMove(move, in: &state) { finished.append(move.id) }
+                    if try finishMove(move) { finished.append(move.id) }
                     try journal.finish(move)
                 } catch {
                     firstFailure = firstFailure ?? error
@@ -24,20 +23,21 @@ extension Store {
             }
             if let firstFailure { throw firstFailure }
             return finished
-        } }
+        }
     }
 
     /// Deletes the record of `move` from its old month when its new month holds it; whether it did.
-    private func finishMove(_ move: MoveJournal.Move, in state: inout State) throws(StoreError) -> Bool {
-        guard let target = try loadMonth(move.destination, in: &state),
-              let arrived = RecordView.object(move.id, in: target.document),
-              var source = try loadMonth(move.source, in: &state),
-              RecordView.object(move.id, in: source.document) != nil else { return false }
-        try moveImages(RecordView.images(of: arrived, in: target.document), from: move.source, to: move.destination)
-        do { try source.document.delete(forKey: move.id) } catch { return false }
-        source.view = nil
-        try save(&source, to: move.source.documentPath)
-        state.months[move.source] = source
-        return true
+    private func finishMove(_ move: MoveJournal.Move) throws(StoreError) -> Bool {
+        guard let target = try document(of: move.destination), let arrived = RecordView.object(move.id, in: target) else { return false }
+        let images = RecordView.images(of: arrived, in: target)
+        let finished = try withCheckedOut(move.source) { (source: inout LoadedDocument) throws(StoreError) -> Bool in
+            guard RecordView.object(move.id, in: source.document) != nil else { return false }
+            try moveImages(images, from: move.source, to: move.destination)
+            do { try source.document.delete(forKey: move.id) } catch { return false }
+            source.invalidateView(changedRecord: move.id)
+            try save(&source, to: move.source.documentPath)
+            return true
+        }
+        return finished ?? false
     }
 }

@@ -51,25 +51,18 @@ extension Store {
                 let theirs = fieldsNow.filter { field in
                     !moved.fieldsAtMove.contains { $0.key == field.key && $0.value == field.value }
                 }
-                guard !theirs.isEmpty, let held = try checkOut(moved.destination) else { continue }
-                var target = held
-                let carried: [String]?
-                do throws(StoreError) {
-                    carried = try carry(theirs, of: key, moved: moved, into: &target)
-                } catch {
-                    checkInAfterFailure(target, as: moved.destination)
-                    throw error
-                }
-                let checkedIn = target
+                guard !theirs.isEmpty else { continue }
                 let changedAt = now()
-                withState { state in
-                    state.months[moved.destination] = checkedIn
-                    guard let carried else { return }
+                let carried = try withCheckedOut(moved.destination, change: { (target: inout LoadedDocument) throws(StoreError) -> [String]? in
+                    try carry(theirs, of: key, moved: moved, into: &target)
+                }, checkIn: { state, carried in
+                    guard let carried else { return nil }
                     state.carriedConflicts += carried
                     state.movedAway[key]?.fieldsAtMove = fieldsNow
                     state.recordChangeTimes[key] = changedAt
-                }
-                if carried != nil { changed.append(moved.destination.folderPath) }
+                    return carried
+                })
+                if case .some(.some) = carried { changed.append(moved.destination.folderPath) }
             }
             if !changed.isEmpty { rememberMovesOnDisk() }
             return changed

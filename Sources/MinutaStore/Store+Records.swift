@@ -110,32 +110,47 @@ extension Store {
         // Edit the held document in place: checked out of the state (and out of `source` while the editor
         // works), the document is the only reference to its storage, so the edit copies nothing (a copy
         // costs the whole op set and history, on every save). Nothing is kept unless everything is
-        // valid and saved: on any failure the month is put back as it was saved.
-        let held = try checkOut(sourceMonth)
-        var source = held ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        do throws(StoreError) {
+        // valid and saved: on any failure the month goes back as it was saved.
+        let edit = try withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
             let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath)
             // Where the record belongs now: where it is, unless this write moved its start out of that month.
             let destination = filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
                                           holder: sourceMonth)
             let changedAt = now()
-            if destination == sourceMonth {
-                return try saveRecordEdit(id, in: &source, of: sourceMonth, name: name, displayPath: displayPath,
-                                          conflictLines: edit.conflictLines, changedAt: changedAt)
+            guard destination == sourceMonth else {
+                // A move needs the month as it was before the edit (what the record leaves): it goes back
+                // as last saved, and the move takes the edited document.
+                return .moving(to: destination, object: edit.object, edited: source.document, conflictLines: edit.conflictLines, changedAt: changedAt)
             }
-            // A move needs the month as it was before the edit (what the record leaves): loaded again
-            // from the bytes it was saved as (moves are rare; the edit worked on the only copy).
-            // Without saved bytes the month is forgotten: the next use loads its file.
-            let original = restoredAfterFailedEdit(source)
-            if held != nil { withState { state in state.months[sourceMonth] = original } }
-            let moved = try move(id, object: edit.object, editedDocument: source.document, from: sourceMonth, to: destination,
-                                 oldName: displayPath, changedAt: changedAt)
-            withState { state in state.carriedConflicts += edit.conflictLines }
+            source.invalidateView(changedRecord: id)
+            let changed = try save(&source, to: sourceMonth.documentPath)
+            let outcome = WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+            return .saved(outcome, conflictLines: edit.conflictLines, changedAt: changedAt)
+        }, keepsChange: { edit in
+            if case .saved = edit { return true }
+            return false
+        }, checkIn: { state, edit in
+            guard case .saved(let outcome, let conflictLines, let changedAt) = edit else { return edit }
+            return .saved(checkInRecordEdit(outcome, displayPath: displayPath, conflictLines: conflictLines, changedAt: changedAt, state: &state),
+                          conflictLines: conflictLines, changedAt: changedAt)
+        })
+        switch edit {
+        case .saved(let outcome, _, _):
+            return outcome
+        case .moving(let destination, let object, let edited, let conflictLines, let changedAt):
+            let moved = try move(id, object: object, editedDocument: edited, from: sourceMonth, to: destination, oldName: displayPath, changedAt: changedAt)
+            withState { state in state.carriedConflicts += conflictLines }
             return moved
-        } catch {
-            if held != nil { checkInAfterFailure(source, as: sourceMonth) }
-            throw error
+        case nil:
+            // `creatingEmpty` gives a document to every write: nothing reaches here.
+            throw .notFound(displayPath)
         }
+    }
+
+    /// A record write done under `withCheckedOut`: saved where the record was, or to be moved to another month.
+    private enum RecordEdit: Sendable {
+        case saved(WriteOutcome, conflictLines: [String], changedAt: Int)
+        case moving(to: Month, object: ObjectID, edited: Document, conflictLines: [String], changedAt: Int)
     }
 
     /// Applies the written fields to record `id` of `source` (created when the document lacks it), as the
@@ -176,29 +191,25 @@ extension Store {
         return (object, previousStart, conflictLines)
     }
 
-    /// Saves an edit that keeps the record in its month (with `state` released) and checks the month in.
-    private func saveRecordEdit(
-        _ id: String, in source: inout LoadedDocument, of month: Month, name: String, displayPath: String,
-        conflictLines: [String], changedAt: Int
-    ) throws(StoreError) -> WriteOutcome {
-        source.invalidateView(changedRecord: id)
-        let changed = try save(&source, to: month.documentPath)
-        let checkedIn = source
-        let newName = withState { state -> String in
-            state.months[month] = checkedIn
-            state.carriedConflicts += conflictLines
-            if changed { state.recordChangeTimes[RecordID(id)] = changedAt }
-            // Only the name reported back to the mount; the save above is done either way.
-            let view = try? monthView(month, in: &state)
-            let newName = view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? name
-            if newName != name {
-                // Written under another name (`tmp.json`, or a new start): that name shows the record for a
-                // while, so `mv tmp.json f` and an editor's re-read find it.
-                state.movedRecords[displayPath] = (id, month, now() + Self.gracePeriod)
-            }
-            return newName
+    /// The bookkeeping of a saved record edit, in the hold of `state` that checks its month in: the
+    /// conflicts it replaced, when the record changed, and the name it is shown under now.
+    private func checkInRecordEdit(
+        _ outcome: WriteOutcome, displayPath: String, conflictLines: [String], changedAt: Int, state: inout State
+    ) -> WriteOutcome {
+        var outcome = outcome
+        state.carriedConflicts += conflictLines
+        let key = RecordID(outcome.id)
+        if outcome.changed { state.recordChangeTimes[key] = changedAt }
+        // Only the name reported back to the mount; the save is done either way.
+        let view = try? monthView(outcome.month, in: &state)
+        let newName = view.flatMap { view in view.indexByID[key].map { view.files[$0].name } } ?? outcome.fileName
+        if newName != outcome.fileName {
+            // Written under another name (`tmp.json`, or a new start): that name shows the record for a
+            // while, so `mv tmp.json f` and an editor's re-read find it.
+            state.movedRecords[displayPath] = (outcome.id, outcome.month, now() + Self.gracePeriod)
         }
-        return WriteOutcome(id: id, month: month, fileName: newName, changed: changed, touchedMonths: changed ? [month] : [])
+        outcome.fileName = newName
+        return outcome
     }
 
     /// The month document a written record belongs in. A record stays in the document that holds it
@@ -210,18 +221,6 @@ extension Store {
         guard let newStart, let startMonth = timeZone.month(ofMilliseconds: newStart) else { return holder }
         if let previousStart, previousStart == newStart { return holder }
         return startMonth
-    }
-
-    /// The month as it was last saved, after an edit of it failed or before a move: loaded again from
-    /// the bytes it was saved as (the edit worked on the only copy). Nil when there are none: the next
-    /// use loads the file.
-    func restoredAfterFailedEdit(_ edited: LoadedDocument) -> LoadedDocument? {
-        guard let bytes = edited.savedBytes, var document = try? Document.load(bytes) else { return nil }
-        document.setActor(actor)
-        var restored = LoadedDocument(document: document, identity: edited.identity, view: nil, savedChangeCount: document.changeCount,
-                                      savedBytes: bytes, lastReadHeads: edited.lastReadHeads)
-        restored.appendedBytes = edited.appendedBytes
-        return restored
     }
 
     /// Moves a record to another month's document: written there first, then removed from the
@@ -252,9 +251,7 @@ extension Store {
 
     /// The first half of a move: the record written into `destination`'s document.
     private func copyRecord(_ id: String, object: ObjectID, from editedDocument: Document, to destination: Month, oldName: String) throws(StoreError) {
-        let held = try checkOut(destination)
-        var target = held ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        do throws(StoreError) {
+        _ = try withCheckedOut(destination, creatingEmpty: true) { (target: inout LoadedDocument) throws(StoreError) in
             do {
                 let copy = try target.document.putObject(.map, forKey: id)
                 try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
@@ -263,39 +260,24 @@ extension Store {
             }
             target.invalidateView(changedRecord: id)
             try save(&target, to: destination.documentPath)
-        } catch {
-            if held != nil { checkInAfterFailure(target, as: destination) }
-            throw error
         }
-        let checkedIn = target
-        withState { state in state.months[destination] = checkedIn }
     }
 
     /// The second half of a move: the record deleted from `sourceMonth`'s document (as it was before
     /// the edit) and the move remembered. A new record written in a folder of another month was never
     /// in the old document: that one stays as it is (and is not created empty).
     private func removeMovedRecord(_ id: String, object: ObjectID, from sourceMonth: Month, to destination: Month, written: Document) throws(StoreError) {
-        guard let held = try checkOut(sourceMonth) else { return }
-        guard RecordView.object(id, in: held.document) != nil else {
-            withState { state in state.months[sourceMonth] = held }
-            return
-        }
-        withState { state in
-            rememberMove(of: id, object: object, from: sourceMonth, document: held.document, to: destination, written: written, state: &state)
-        }
-        rememberMovesOnDisk()
-        var old = held
-        do throws(StoreError) {
+        _ = try withCheckedOut(sourceMonth) { (old: inout LoadedDocument) throws(StoreError) in
+            guard RecordView.object(id, in: old.document) != nil else { return }
+            withState { state in
+                rememberMove(of: id, object: object, from: sourceMonth, document: old.document, to: destination, written: written, state: &state)
+            }
+            rememberMovesOnDisk()
             // Fails only when the key is already gone from the old document: then there is nothing to delete.
             do { try old.document.delete(forKey: id) } catch {}
             old.invalidateView(changedRecord: id)
             try save(&old, to: sourceMonth.documentPath)
-        } catch {
-            checkInAfterFailure(old, as: sourceMonth)
-            throw error
         }
-        let checkedIn = old
-        withState { state in state.months[sourceMonth] = checkedIn }
     }
 
     /// Image files follow their record to its new month folder; those not (or no longer) in the old
@@ -359,19 +341,14 @@ extension Store {
                 throw .notFound(month.folderPath + "/" + name)
             }
             try requireReadableFile(recordMonth.documentPath)
-            guard var loaded = try checkOut(recordMonth) else { throw .notFound(month.folderPath + "/" + name) }
-            let images: [String]
-            do throws(StoreError) {
-                images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
+            let deleted = try withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
+                let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
                 do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
                 loaded.invalidateView(changedRecord: file.id)
                 try save(&loaded, to: recordMonth.documentPath)
-            } catch {
-                checkInAfterFailure(loaded, as: recordMonth)
-                throw error
+                return images
             }
-            let checkedIn = loaded
-            withState { state in state.months[recordMonth] = checkedIn }
+            guard let images = deleted else { throw .notFound(month.folderPath + "/" + name) }
             for image in images where FieldRule.isValidFileName(image) {
                 let imagePath = absolute(recordMonth.folderPath + "/" + image)
                 if BackingFiles.status(imagePath)?.isRegularFile == true { try BackingFiles.remove(imagePath) }

@@ -85,37 +85,56 @@ extension Store {
             let destination = try quarantine(copy)
             return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
         }
-        let month = Month(documentPath: primary)
-        var held = false
-        var loaded: LoadedDocument
-        if let month {
-            let checkedOut = try checkOut(month)
-            held = checkedOut != nil
-            loaded = checkedOut ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
+        let merged: CopyMerge
+        if let month = Month(documentPath: primary) {
+            let checkedIn = try withCheckedOut(month, creatingEmpty: true, change: { (loaded: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+                try mergeAndSave(incoming, from: copy, into: &loaded, primary: primary)
+            }, keepsChange: { merged in
+                if case .merged = merged { return true }
+                return false
+            })
+            // `creatingEmpty` gives a document to every merge: nothing is nil here.
+            guard let checkedIn else { throw .notFound(primary) }
+            merged = checkedIn
         } else {
-            loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
-        }
-        let before = loaded.document.changeCount
-        do throws(StoreError) {
-            do { try merge(incoming, into: &loaded, relative: primary) } catch {
-                let destination = try quarantine(copy)
-                if let month, held { checkInAfterFailure(loaded, as: month) }
-                return MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination))
+            var tags = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
+            merged = try mergeAndSave(incoming, from: copy, into: &tags, primary: primary)
+            if case .merged = merged {
+                let checkedIn = tags
+                withState { state in
+                    state.tags = checkedIn
+                    state.tagsView = nil
+                }
             }
-            loaded.view = nil
-            try save(&loaded, to: primary)
-        } catch {
-            if let month, held { checkInAfterFailure(loaded, as: month) }
-            throw error
         }
-        let checkedIn = loaded
-        withState { state in
-            if let month { state.months[month] = checkedIn } else { state.tags = checkedIn; state.tagsView = nil }
+        switch merged {
+        case .quarantined(let report):
+            return report
+        case .merged(let added):
+            try BackingFiles.remove(absolute(copy))
+            events.countMergedCopy("\(copy) into \(primary)")
+            return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
         }
-        try BackingFiles.remove(absolute(copy))
-        let added = loaded.document.changeCount - before
-        events.countMergedCopy("\(copy) into \(primary)")
-        return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
+    }
+
+    /// What merging one conflict copy did to its primary.
+    private enum CopyMerge: Sendable {
+        /// Merged and saved, with this many changes new to the primary.
+        case merged(newChanges: Int)
+        /// The copy's changes could not be applied: it went to quarantine and the primary stays as it was.
+        case quarantined(MergeReport)
+    }
+
+    /// Merges `incoming` (the conflict copy at `copy`) into `loaded` and saves it as `primary`.
+    private func mergeAndSave(_ incoming: Document, from copy: String, into loaded: inout LoadedDocument, primary: String) throws(StoreError) -> CopyMerge {
+        let before = loaded.document.changeCount
+        do { try merge(incoming, into: &loaded, relative: primary) } catch {
+            let destination = try quarantine(copy)
+            return .quarantined(MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination)))
+        }
+        loaded.view = nil
+        try save(&loaded, to: primary)
+        return .merged(newChanges: loaded.document.changeCount - before)
     }
 
     func quarantine(_ relative: String) throws(StoreError) -> String {
@@ -166,18 +185,12 @@ extension Store {
         for (month, identity) in held.sorted(by: { $0.month < $1.month }) {
             let file = month.documentPath
             guard fileChanged(file, since: identity) else { continue }
-            guard var loaded = try checkOut(month) else { continue }
-            do throws(StoreError) {
-                if try refresh(&loaded, file: file) {
-                    loaded.view = nil
-                    changed.append(file)
-                }
-            } catch {
-                checkInAfterFailure(loaded, as: month)
-                throw error
+            let gained = try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                guard try refresh(&loaded, file: file) else { return false }
+                loaded.view = nil
+                return true
             }
-            let checkedIn = loaded
-            withState { state in state.months[month] = checkedIn }
+            if gained == true { changed.append(file) }
         }
         return changed
     }

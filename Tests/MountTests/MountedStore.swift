@@ -97,6 +97,24 @@ final class MountedStore {
         return status.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count).prefix { $0.isNumber }) }
     }
 
+    /// Whether `condition` holds once the mount has brought in what changed in its folder before this
+    /// call: true as soon as it holds; otherwise its value once two more synchronization passes have
+    /// finished (the second began after this call, and a pass is counted only when all of it is done;
+    /// the kernel's caches it drops are given a few seconds more). Waits on the mount's own pass counter, not on a clock; the
+    /// deadline only ends a wait on a mount that stopped passing at all.
+    func withinTwoPasses(_ condition: () throws -> Bool) rethrows -> Bool {
+        let start = statusCount("synchronization passes") ?? 0
+        var passed = false
+        let held = try eventually(within: 120, every: 0.05) {
+            if try condition() { return true }
+            passed = (statusCount("synchronization passes") ?? 0) >= start + 2
+            return passed
+        }
+        if held && !passed { return true }
+        // The kernel's caches are dropped by a queue of the mount's own, just after the pass that asked.
+        return try eventually(within: 5, condition)
+    }
+
 }
 
 /// Runs shell command lines for tests.

@@ -60,6 +60,9 @@ public final class StoreSynchronizer: Sendable {
         passInProgress.withLock { _ in synchronizeOnce() }
     }
 
+    /// One pass. It is counted (`.minutafs/status`, "synchronization passes") only once all of it is
+    /// done, the kernel's caches of what it changed included: a pass counted after a change of the
+    /// folder began has brought that change in.
     private func synchronizeOnce() {
         // The folder at the store's path is no longer the store's (moved, deleted, replaced): nothing
         // there is merged or written, and the store says so once (SPEC 5b).
@@ -76,26 +79,36 @@ public final class StoreSynchronizer: Sendable {
             debugLog("merging replaced documents failed: \(error)")
             store.noteSynchronizationFailure(error)
         }
-        var mergeFailure: String?
+        let merged = mergeConflictCopies()
+        documents += merged.documents
+        if !documents.isEmpty {
+            // Another device's edits to records this mount moved away, merged just now into their old month.
+            if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
+            reportChanged(documents: documents)
+        }
+        store.recordSynchronizationPass(mergeFailure: merged.failure)
+    }
+
+    /// Merges the conflict copies beside the documents: the documents that changed, and the first
+    /// copy left waiting (counted as a failed merge), if any.
+    private func mergeConflictCopies() -> (documents: [String], failure: String?) {
+        var documents: [String] = []
+        var failure: String?
         do {
             for report in try store.mergeConflictCopies() {
                 debugLog("conflict copy \(report.copy) into \(report.primary): \(report.outcome)")
                 switch report.outcome {
                 case .merged, .duplicateRemoved: documents.append(report.primary)
                 // Left as it is (its document does not load, the disk is full): merged on a later pass.
-                case .waiting: mergeFailure = mergeFailure ?? report.description
+                case .waiting: failure = failure ?? report.description
                 case .quarantined: break
                 }
             }
         } catch {
             debugLog("merging conflict copies failed; they stay as they are: \(error)")
-            mergeFailure = error.description
+            failure = error.description
         }
-        store.recordSynchronizationPass(mergeFailure: mergeFailure)
-        guard !documents.isEmpty else { return }
-        // Another device's edits to records this mount moved away, merged just now into their old month.
-        if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
-        reportChanged(documents: documents)
+        return (documents, failure)
     }
 
     /// Reports the paths whose contents or listings change with these documents (relative paths).
