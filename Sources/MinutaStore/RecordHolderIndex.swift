@@ -41,6 +41,24 @@ struct RecordHolderIndex: Sendable {
         return months.filter { $0 != month }.sorted()
     }
 
+    /// Whether `month`'s document may hold the record with this id (false only when the index has read
+    /// that document and the id is not in it).
+    func mayHold(_ id: RecordID, in month: Month) -> Bool {
+        holders(of: Self.hash(ofID: id)).contains(month)
+    }
+
+    /// The other months whose documents may hold a record `month`'s document holds: those a render of
+    /// `month` looks into to choose which copy it shows.
+    func monthsSharingRecords(with month: Month) -> Set<Month> {
+        guard let entry = entries[month] else { return [] }
+        var months: Set<Month> = []
+        for id in entry.ids {
+            if let shared = sharedHolders[id] { months.formUnion(shared) }
+        }
+        months.remove(month)
+        return months
+    }
+
     private func holders(of id: UInt64) -> Set<Month> {
         if let month = soleHolder[id] { return [month] }
         return sharedHolders[id] ?? []

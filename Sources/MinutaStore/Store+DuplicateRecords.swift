@@ -80,7 +80,9 @@ extension Store {
         state: inout State
     ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
         state.forgetHiddenCopies(in: month)
-        refreshRecordHolders(in: &state, maximumAge: .seconds(1))
+        // Kept current without this lock: by `prepareToRender` (a second old at most) and by every
+        // synchronization pass. Built here only when nothing has built it (a command's first render).
+        if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
         var kept: [(id: String, object: ObjectID, startTime: Int64?)] = []
         kept.reserveCapacity(records.count)
         for record in records {
@@ -102,6 +104,8 @@ extension Store {
         guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start) else { return nil }
         let id = RecordID(record.id)
         if home != month {
+            // The index has read the home month's file and the record is not in it: nothing to decode.
+            if indexesRecordHolders, state.recordHolders.lastUpdate != nil, !state.recordHolders.mayHold(id, in: home) { return nil }
             guard let other = try loadMonth(home, in: &state, parkingOthers: false),
                   id.key(among: other.document.keys(of: .root)) != nil else { return nil }
             return home

@@ -13,10 +13,38 @@ extension Store {
     }
 
     /// Does without `state` what rendering `month` needs of the disk: after it, `monthView` finds the
-    /// month held (decoded, or parked with its view; decoded when `needsDocument`) unless the file does
-    /// not load or another thread changed the month meanwhile (then `monthView` loads it itself).
+    /// month held (decoded, or parked with its view; decoded when `needsDocument`), the holder index at
+    /// most a second old, and the other months that may hold the same records decoded, unless a file
+    /// does not load or a change of documents took one of them out meanwhile (then `monthView` loads it
+    /// itself, under the lock: the one decode a reader can still wait for).
     func prepareToRender(_ month: Month, needsDocument: Bool = false) {
         refreshRecordHoldersWithoutLock()
+        prepareMonth(month, needsDocument: needsDocument)
+        prepareMonthsSharingRecords(with: month)
+    }
+
+    /// Decodes, without `state`, the other month documents a render of `month` looks into because the
+    /// holder index says they may hold the same records (a record held twice: SPEC section 4), and
+    /// holds them decoded (without setting other months aside: the next load does).
+    private func prepareMonthsSharingRecords(with month: Month) {
+        guard indexesRecordHolders else { return }
+        let others: [(month: Month, parked: ParkedMonth?)] = withState { state in
+            guard state.recordHolders.lastUpdate != nil, state.months.view(of: month) == nil else { return [] }
+            return state.recordHolders.monthsSharingRecords(with: month).sorted()
+                .filter { state.months[$0] == nil }.map { ($0, state.months.parked[$0]) }
+        }
+        for (other, parked) in others {
+            let loaded: LoadedDocument?
+            if let parked { loaded = try? unparked(parked, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
+            guard let loaded else { continue }  // the render says why, or finds no copy there
+            withState { state in
+                guard state.months[other] == nil, state.months.parked[other]?.identity == parked?.identity else { return }
+                state.months[other] = loaded
+            }
+        }
+    }
+
+    private func prepareMonth(_ month: Month, needsDocument: Bool) {
         enum Need: Sendable {
             case nothing
             case file

@@ -48,6 +48,23 @@ struct DuplicateRecordTests {
         }
     }
 
+    @Test("a record the phone filed in the month after its start in the store's zone is shown where it is filed, without loading the other month")
+    func filedByAnotherZoneWithoutDecodingTheOther() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let phone = try Store(path: path, timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
+            let id = try phone.writeRecordFile(Array(Self.record.utf8), named: "new.json", in: Self.february).id
+            // In UTC the record starts on January 31; January's document does not hold it, and the holder
+            // index (built from the files' keys) says so: January is not decoded to find out.
+            let utc = try Store(path: path, timeZone: .utc)
+            utc.indexRecordHolders()
+            #expect(utc.status().documentsLoaded == 0)
+            #expect(try utc.recordFiles(in: Self.february).contains { $0.id == id && $0.name == "2024-01-31_232000.json" })
+            #expect(utc.status().documentsLoaded == 1, "February alone is loaded")
+            #expect(utc.hiddenCopies.isEmpty)
+        }
+    }
+
     static let march = Month(year: 2024, month: 3)!
 
     /// Another device moved a record from `from` to `to` by changing its start by a month; the new
