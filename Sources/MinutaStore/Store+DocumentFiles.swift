@@ -224,60 +224,27 @@ extension Store {
         let folder = BackingFiles.parentPath(file)
         try BackingFiles.makeDirectories(folder)
         var expected = initial
-        // (`unlink(written.path)` below removes only our own temporary file, never renamed: nothing else is in it.)
         // Files swapped out whose changes `loaded` has merged: removed once a version with them is in place.
         var mergedAway: [String] = []
         for _ in 0..<16 {
             let (bytes, appended) = Self.bytesToWrite(&loaded, over: expected)
             let written = try BackingFiles.writeTemporary(bytes, beside: file, mode: BackingFiles.mode(ofExisting: file))
-            var swappedOut: String?
-            if expected == nil {
-                guard try BackingFiles.renameWithoutReplacing(written.path, to: file) else {
-                    unlink(written.path)
-                    // A file appeared there since we looked: merge it first (anything that is not a
-                    // document, a link included, makes the month unreadable and the save fails).
-                    expected = try mergeFromDisk(&loaded, relative).identity
-                    continue
-                }
-            } else if try BackingFiles.exchange(written.path, file) {
-                swappedOut = written.path
-            } else {
-                // The file system cannot exchange: rename over the file if it is still the one merged.
-                guard BackingFiles.status(file)?.identity == expected else {
-                    unlink(written.path)
-                    expected = try mergeFromDisk(&loaded, relative).identity
-                    continue
-                }
-                guard rename(written.path, file) == 0 else {
-                    let code = errno
-                    unlink(written.path)
-                    throw .system(file: relative, operation: "rename", errno: Errno(rawValue: code))
-                }
+            let placement = try place(written.path, at: file, expected: expected, relative: relative)
+            if case .notTheVersionMerged = placement {
+                // Another version is there than the one merged (a file appeared, or was replaced): merge
+                // it (anything that is not a document, a link included, makes the month unreadable and
+                // the save fails), then write again.
+                expected = try mergeFromDisk(&loaded, relative).identity
+                continue
             }
             try BackingFiles.syncDirectory(folder)
-            if let swappedOut, let displaced = BackingFiles.status(swappedOut), displaced.identity != expected {
-                // Someone replaced the file after we merged it: what they put there is at `swappedOut` now.
-                switch readDocumentFile(relativePath(of: swappedOut)) {
-                case .loaded(let other, _, _):
-                    if !other.heads.allSatisfy(loaded.document.containsChange) {
-                        do {
-                            try merge(other, into: &loaded, relative: relative)
-                        } catch {
-                            try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity, mergedAway: mergedAway)
-                        }
-                        loaded.view = nil
-                        loaded.lastReadHeads = other.heads
-                        mergedAway.append(swappedOut)
-                        expected = written.identity
-                        continue
-                    }
-                case .unreadable(let reason, let identity):
-                    try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: reason, identity: identity, mergedAway: mergedAway)
-                case .absent:
-                    break
+            if case .exchanged(let swappedOut) = placement {
+                mergedAway.append(swappedOut)
+                if try mergeDisplacedVersion(at: swappedOut, over: file, into: &loaded, relative, expected: expected, mergedAway: mergedAway) {
+                    expected = written.identity
+                    continue
                 }
             }
-            if let swappedOut { mergedAway.append(swappedOut) }
             loaded.identity = written.identity
             loaded.savedChangeCount = loaded.document.changeCount
             loaded.savedBytes = bytes
@@ -288,6 +255,71 @@ extension Store {
             return
         }
         throw .system(file: relative, operation: "replace (the file kept changing while it was written)", errno: .resourceTemporarilyUnavailable)
+    }
+
+    /// Where a save's temporary file went (`place`).
+    private enum Placement {
+        /// Exchanged with the version that was there, which is now at the temporary file's path.
+        case exchanged(swappedOut: String)
+        /// Renamed into place: there was no file, or the file system cannot exchange and the file was the
+        /// version merged.
+        case renamed
+        /// Not placed (and removed): the file there is not the version merged (`expected`).
+        case notTheVersionMerged
+    }
+
+    /// Puts the written temporary file at `file`: by exchange when a version is expected there, so the
+    /// one displaced can be looked at; without replacing anything when none is.
+    private func place(_ temporary: String, at file: String, expected: BackingFiles.Identity?, relative: String) throws(StoreError) -> Placement {
+        // (`unlink(temporary)` removes only our own temporary file, never renamed: nothing else is in it.)
+        if expected == nil {
+            guard try BackingFiles.renameWithoutReplacing(temporary, to: file) else {
+                unlink(temporary)
+                return .notTheVersionMerged
+            }
+            return .renamed
+        }
+        if try BackingFiles.exchange(temporary, file) { return .exchanged(swappedOut: temporary) }
+        // The file system cannot exchange: rename over the file if it is still the one merged.
+        guard BackingFiles.status(file)?.identity == expected else {
+            unlink(temporary)
+            return .notTheVersionMerged
+        }
+        guard rename(temporary, file) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .system(file: relative, operation: "rename", errno: Errno(rawValue: code))
+        }
+        return .renamed
+    }
+
+    /// After an exchange: when the version displaced is not the one merged (someone replaced the file
+    /// between the merge and the exchange), merges it into `loaded` and returns true (the save writes
+    /// again); a displaced version that does not load is put back and the save fails.
+    private func mergeDisplacedVersion(
+        at swappedOut: String, over file: String, into loaded: inout LoadedDocument, _ relative: String,
+        expected: BackingFiles.Identity?, mergedAway: [String]
+    ) throws(StoreError) -> Bool {
+        guard let displaced = BackingFiles.status(swappedOut), displaced.identity != expected else { return false }
+        // What they put there is at `swappedOut` now.
+        switch readDocumentFile(relativePath(of: swappedOut)) {
+        case .loaded(let other, _, _):
+            guard !other.heads.allSatisfy(loaded.document.containsChange) else { return false }
+            do {
+                try merge(other, into: &loaded, relative: relative)
+            } catch {
+                try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity,
+                            mergedAway: mergedAway.filter { $0 != swappedOut })
+            }
+            loaded.view = nil
+            loaded.lastReadHeads = other.heads
+            return true
+        case .unreadable(let reason, let identity):
+            try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: reason, identity: identity,
+                        mergedAway: mergedAway.filter { $0 != swappedOut })
+        case .absent:
+            return false
+        }
     }
 
     /// The bytes that put `loaded` in a file whose identity is `expected`, and how many of them are
