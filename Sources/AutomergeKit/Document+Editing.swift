@@ -97,6 +97,9 @@ extension Document {
     ///   - message: an optional commit message.
     ///   - time: the commit time as stored; automerge-swift writes whole seconds since the epoch,
     ///     which is the default.
+    /// Operations made since the last `commit`: part of the document's content, in no change yet.
+    public var uncommittedOperationCount: Int { pending.operations.count }
+
     @discardableResult
     public mutating func commit(message: String? = nil, time: Int64? = nil) -> ChangeHash? {
         guard !pending.operations.isEmpty else { return nil }

@@ -175,7 +175,6 @@ extension Store {
             }
             clearUnreadable(relative)
             let gained = loaded.document.changeCount > before
-            if gained { loaded.view = nil }
             loaded.lastReadHeads = onDisk.heads
             if loaded.document.changeCount == onDisk.changeCount {
                 // The file holds everything we do: it is what we hold now.
@@ -311,7 +310,6 @@ extension Store {
                 try putBack(swappedOut, over: file, loaded: &loaded, relative, reason: .format(error), identity: displaced.identity,
                             mergedAway: mergedAway.filter { $0 != swappedOut })
             }
-            loaded.view = nil
             loaded.lastReadHeads = other.heads
             return true
         case .unreadable(let reason, let identity):

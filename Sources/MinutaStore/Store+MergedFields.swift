@@ -6,6 +6,7 @@ extension Store {
     /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
     /// changes, remembers the fields the merge changed, as the mount showed them before.
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
+        loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)

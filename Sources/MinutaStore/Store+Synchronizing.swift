@@ -97,15 +97,12 @@ extension Store {
             guard let checkedIn else { throw .notFound(primary) }
             merged = checkedIn
         } else {
-            var tags = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
-            merged = try mergeAndSave(incoming, from: copy, into: &tags, primary: primary)
-            if case .merged = merged {
-                let checkedIn = tags
-                withState { state in
-                    state.tags = checkedIn
-                    state.tagsView = nil
-                }
-            }
+            merged = try withTagsDocument(change: { (tags: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+                try mergeAndSave(incoming, from: copy, into: &tags, primary: primary)
+            }, keepsChange: { merged in
+                if case .merged = merged { return true }
+                return false
+            })
         }
         switch merged {
         case .quarantined(let report):
@@ -132,7 +129,6 @@ extension Store {
             let destination = try quarantine(copy)
             return .quarantined(MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination)))
         }
-        loaded.view = nil
         try save(&loaded, to: primary)
         return .merged(newChanges: loaded.document.changeCount - before)
     }
@@ -186,9 +182,7 @@ extension Store {
             let file = month.documentPath
             guard fileChanged(file, since: identity) else { continue }
             let gained = try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
-                guard try refresh(&loaded, file: file) else { return false }
-                loaded.view = nil
-                return true
+                try refresh(&loaded, file: file)
             }
             if gained == true { changed.append(file) }
         }
@@ -197,14 +191,10 @@ extension Store {
 
     /// Merges the held tags document if its file changed; whether it gained changes.
     private func synchronizeTags() throws(StoreError) -> Bool {
-        guard var tags = withState({ $0.tags }) else { return false }
-        let gained = try refresh(&tags, file: "tags.automerge")
-        let checkedIn = tags
-        withState { state in
-            state.tags = checkedIn
-            if gained { state.tagsView = nil }
+        guard withState({ $0.tags != nil }) else { return false }
+        return try withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
+            try refresh(&tags, file: "tags.automerge")
         }
-        return gained
     }
 
     /// Whether a held document's file is there and is another version than the one the store last read

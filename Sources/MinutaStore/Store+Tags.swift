@@ -32,28 +32,26 @@ extension Store {
         guard case .array(let entries)? = parsed["tags"], case .object(let top) = parsed, top.count == 1 else {
             throw .rejected(file: file, line: 1, column: 1, reason: .notAnObject(expected: "{\"tags\": [ ... ]}"))
         }
-        var loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
-        var document = loaded.document
-        let existing = TagView.tags(in: document)
-        var kept = Set<RecordID>()
-        var conflictLines: [String] = []
-        for (position, entry) in entries.enumerated() {
-            conflictLines += try applyTag(entry, at: position, existing: existing, to: &document, kept: &kept)
-        }
-        // A tag another device added, merged after the writer read tags.json, is not in its list: kept.
-        for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id) {
-            // Fails only when the key is already gone: then there is nothing to delete.
-            do { try document.delete(forKey: tag.id) } catch {}
-        }
-        loaded.document = document
-        let changed = try save(&loaded, to: "tags.automerge")
-        let checkedIn = loaded
-        withState { state in
-            state.tags = checkedIn
-            state.tagsView = nil
-            state.carriedConflicts += conflictLines
-        }
-        return changed
+        let saved = try withTagsDocument(change: { (loaded: inout LoadedDocument) throws(StoreError) -> (changed: Bool, conflictLines: [String]) in
+            var document = loaded.document
+            let existing = TagView.tags(in: document)
+            var kept = Set<RecordID>()
+            var conflictLines: [String] = []
+            for (position, entry) in entries.enumerated() {
+                conflictLines += try applyTag(entry, at: position, existing: existing, to: &document, kept: &kept)
+            }
+            // A tag another device added, merged after the writer read tags.json, is not in its list: kept.
+            for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id) {
+                // Fails only when the key is already gone: then there is nothing to delete.
+                do { try document.delete(forKey: tag.id) } catch {}
+            }
+            loaded.document = document
+            return (try save(&loaded, to: "tags.automerge"), conflictLines)
+        }, checkIn: { state, saved in
+            state.carriedConflicts += saved.conflictLines
+            return saved
+        })
+        return saved.changed
     }
 
     /// Applies tag `entry` (the `position`th of the written list) to `document`: the tag its id names

@@ -54,8 +54,7 @@ extension Store {
     /// conflict copy beside it) and removes it. One that does not load is moved to
     /// `.minutafs-quarantine/`, never deleted. Returns whether it is gone from its place.
     private func bringInLeftover(_ relative: String, primary: String) -> Bool {
-        // Before the mount serves: the merge and its save run under `state` (no reader to hold up).
-        withDocumentWrites { withState { state in
+        withDocumentWrites {
             switch readDocumentFile(relative) {
             case .absent:
                 return true
@@ -72,19 +71,17 @@ extension Store {
                         let copy = try writeConflictCopy(of: leftover, for: primary)
                         noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
                     } else {
-                        var loaded: LoadedDocument
+                        let bringIn = { (loaded: inout LoadedDocument) throws(StoreError) in
+                            loaded.noteMerged()
+                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch {
+                                throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error)
+                            }
+                            try self.save(&loaded, to: primary)
+                        }
                         if let month = Month(documentPath: primary) {
-                            loaded = try loadMonth(month, in: &state) ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
-                            loaded.view = nil
-                            try save(&loaded, to: primary)
-                            state.months[month] = loaded
+                            _ = try withCheckedOut(month, creatingEmpty: true, change: bringIn)
                         } else {
-                            loaded = try loadTags(in: &state)
-                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch { throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error) }
-                            try save(&loaded, to: primary)
-                            state.tags = loaded
-                            state.tagsView = nil
+                            try withTagsDocument(change: bringIn)
                         }
                     }
                     try BackingFiles.remove(absolute(relative))
@@ -94,6 +91,6 @@ extension Store {
                     return false
                 }
             }
-        } }
+        }
     }
 }

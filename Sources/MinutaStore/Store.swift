@@ -57,7 +57,9 @@ public final class Store: Sendable {
 
     struct State: Sendable {
         var tags: LoadedDocument?
-        var tagsView: [UInt8]?
+        /// `tags.json` as rendered, and the version of the tags document it was rendered from: current
+        /// while that is the held document's version.
+        var tagsView: (version: DocumentVersion, contents: [UInt8])?
         var months = MonthDocuments()
         /// Record id (upper-cased) to when this process last saw it change (seconds).
         var recordChangeTimes: [RecordID: Int] = [:]
@@ -361,11 +363,12 @@ public final class Store: Sendable {
     public func tagsFile() throws(StoreError) -> [UInt8] {
         prepareTags()
         return try withState { (state: inout State) throws(StoreError) -> [UInt8] in
-            if let view = state.tagsView { return view }
             let loaded = try loadTags(in: &state)
-            let view = TagView.fileContents(of: loaded.document)
-            state.tagsView = view
-            return view
+            let version = DocumentVersion(of: loaded.document)
+            if let view = state.tagsView, view.version == version { return view.contents }
+            let contents = TagView.fileContents(of: loaded.document)
+            state.tagsView = (version, contents)
+            return contents
         }
     }
 

@@ -6,11 +6,22 @@ struct LoadedDocument: Sendable {
     var document: Document
     /// The file as this process last read or wrote it; a different one means someone else wrote it.
     var identity: BackingFiles.Identity?
-    /// The record files of the document as it is; nil when they must be rendered again. Setting it to
-    /// nil renders every record again (see `invalidateView(changedRecord:)`).
+    /// The record files of the document as it is: nil once the document changed since they were
+    /// rendered (they are kept with its version), or when they were dropped because what they show
+    /// depends on other documents (a record held twice). Setting it to nil renders every record
+    /// again (see `invalidateView(changedRecord:)`).
     var view: MonthView? {
-        didSet { if view == nil { reusableView = nil } }
+        get {
+            guard let rendered, rendered.version == DocumentVersion(of: document) else { return nil }
+            return rendered.view
+        }
+        set {
+            rendered = newValue.map { (DocumentVersion(of: document), $0) }
+            if newValue == nil { reusableView = nil }
+        }
     }
+    /// The view and the version of the document it was rendered from.
+    private var rendered: (version: DocumentVersion, view: MonthView)?
     /// How many changes the document had when it was last read or written.
     var savedChangeCount: Int
     /// An earlier view and the records changed since (upper-cased ids), all by edits of this store:
@@ -25,6 +36,24 @@ struct LoadedDocument: Sendable {
     /// Bytes this store appended to the file as change chunks since it last wrote it whole
     /// (see `replaceDocumentFile`): past `appendLimit` the next save writes it whole again.
     var appendedBytes = 0
+
+    init(
+        document: Document, identity: BackingFiles.Identity?, view: MonthView?, savedChangeCount: Int,
+        savedBytes: [UInt8]? = nil, lastReadHeads: [ChangeHash] = []
+    ) {
+        self.document = document
+        self.identity = identity
+        self.savedChangeCount = savedChangeCount
+        self.savedBytes = savedBytes
+        self.lastReadHeads = lastReadHeads
+        self.view = view
+    }
+
+    /// Another device's changes were merged in: the records changed are not known, so no view is
+    /// reused (the version already tells that the view is not current).
+    mutating func noteMerged() {
+        reusableView = nil
+    }
 
     /// The record `id` changed and no other did (an edit of this store, not a merge).
     mutating func invalidateView(changedRecord id: String) {
