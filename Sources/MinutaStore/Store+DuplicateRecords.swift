@@ -64,7 +64,7 @@ extension Store {
 
     /// The records held twice whose second copy is not shown, by document.
     public var hiddenCopies: [HiddenCopy] {
-        withState { state in state.hiddenCopies.values.sorted { ($0.document, $0.id) < ($1.document, $1.id) } }
+        withState { $0.hiddenCopies.all }
     }
 
     /// `records` of `month`'s document without the copies shown elsewhere:
@@ -79,7 +79,7 @@ extension Store {
         _ records: [(id: String, object: ObjectID, startTime: Int64?)], in month: Month, document: Document,
         state: inout State
     ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
-        state.forgetHiddenCopies(in: month)
+        state.hiddenCopies.forget(in: month)
         // Kept current without this lock: by `prepareToRender` (a second old at most) and by every
         // synchronization pass. Built here only when nothing has built it (a command's first render).
         if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
@@ -87,8 +87,7 @@ extension Store {
         kept.reserveCapacity(records.count)
         for record in records {
             if let shownIn = try monthShowingOtherCopy(of: record, in: month, document: document, state: &state) {
-                state.hiddenCopies[month.documentPath + " " + RecordID(record.id).text] =
-                    HiddenCopy(id: record.id, document: month.documentPath, shownIn: shownIn.folderPath)
+                state.hiddenCopies.hide(record.id, in: month, shownIn: shownIn)
             } else {
                 kept.append(record)
             }
@@ -149,12 +148,5 @@ extension Store {
             }
         }
         return affected
-    }
-}
-
-extension Store.State {
-    /// Forgets the copies `month`'s view left out, before the view is made again.
-    mutating func forgetHiddenCopies(in month: Month) {
-        for key in hiddenCopies.keys where key.hasPrefix(month.documentPath + " ") { hiddenCopies[key] = nil }
     }
 }

@@ -140,19 +140,23 @@ extension Store {
     private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
         guard let owner = Self.imageOwner(name),
               let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
-        _ = try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) in
+        _ = try withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
             try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
-        }
+        }, checkIn: { state, changed in
+            if changed { state.recentChanges.noteChange(of: RecordID(file.id), at: now()) }
+            return changed
+        })
     }
 
-    private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) {
-        guard let record = RecordView.object(id, in: loaded.document) else { return }
+    /// Whether the list changed (and was saved).
+    private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) -> Bool {
+        guard let record = RecordView.object(id, in: loaded.document) else { return false }
         var names = RecordView.images(of: record, in: loaded.document)
         if attach {
-            guard !names.contains(name) else { return }
+            guard !names.contains(name) else { return false }
             names.append(name)
         } else {
-            guard names.contains(name) else { return }
+            guard names.contains(name) else { return false }
             names.removeAll { $0 == name }
         }
         var editor = ObjectEditor(document: loaded.document, object: record, rules: FieldRule.record)
@@ -165,7 +169,6 @@ extension Store {
         loaded.document = editor.document
         loaded.invalidateView(changedRecord: id)
         try save(&loaded, to: month.documentPath)
-        let changedAt = now()
-        withState { state in state.recordChangeTimes[RecordID(id)] = changedAt }
+        return true
     }
 }

@@ -57,9 +57,9 @@ extension Store {
                     try carry(theirs, of: key, moved: moved, into: &target)
                 }, checkIn: { state, carried in
                     guard let carried else { return nil }
-                    state.carriedConflicts += carried
+                    events.noteConflicts(carried)
                     state.movedAway[key]?.fieldsAtMove = fieldsNow
-                    state.recordChangeTimes[key] = changedAt
+                    state.recentChanges.noteChange(of: key, at: changedAt)
                     return carried
                 })
                 if case .some(.some) = carried { changed.append(moved.destination.folderPath) }

@@ -139,7 +139,7 @@ extension Store {
             return outcome
         case .moving(let destination, let object, let edited, let conflictLines, let changedAt):
             let moved = try move(id, object: object, editedDocument: edited, from: sourceMonth, to: destination, oldName: displayPath, changedAt: changedAt)
-            withState { state in state.carriedConflicts += conflictLines }
+            events.noteConflicts(conflictLines)
             return moved
         case nil:
             // `creatingEmpty` gives a document to every write: nothing reaches here.
@@ -197,16 +197,17 @@ extension Store {
         _ outcome: WriteOutcome, displayPath: String, conflictLines: [String], changedAt: Int, state: inout State
     ) -> WriteOutcome {
         var outcome = outcome
-        state.carriedConflicts += conflictLines
+        events.noteConflicts(conflictLines)
         let key = RecordID(outcome.id)
-        if outcome.changed { state.recordChangeTimes[key] = changedAt }
+        if outcome.changed { state.recentChanges.noteChange(of: key, at: changedAt) }
         // Only the name reported back to the mount; the save is done either way.
         let view = try? monthView(outcome.month, in: &state)
         let newName = view.flatMap { view in view.indexByID[key].map { view.files[$0].name } } ?? outcome.fileName
         if newName != outcome.fileName {
             // Written under another name (`tmp.json`, or a new start): that name shows the record for a
             // while, so `mv tmp.json f` and an editor's re-read find it.
-            state.movedRecords[displayPath] = (outcome.id, outcome.month, now() + Self.gracePeriod)
+            let now = now()
+            state.recentChanges.noteFormerName(displayPath, of: outcome.id, in: outcome.month, until: now + Self.gracePeriod, now: now)
         }
         outcome.fileName = newName
         return outcome
@@ -241,8 +242,9 @@ extension Store {
         // Both saves are done: a failure to forget the move only makes the next store check it again.
         try? moveJournal?.finish(journaled)
         let newName = withState { state -> String in
-            state.recordChangeTimes[RecordID(id)] = changedAt
-            state.movedRecords[oldName] = (id, destination, now() + Self.gracePeriod)
+            let now = now()
+            state.recentChanges.noteChange(of: RecordID(id), at: changedAt)
+            state.recentChanges.noteFormerName(oldName, of: id, in: destination, until: now + Self.gracePeriod, now: now)
             let view = try? monthView(destination, in: &state)
             return view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
         }
@@ -294,7 +296,7 @@ extension Store {
     /// The record a file name shows, also through the grace period after a move.
     func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
         if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
-        if let moved = state.movedRecords[month.folderPath + "/" + name], moved.until >= now(),
+        if let moved = state.recentChanges.formerName(month.folderPath + "/" + name, now: now()),
            let view = try monthView(moved.month, in: &state), let index = view.indexByID[RecordID(moved.id)] {
             return (view.files[index], moved.month)
         }
@@ -327,7 +329,7 @@ extension Store {
                 // Record names come from their startTime; renaming one would change nothing.
                 throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: .notPermitted) // EPERM
             }
-            state.movedRecords[month.folderPath + "/" + name] = nil
+            state.recentChanges.forgetFormerName(month.folderPath + "/" + name)
         }
     }
 

@@ -82,7 +82,7 @@ extension Store {
 
     /// Every field of every loaded document with concurrent values.
     public func conflictReport() throws(StoreError) -> [String] {
-        var lines: [String] = withState { $0.carriedConflicts }  // Store+MovedRecordEdits.swift
+        var lines = events.snapshot.conflictLines
         let tags = try tagsDocument()
         for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id) }
         for month in try months() {

@@ -47,10 +47,8 @@ extension Store {
             }
             loaded.document = document
             return (try save(&loaded, to: "tags.automerge"), conflictLines)
-        }, checkIn: { state, saved in
-            state.carriedConflicts += saved.conflictLines
-            return saved
         })
+        events.noteConflicts(saved.conflictLines)
         return saved.changed
     }
 

@@ -26,14 +26,16 @@ extension Store {
         _ month: Month, _ cached: (bytes: [UInt8], identity: BackingFiles.Identity, entry: MonthViewCache.Entry), in state: inout State
     ) -> MonthView? {
         let (bytes, identity, entry) = cached
-        refreshRecordHolders(in: &state, maximumAge: .seconds(1))
+        // Kept current without this lock (`prepareToRender`, the synchronization passes); built here only
+        // when nothing has built it.
+        if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
         for record in entry.records where !state.recordHolders.otherHolders(of: RecordID(record.id), besides: month).isEmpty {
             return nil
         }
-        state.forgetHiddenCopies(in: month)
+        state.hiddenCopies.forget(in: month)
         let files = entry.records.map { record in
             RecordFile(name: record.name, id: record.id, contents: record.contents,
-                       modificationTime: state.recordChangeTimes[RecordID(record.id)] ?? identity.modificationSeconds)
+                       modificationTime: state.recentChanges.changeTime(of: RecordID(record.id)) ?? identity.modificationSeconds)
         }
         let view = MonthView(files: files, startTimes: entry.records.map(\.startTime))
         state.months.park(month, as: ParkedMonth(bytes: bytes, identity: identity, view: view,

@@ -61,20 +61,14 @@ public final class Store: Sendable {
         /// while that is the held document's version.
         var tagsView: (version: DocumentVersion, contents: [UInt8])?
         var months = MonthDocuments()
-        /// Record id (upper-cased) to when this process last saw it change (seconds).
-        var recordChangeTimes: [RecordID: Int] = [:]
-        /// Old file paths of records that moved, to keep resolving for a while (path to record id, expiry).
-        var movedRecords: [String: (id: String, month: Month, until: Int)] = [:]
-        /// Copies of records not shown because the month of their start holds them too, by
-        /// "document id" (`Store+DuplicateRecords.swift`).
-        var hiddenCopies: [String: HiddenCopy] = [:]
+        /// When records last changed here, and the names that still find records that moved.
+        var recentChanges = RecentRecordChanges()
+        /// Copies of records not shown because another month shows them (`Store+DuplicateRecords.swift`).
+        var hiddenCopies = HiddenCopies()
         /// Which month documents may hold which records (`RecordHolderIndex.swift`).
         var recordHolders = RecordHolderIndex()
         /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
         var movedAway: [RecordID: MovedAway] = [:]
-        /// `.minutafs/conflicts` lines for edits of moved records that lost to this store's, and for merged
-        /// values a save through the mount replaced.
-        var carriedConflicts: [String] = []
         /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
         /// Cache entries month views rendered under the lock asked for: written once it is released
         /// (`withState`), so no cache file is written under it.
@@ -290,7 +284,7 @@ public final class Store: Sendable {
             } else {
                 contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
             }
-            let changed = state.recordChangeTimes[key] ?? fileTime
+            let changed = state.recentChanges.changeTime(of: key) ?? fileTime
             files.append((RecordFile(name: name, id: record.id, contents: contents, modificationTime: changed), record.startTime))
         }
         files.sort { $0.file.name.utf8.lexicographicallyPrecedes($1.file.name.utf8) }
@@ -318,7 +312,7 @@ public final class Store: Sendable {
         }
         for index in view.files.indices {
             let file = view.files[index]
-            let changed = state.recordChangeTimes[RecordID(file.id)] ?? fileTime
+            let changed = state.recentChanges.changeTime(of: RecordID(file.id)) ?? fileTime
             if changed != file.modificationTime {
                 view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
             }

@@ -16,6 +16,9 @@ final class StoreEvents: Sendable {
         var mergedCopyCount = 0
         var lastMerge: String?
         var synchronization = SynchronizationCounts()
+        /// `.minutafs/conflicts` lines no document holds: edits of moved records that lost to this
+        /// store's (`Store+MovedRecordEdits.swift`), and merged values a save through the mount replaced.
+        var conflictLines: [String] = []
         /// The backing folder was found moved, deleted or replaced (noted once; `Store+BackingFolder.swift`).
         var backingFolderGone = false
         /// Work done after a program was told it succeeded (a removal's grace period, a file held while
@@ -75,6 +78,12 @@ final class StoreEvents: Sendable {
                 record.rejectedFiles.removeFirst()
             }
         }
+    }
+
+    /// Adds lines to `.minutafs/conflicts` that no document's concurrent values give.
+    func noteConflicts(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        record.withLock { $0.conflictLines += lines }
     }
 
     func countSavedDocument() {

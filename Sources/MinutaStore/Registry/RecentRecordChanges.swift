@@ -1,0 +1,42 @@
+/// What this store did to records lately that the listings show: when each record last changed here
+/// (its file's modification time, instead of the document file's), and the names records were just
+/// written or shown under before they moved (saved under a temporary name, or to another month),
+/// which keep finding them for a grace period so that `mv tmp.json f` and an editor's re-read work.
+struct RecentRecordChanges: Sendable {
+    /// A name a record was shown or written under before it moved.
+    struct FormerName: Sendable, Equatable {
+        var id: String
+        /// The month the record is in now.
+        var month: Month
+        /// Until when (seconds since the epoch) the name finds the record.
+        var until: Int
+    }
+
+    private var changeTimes: [RecordID: Int] = [:]
+    /// By the former path (`records/2024/01/tmp.json`).
+    private var formerNames: [String: FormerName] = [:]
+
+    /// When this store last changed the record (seconds), if it did.
+    func changeTime(of id: RecordID) -> Int? { changeTimes[id] }
+
+    mutating func noteChange(of id: RecordID, at time: Int) {
+        changeTimes[id] = time
+    }
+
+    /// `path` finds record `id`, now in `month`, until `until`. Names whose time is over are forgotten.
+    mutating func noteFormerName(_ path: String, of id: String, in month: Month, until: Int, now: Int) {
+        formerNames = formerNames.filter { $0.value.until >= now }
+        formerNames[path] = FormerName(id: id, month: month, until: until)
+    }
+
+    /// The record `path` still finds at `now`, if any.
+    func formerName(_ path: String, now: Int) -> FormerName? {
+        guard let former = formerNames[path], former.until >= now else { return nil }
+        return former
+    }
+
+    /// `path` no longer finds the record it did (renamed onto the record's own name).
+    mutating func forgetFormerName(_ path: String) {
+        formerNames[path] = nil
+    }
+}
