@@ -8,8 +8,44 @@ import AutomergeKit
 extension Store {
     /// Loads and renders `month` unless it is held already.
     func prefetch(_ month: Month) {
-        prepareToRender(month)
-        withState { state in _ = try? monthView(month, in: &state) }
+        _ = try? withPrepared(month) { (state: inout State) throws(StoreError) in _ = try monthView(month, in: &state) }
+    }
+
+    /// How many times `withPrepared` prepares a month before it lets the read decode under the lock.
+    static let preparationAttempts = 3
+
+    /// Runs `body`, a read of `months` under `state`, once `prepareToRender` made it need no decode
+    /// under the lock. A change of documents can take a month out between the two (its check-out
+    /// leaves a parked form without a view when the month was never rendered): then the months are
+    /// prepared again. After `preparationAttempts` the body runs anyway and decodes what it needs
+    /// itself, which only a writer changing the same month at every attempt can cause.
+    func withPrepared<R: Sendable>(
+        _ months: Month..., needsDocument: Bool = false, _ body: (inout State) throws(StoreError) -> R
+    ) throws(StoreError) -> R {
+        var attempt = 1
+        while true {
+            for month in months { prepareToRender(month, needsDocument: needsDocument) }
+            let isLast = attempt >= Self.preparationAttempts
+            let outcome = try withState { (state: inout State) throws(StoreError) -> PreparedRead<R> in
+                guard isLast || months.allSatisfy({ needsNoDecode($0, needsDocument: needsDocument, in: state) }) else { return .takenOut }
+                return .done(try body(&state))
+            }
+            if case .done(let result) = outcome { return result }
+            attempt += 1
+        }
+    }
+
+    /// Whether reading `month` under the lock needs no document decoded: it is held decoded (with
+    /// the months that may hold the same records, when its view must be rendered), or parked with
+    /// its view, or it has no file to decode (none, or one known not to load).
+    private func needsNoDecode(_ month: Month, needsDocument: Bool, in state: State) -> Bool {
+        if let loaded = state.months[month] {
+            guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return true }
+            return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil }
+        }
+        if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil }
+        let status = BackingFiles.status(absolute(month.documentPath))
+        return status == nil || unreadable.stillUnreadable(month.documentPath, identity: status?.identity) != nil
     }
 
     /// Does without `state` what rendering `month` needs of the disk: after it, `monthView` finds the
@@ -116,4 +152,11 @@ extension Store {
         let scan = scanRecordHolders(known: known)
         withState { state in _ = refreshRecordHolders(in: &state, scan: scan) }
     }
+}
+
+/// What one attempt of `Store.withPrepared` came to.
+private enum PreparedRead<R: Sendable>: Sendable {
+    case done(R)
+    /// A month was taken out between its preparation and the read: prepared again.
+    case takenOut
 }

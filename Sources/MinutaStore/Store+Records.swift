@@ -78,8 +78,7 @@ extension Store {
     /// Which record a write to `name` is: the file's own, or the one the written id names (in any
     /// month), or nil for a new one; with the month whose document holds it.
     private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
-        prepareToRender(month)
-        let shown = try withState { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
+        let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
             var shown = try recordFileLocked(named: name, in: month, state: &state)
             if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
                try monthView(month, in: &state)?.indexByName[name] == nil {
@@ -320,9 +319,7 @@ extension Store {
     /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
     /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
     public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
-        prepareToRender(month)
-        prepareToRender(newMonth)
-        try withState { (state: inout State) throws(StoreError) in
+        try withPrepared(month, newMonth) { (state: inout State) throws(StoreError) in
             guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
             guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
                   RecordID(destination.record.id) == RecordID(source.record.id) else {
@@ -336,10 +333,10 @@ extension Store {
     /// Deletes the record a file shows, and its image files.
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
         try withDocumentWrites { () throws(StoreError) in
-            prepareToRender(month)
-            guard let (file, recordMonth) = try withState({ (state: inout State) throws(StoreError) in
+            let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? in
                 try recordFileLocked(named: name, in: month, state: &state)
-            }) else {
+            }
+            guard let (file, recordMonth) = shown else {
                 throw .notFound(month.folderPath + "/" + name)
             }
             try requireReadableFile(recordMonth.documentPath)

@@ -65,8 +65,7 @@ extension Store {
     /// The month's document, decoded, taken out of `state` for a change (its parked form left in its
     /// place); nil when the month has no document file.
     private func checkOut(_ month: Month) throws(StoreError) -> LoadedDocument? {
-        prepareToRender(month, needsDocument: true)
-        return try withState { (state: inout State) throws(StoreError) -> LoadedDocument? in
+        return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> LoadedDocument? in
             guard let loaded = try loadMonth(month, in: &state) else { return nil }
             leaveParkedForm(of: loaded, as: month, in: &state)
             return loaded

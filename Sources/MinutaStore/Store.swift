@@ -173,6 +173,10 @@ public final class Store: Sendable {
     /// does not load is noted (`.minutafs/errors`, status) and thrown, one that loads clears that note.
     /// - Throws: ``StoreError/unloadableDocument(file:reason:)``.
     func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
+        // A file known not to load, unchanged since, is not read (nor decoded) again.
+        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
+            throw .unloadableDocument(file: relative, reason: known.reason)
+        }
         switch readDocumentFile(relative) {
         case .absent:
             return nil
@@ -245,8 +249,7 @@ public final class Store: Sendable {
     /// The record files of a month, computed once per document state.
     public func recordFiles(in month: Month) throws(StoreError) -> [RecordFile] {
         if let view = publishedViews.view(of: month) { return view.files }
-        prepareToRender(month)
-        return try withState { (state: inout State) throws(StoreError) -> [RecordFile] in
+        return try withPrepared(month) { (state: inout State) throws(StoreError) -> [RecordFile] in
             try monthView(month, in: &state)?.files ?? []
         }
     }
@@ -324,8 +327,7 @@ public final class Store: Sendable {
     /// moments ago (so an editor can re-read what it just wrote).
     public func recordFile(named name: String, in month: Month) throws(StoreError) -> RecordFile? {
         if let view = publishedViews.view(of: month), let index = view.indexByName[name] { return view.files[index] }
-        prepareToRender(month)
-        return try withState { (state: inout State) throws(StoreError) -> RecordFile? in
+        return try withPrepared(month) { (state: inout State) throws(StoreError) -> RecordFile? in
             try recordFileLocked(named: name, in: month, state: &state)?.record
         }
     }
@@ -337,8 +339,7 @@ public final class Store: Sendable {
             let files = names.map { name in view.indexByName[name].map { view.files[$0] } }
             if !files.contains(where: { $0 == nil }) { return files }
         }
-        prepareToRender(month)
-        return try withState { (state: inout State) throws(StoreError) -> [RecordFile?] in
+        return try withPrepared(month) { (state: inout State) throws(StoreError) -> [RecordFile?] in
             let view = try monthView(month, in: &state)
             var files: [RecordFile?] = []
             files.reserveCapacity(names.count)
@@ -368,8 +369,9 @@ public final class Store: Sendable {
 
     /// A copy of a month's document as the store holds it (for inspection and tests).
     public func document(of month: Month) throws(StoreError) -> Document? {
-        prepareToRender(month, needsDocument: true)
-        return try withState { (state: inout State) throws(StoreError) -> Document? in try loadMonth(month, in: &state)?.document }
+        return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> Document? in
+            try loadMonth(month, in: &state)?.document
+        }
     }
 
     public func tagsDocument() throws(StoreError) -> Document {
