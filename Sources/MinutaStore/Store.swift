@@ -17,9 +17,10 @@ public final class Store: Sendable {
     public let path: String
     public let timeZone: StoreTimeZone
     public let actor: ActorID
-    /// The documents held and what is known of their records. Held only for look-ups and bookkeeping
-    /// in memory (and the renders and loads `Store+ReaderPaths.swift` lists); use it through `withState`.
-    /// Lock order: docs/ARCHITECTURE.md, "Locks".
+    /// The documents held and what is known of their records. Held only for look-ups, bookkeeping and
+    /// renders in memory: reads go through `withPrepared`, changes through `withCheckedOut` and
+    /// `withTagsDocument`, which do their decoding and file I/O without it. Use it through `withState`.
+    /// Lock order: docs/ARCHITECTURE.md, "Locks" (which also lists the bounded exceptions).
     let state: Mutex<State>
     /// Held for the whole of every change of a document (a save, a merge, a move, a synchronization
     /// pass), taken before `state` and never inside it: changes run one at a time, and their file I/O
