@@ -75,8 +75,9 @@ final class DocumentWriterThread: Sendable {
             }
             shared.wake.signal()
             done.wait()
-            // Always set: the job sets it before it signals `done`.
-            guard let result = handoff.result else { return escapable() }
+            // Set before `done` is signalled. Running the body again here would repeat a change of
+            // documents, so a missing result is a broken invariant of this type, not a recoverable case.
+            guard let result = handoff.result else { preconditionFailure("the document writer thread signalled a change done without its result") }
             return result
         }
     }
