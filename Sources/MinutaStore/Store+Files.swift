@@ -60,7 +60,7 @@ extension Store {
             let file = absolute(relative)
             // An image of a record is attached to it: not while its document does not load.
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try requireReadableFile(month.documentPath)
+                try documentFiles.requireReadableFile(month.documentPath)
             }
             try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
             try BackingFiles.writeAtomically(bytes, to: file)
@@ -73,7 +73,7 @@ extension Store {
         try withDocumentWrites { () throws(StoreError) in
             try requireBackingFolder()
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try requireReadableFile(month.documentPath)
+                try documentFiles.requireReadableFile(month.documentPath)
             }
             try BackingFiles.remove(absolute(relative))
             guard let month else { return }
@@ -168,7 +168,7 @@ extension Store {
         }
         loaded.document = editor.document
         loaded.invalidateView(changedRecord: id)
-        try save(&loaded, to: month.documentPath)
+        try documentFiles.save(&loaded, to: month.documentPath)
         return true
     }
 }

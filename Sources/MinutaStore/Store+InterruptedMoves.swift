@@ -35,7 +35,7 @@ extension Store {
             try moveImages(images, from: move.source, to: move.destination)
             do { try source.document.delete(forKey: move.id) } catch { return false }
             source.invalidateView(changedRecord: move.id)
-            try save(&source, to: move.source.documentPath)
+            try documentFiles.save(&source, to: move.source.documentPath)
             return true
         }
         return finished ?? false

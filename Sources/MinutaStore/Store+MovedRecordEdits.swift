@@ -100,7 +100,7 @@ extension Store {
         }
         target.document = editor.document
         target.invalidateView(changedRecord: id)
-        try save(&target, to: moved.destination.documentPath)
+        try documentFiles.save(&target, to: moved.destination.documentPath)
         return conflicts
     }
 

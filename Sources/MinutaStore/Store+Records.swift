@@ -104,7 +104,7 @@ extension Store {
         let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
         let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
         let sourceMonth = target?.month ?? month
-        try requireReadableFile(sourceMonth.documentPath)
+        try documentFiles.requireReadableFile(sourceMonth.documentPath)
 
         // Edit the held document in place: checked out of the state (and out of `source` while the editor
         // works), the document is the only reference to its storage, so the edit copies nothing (a copy
@@ -122,7 +122,7 @@ extension Store {
                 return .moving(to: destination, object: edit.object, edited: source.document, conflictLines: edit.conflictLines, changedAt: changedAt)
             }
             source.invalidateView(changedRecord: id)
-            let changed = try save(&source, to: sourceMonth.documentPath)
+            let changed = try documentFiles.save(&source, to: sourceMonth.documentPath)
             let outcome = WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
             return .saved(outcome, conflictLines: edit.conflictLines, changedAt: changedAt)
         }, keepsChange: { edit in
@@ -231,7 +231,7 @@ extension Store {
         _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month,
         to destination: Month, oldName: String, changedAt: Int
     ) throws(StoreError) -> WriteOutcome {
-        try requireReadableFile(destination.documentPath)
+        try documentFiles.requireReadableFile(destination.documentPath)
         let journaled = MoveJournal.Move(id: id, source: sourceMonth, destination: destination)
         // Without a journal entry (state folder full or unwritable) the move still happens, unrepaired.
         try? moveJournal?.begin(journaled)
@@ -260,7 +260,7 @@ extension Store {
                 throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
             }
             target.invalidateView(changedRecord: id)
-            try save(&target, to: destination.documentPath)
+            try documentFiles.save(&target, to: destination.documentPath)
         }
     }
 
@@ -277,7 +277,7 @@ extension Store {
             // Fails only when the key is already gone from the old document: then there is nothing to delete.
             do { try old.document.delete(forKey: id) } catch {}
             old.invalidateView(changedRecord: id)
-            try save(&old, to: sourceMonth.documentPath)
+            try documentFiles.save(&old, to: sourceMonth.documentPath)
         }
     }
 
@@ -339,12 +339,12 @@ extension Store {
             guard let (file, recordMonth) = shown else {
                 throw .notFound(month.folderPath + "/" + name)
             }
-            try requireReadableFile(recordMonth.documentPath)
+            try documentFiles.requireReadableFile(recordMonth.documentPath)
             let deleted = try withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
                 let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
                 do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
                 loaded.invalidateView(changedRecord: file.id)
-                try save(&loaded, to: recordMonth.documentPath)
+                try documentFiles.save(&loaded, to: recordMonth.documentPath)
                 return images
             }
             guard let images = deleted else { throw .notFound(month.folderPath + "/" + name) }

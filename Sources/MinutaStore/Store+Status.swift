@@ -16,7 +16,7 @@ extension Store {
         /// Document files that do not load (SPEC 5a), in path order, each with why and where this
         /// store kept the changes it held that the file may lack.
         public var unreadableDocuments: [UnreadableDocumentStatus]
-        /// Whether the backing folder was found moved, deleted or replaced (`Store+BackingFolder.swift`).
+        /// Whether the backing folder was found moved, deleted or replaced (`Backing/BackingFolder.swift`).
         public var backingFolderGone = false
         /// Deferred work (a removal after its grace period, a file held while written) that failed after
         /// the program was told it succeeded; each one is in `.minutafs/errors`.
@@ -31,7 +31,7 @@ extension Store {
         public var preservedIn: String?
 
         public var description: String {
-            "\(file): cannot be loaded: \(reason); \(Store.shownName(of: file)) is read-only until a readable version replaces it"
+            "\(file): cannot be loaded: \(reason); \(DocumentFiles.shownName(of: file)) is read-only until a readable version replaces it"
                 + (preservedIn.map { "; this mount's changes are kept in \($0)" } ?? "")
         }
     }

@@ -76,7 +76,7 @@ extension Store {
 
     private func mergeCopy(_ copy: String, into primary: String) throws(StoreError) -> MergeReport {
         // Merging into a document that does not load would need writing over it: the copy waits.
-        try requireReadableFile(primary)
+        try documentFiles.requireReadableFile(primary)
         let bytes = try BackingFiles.read(absolute(copy))
         let incoming: Document
         do {
@@ -125,11 +125,11 @@ extension Store {
     /// Merges `incoming` (the conflict copy at `copy`) into `loaded` and saves it as `primary`.
     private func mergeAndSave(_ incoming: Document, from copy: String, into loaded: inout LoadedDocument, primary: String) throws(StoreError) -> CopyMerge {
         let before = loaded.document.changeCount
-        do { try merge(incoming, into: &loaded, relative: primary) } catch {
+        do { try documentFiles.merge(incoming, into: &loaded, relative: primary) } catch {
             let destination = try quarantine(copy)
             return .quarantined(MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination)))
         }
-        try save(&loaded, to: primary)
+        try documentFiles.save(&loaded, to: primary)
         return .merged(newChanges: loaded.document.changeCount - before)
     }
 
@@ -217,12 +217,12 @@ extension Store {
         var changed: [String] = []
         for file in notHeld.sorted() {
             guard unreadable.stillUnreadable(file, identity: BackingFiles.status(absolute(file))?.identity) == nil else { continue }
-            switch readDocumentFile(file) {
+            switch documentFiles.readDocumentFile(file) {
             case .absent, .loaded:
-                clearUnreadable(file)
+                documentFiles.clearUnreadable(file)
                 changed.append(file)
             case .unreadable(let reason, let identity):
-                markUnreadable(file, reason: reason, identity: identity)
+                documentFiles.markUnreadable(file, reason: reason, identity: identity)
             }
         }
         return changed
@@ -234,7 +234,7 @@ extension Store {
         guard fileChanged(file, since: loaded.identity) else { return false }
         let merged: (identity: BackingFiles.Identity?, gained: Bool)
         do {
-            merged = try mergeFromDisk(&loaded, file)
+            merged = try documentFiles.mergeFromDisk(&loaded, file)
         } catch {
             if case .unloadableDocument = error { return false }
             throw error
@@ -242,7 +242,7 @@ extension Store {
         guard let identity = merged.identity else { return false }
         if loaded.identity != identity {
             // We hold changes the file lacks: write them back.
-            try replaceDocumentFile(&loaded, file, expected: identity)
+            try documentFiles.replaceDocumentFile(&loaded, file, expected: identity)
             events.countSavedDocument()
         }
         return merged.gained

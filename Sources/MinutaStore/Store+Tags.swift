@@ -9,7 +9,7 @@ extension Store {
             throw error
         }
         return try withDocumentWrites { () throws(StoreError) -> Bool in
-            try requireReadableFile("tags.automerge")
+            try documentFiles.requireReadableFile("tags.automerge")
             do throws(StoreError) {
                 return try writeTags(bytes)
             } catch {
@@ -46,7 +46,7 @@ extension Store {
                 do { try document.delete(forKey: tag.id) } catch {}
             }
             loaded.document = document
-            return (try save(&loaded, to: "tags.automerge"), conflictLines)
+            return (try documentFiles.save(&loaded, to: "tags.automerge"), conflictLines)
         })
         events.noteConflicts(saved.conflictLines)
         return saved.changed

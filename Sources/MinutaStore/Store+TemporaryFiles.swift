@@ -55,28 +55,28 @@ extension Store {
     /// `.minutafs-quarantine/`, never deleted. Returns whether it is gone from its place.
     private func bringInLeftover(_ relative: String, primary: String) -> Bool {
         withDocumentWrites {
-            switch readDocumentFile(relative) {
+            switch documentFiles.readDocumentFile(relative) {
             case .absent:
                 return true
             case .unreadable(let reason, _):
                 // Not movable now: it stays where it is, untouched, for the next mount to try.
                 guard let destination = try? quarantine(relative) else { return false }
-                noteEvent("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)")
+                events.note("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)")
                 return true
             case .loaded(let leftover, _, _):
                 do throws(StoreError) {
                     if unreadable[primary] != nil || {
-                        if case .unreadable = readDocumentFile(primary) { return true } else { return false }
+                        if case .unreadable = documentFiles.readDocumentFile(primary) { return true } else { return false }
                     }() {
-                        let copy = try writeConflictCopy(of: leftover, for: primary)
-                        noteEvent("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
+                        let copy = try documentFiles.writeConflictCopy(of: leftover, for: primary)
+                        events.note("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
                     } else {
                         let bringIn = { (loaded: inout LoadedDocument) throws(StoreError) in
                             loaded.noteMerged()
                             do throws(AutomergeError) { try loaded.document.merge(leftover) } catch {
                                 throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error)
                             }
-                            try self.save(&loaded, to: primary)
+                            try self.documentFiles.save(&loaded, to: primary)
                         }
                         if let month = Month(documentPath: primary) {
                             _ = try withCheckedOut(month, creatingEmpty: true, change: bringIn)
@@ -87,7 +87,7 @@ extension Store {
                     try BackingFiles.remove(absolute(relative))
                     return true
                 } catch {
-                    noteEvent("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is")
+                    events.note("\(relative): a temporary file an earlier minutafs left could not be merged (\(error)); left as it is")
                     return false
                 }
             }

@@ -39,9 +39,9 @@ public final class Store: Sendable {
     let events: StoreEvents
     /// Document files that do not load (SPEC 5a; `Replica/UnreadableFiles.swift`).
     let unreadable = UnreadableFiles()
-    /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
-    /// A lock of its own, taken alone or inside `state`.
-    let supersededValues = Mutex(SupersededValues())
+    /// The document files: read, merged from disk, written by exchange, conflict copies
+    /// (`Replica/DocumentFiles.swift`).
+    let documentFiles: DocumentFiles
     /// Seconds since the epoch: the time of changes the store commits, of names it gives, and of its
     /// grace periods (``Store/systemClock`` unless told).
     let clock: @Sendable () -> Int
@@ -51,8 +51,8 @@ public final class Store: Sendable {
     let movedRecordMemory: MovedRecordMemory?
     /// Where the store reports what happened to its document files (the mount's log).
     let log: @Sendable (String) -> Void
-    /// The backing folder's device and inode when the store was opened (`Store+BackingFolder.swift`).
-    let folderIdentity: FolderIdentity?
+    /// The backing folder, known by its device and inode when the store was opened (`Backing/BackingFolder.swift`).
+    let backingFolder: BackingFolder
     /// Whether records held by two month documents are found (`Store+DuplicateRecords.swift`).
     let indexesRecordHolders: Bool
 
@@ -119,14 +119,17 @@ public final class Store: Sendable {
             throw .legacyStore(absolute)
         }
         self.path = absolute
-        self.folderIdentity = FolderIdentity(path: absolute)
         self.indexesRecordHolders = indexesRecordHolders
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
         self.log = log
-        self.events = StoreEvents(log: log)
+        let events = StoreEvents(log: log)
+        self.events = events
         self.clock = clock
+        let backingFolder = BackingFolder(path: absolute, events: events)
+        self.backingFolder = backingFolder
+        self.documentFiles = DocumentFiles(folder: backingFolder, actor: actor, unreadable: unreadable, events: events, clock: clock)
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
         self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
@@ -178,14 +181,14 @@ public final class Store: Sendable {
         if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
-        switch readDocumentFile(relative) {
+        switch documentFiles.readDocumentFile(relative) {
         case .absent:
             return nil
         case .unreadable(let reason, let identity):
-            markUnreadable(relative, reason: reason, identity: identity)
+            documentFiles.markUnreadable(relative, reason: reason, identity: identity)
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
-            clearUnreadable(relative)
+            documentFiles.clearUnreadable(relative)
             return LoadedDocument(read: document, identity: identity, bytes: bytes)
         }
     }

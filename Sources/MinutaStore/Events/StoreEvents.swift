@@ -19,7 +19,7 @@ final class StoreEvents: Sendable {
         /// `.minutafs/conflicts` lines no document holds: edits of moved records that lost to this
         /// store's (`Store+MovedRecordEdits.swift`), and merged values a save through the mount replaced.
         var conflictLines: [String] = []
-        /// The backing folder was found moved, deleted or replaced (noted once; `Store+BackingFolder.swift`).
+        /// The backing folder was found moved, deleted or replaced (noted once; `Backing/BackingFolder.swift`).
         var backingFolderGone = false
         /// Work done after a program was told it succeeded (a removal's grace period, a file held while
         /// written) that then failed.

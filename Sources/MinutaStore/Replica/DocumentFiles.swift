@@ -1,10 +1,11 @@
 import AutomergeKit
+import Synchronization
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Reading and replacing document files without ever destroying what the store has not read or
+/// The store's document files, read and replaced without ever destroying what the store has not read or
 /// merged (SPEC 5a).
 ///
 /// - A file that does not load is never written over, renamed, truncated or deleted. The document
@@ -15,7 +16,64 @@ import Glibc
 ///   checked: if a sync tool put something there after the store merged the file, it is merged and
 ///   written again; if it does not load, it is swapped back. So no window remains in which another
 ///   writer's version is replaced unmerged.
-extension Store {
+///
+/// It owns no document: callers hand it the `LoadedDocument` they hold (checked out of the store's
+/// state, `Store+Writing.swift`) and it reads, merges and writes that document's file. It keeps what
+/// it learns of files that do not load (`UnreadableFiles`) and of fields merges changed
+/// (`supersededValues`), and notes what happened to files in the store's events.
+final class DocumentFiles: Sendable {
+    /// The backing folder, absolute.
+    let path: String
+    /// The actor of the changes this store commits.
+    let actor: ActorID
+    let folder: BackingFolder
+    /// Document files that do not load (SPEC 5a).
+    let unreadable: UnreadableFiles
+    let events: StoreEvents
+    /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
+    /// A lock of its own, taken alone or inside the store's `state`.
+    let supersededValues = Mutex(SupersededValues())
+    /// Seconds since the epoch: the time of the changes committed and of conflict copies' names.
+    private let clock: @Sendable () -> Int
+
+    init(folder: BackingFolder, actor: ActorID, unreadable: UnreadableFiles, events: StoreEvents, clock: @escaping @Sendable () -> Int) {
+        self.path = folder.path
+        self.folder = folder
+        self.actor = actor
+        self.unreadable = unreadable
+        self.events = events
+        self.clock = clock
+    }
+
+    func absolute(_ relative: String) -> String { path + "/" + relative }
+
+    private func now() -> Int { clock() }
+
+    /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
+    /// changes, remembers the fields the merge changed, as the mount showed them before.
+    func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
+        loaded.noteMerged()
+        let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
+        if Month(documentPath: relative) != nil {
+            fields = SupersededValues.fields(of:)
+        } else if relative == "tags.automerge" {
+            fields = SupersededValues.tagFields(of:)
+        } else {
+            try loaded.document.merge(other)
+            return
+        }
+        guard !other.heads.allSatisfy(loaded.document.containsChange) else {
+            try loaded.document.merge(other)
+            return
+        }
+        let before = fields(loaded.document)
+        try loaded.document.merge(other)
+        let after = fields(loaded.document)
+        let now = now()
+        supersededValues.withLock { $0.noteMerge(before: before, after: after, now: now) }
+    }
+
+
     /// What is at a document's path.
     enum DocumentFileContents {
         case absent
@@ -64,7 +122,7 @@ extension Store {
             return true
         }
         guard isNew else { return }
-        noteEvent("\(relative): cannot be loaded: \(reason). minutafs leaves the file as it is; \(Self.shownName(of: relative)) is read-only until a readable version replaces it")
+        events.note("\(relative): cannot be loaded: \(reason). minutafs leaves the file as it is; \(Self.shownName(of: relative)) is read-only until a readable version replaces it")
     }
 
     /// Notes that the file at `relative` loads again.
@@ -74,7 +132,7 @@ extension Store {
             return known != nil
         }
         guard wasUnreadable else { return }
-        noteEvent("\(relative): readable again and merged; \(Self.shownName(of: relative)) is writable again")
+        events.note("\(relative): readable again and merged; \(Self.shownName(of: relative)) is writable again")
     }
 
     /// The path the mount shows a document as: `records/2024/07` or `tags.json`.
@@ -101,14 +159,14 @@ extension Store {
             known?.preservedIn = copy
             known?.preservedHeads = heads
         }
-        noteEvent("\(relative): this mount's changes the unreadable file may lack are kept in \(copy)")
+        events.note("\(relative): this mount's changes the unreadable file may lack are kept in \(copy)")
     }
 
     /// Writes `document` as `MM (minutafs conflicted copy YYYY-MM-DD).automerge` beside `relative`
     /// (merged into such a copy if one loads there already; another number if one does not load).
     /// Returns the copy's relative path.
     func writeConflictCopy(of document: Document, for relative: String) throws(StoreError) -> String {
-        guard backingFolderIsPresent else { throw .backingFolderGone(path) }
+        guard folder.isPresent else { throw .backingFolderGone(path) }
         let folder = BackingFiles.parentPath(relative)
         let base = String(BackingFiles.lastComponent(relative).dropLast(".automerge".count))
         let day = ISO8601.components(milliseconds: Int64(now()) * 1000)
@@ -195,7 +253,7 @@ extension Store {
     @discardableResult
     func save(_ loaded: inout LoadedDocument, to relative: String) throws(StoreError) -> Bool {
         loaded.document.commit(time: Int64(now()))
-        try requireBackingFolder()
+        try folder.require()
         let status = BackingFiles.status(absolute(relative))
         if let known = unreadable.stillUnreadable(relative, identity: status?.identity) {
             try preserveHeldChanges(of: loaded, for: relative)
@@ -218,7 +276,7 @@ extension Store {
     /// Puts `loaded` at `relative`, where the file whose identity is `expected` (nil: none) is
     /// believed to be. See the extension's comment for how nothing unmerged is replaced.
     func replaceDocumentFile(_ loaded: inout LoadedDocument, _ relative: String, expected initial: BackingFiles.Identity?) throws(StoreError) {
-        try requireBackingFolder()
+        try folder.require()
         let file = absolute(relative)
         let folder = BackingFiles.parentPath(file)
         try BackingFiles.makeDirectories(folder)
@@ -364,8 +422,4 @@ extension Store {
         file.hasPrefix(path + "/") ? String(file.dropFirst(path.count + 1)) : file
     }
 
-    /// Lines for `.minutafs/errors` and the log: what happened to a document file.
-    func noteEvent(_ line: String) {
-        events.note(line)
-    }
 }
