@@ -378,6 +378,22 @@ public final class Store: Sendable {
         }
     }
 
+    /// A copy of the month's document (the tags' for nil) and the version of its file it was read from
+    /// or saved as (nil: it holds changes the file lacks), taken together in one hold of the lock.
+    func heldDocumentAndFile(of month: Month?) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? {
+        guard let month else {
+            prepareTags()
+            return try withState { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
+                let tags = try loadTags(in: &state)
+                return (tags.document, tags.document.changeCount == tags.savedChangeCount ? tags.identity : nil)
+            }
+        }
+        return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
+            guard let loaded = try loadMonth(month, in: &state) else { return nil }
+            return (loaded.document, loaded.document.changeCount == loaded.savedChangeCount ? loaded.identity : nil)
+        }
+    }
+
     public func tagsDocument() throws(StoreError) -> Document {
         prepareTags()
         return try withState { (state: inout State) throws(StoreError) -> Document in try loadTags(in: &state).document }

@@ -121,20 +121,29 @@ public final class StoreHistory: Sendable {
 
     /// The effective times of a month's document (the tags document for nil), nil when it has none.
     func times(of month: Month?) throws(StoreError) -> EffectiveTimes? {
+        try timesAndVersion(of: month)?.times
+    }
+
+    /// `times(of:)`, with the version of the file they are the times of (nil: the store holds changes its
+    /// file does not have yet). The times are kept with that version, the one the held document was read
+    /// from or saved as, and not with the file's status taken beside it: a save under way between the
+    /// two would otherwise pair the document before the save with the file after it, and show the past
+    /// as the present until the file changed again.
+    private func timesAndVersion(of month: Month?) throws(StoreError) -> (times: EffectiveTimes, version: FileKey?)? {
         let path = month?.documentPath ?? "tags.automerge"
         let status = store.passThroughStatus(path)
         if let status, let cached = cache.withLock({ $0.times[path] }),
            cached.key.size == status.size, cached.key.seconds == status.modificationSeconds,
            cached.key.nanoseconds == status.modificationNanoseconds {
-            return cached.times
+            return (cached.times, cached.key)
         }
-        guard let document = try document(of: month) else { return nil }
+        guard let (document, identity) = try store.heldDocumentAndFile(of: month) else { return nil }
         let times = EffectiveTimes(of: document)
-        if let status {
-            let key = FileKey(size: status.size, seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds, changeCount: document.changeCount)
-            cache.withLock { $0.times[path] = (key, times) }
-        }
-        return times
+        guard let identity else { return (times, nil) }
+        let key = FileKey(size: Int(identity.size), seconds: identity.modificationSeconds, nanoseconds: identity.modificationNanoseconds,
+                          changeCount: document.changeCount)
+        cache.withLock { $0.times[path] = (key, times) }
+        return (times, key)
     }
 
     private func document(of month: Month?) throws(StoreError) -> Document? {
@@ -329,11 +338,12 @@ public final class StoreHistory: Sendable {
         }) {
             return hit
         }
-        guard let times = try times(of: month), let earliest = times.earliest, earliest <= instant else { return nil }
+        guard let (times, version) = try timesAndVersion(of: month), let earliest = times.earliest, earliest <= instant else { return nil }
         let heads = times.heads(atOrBefore: instant)
         let key = path + "|" + heads.map(\.hexString).joined(separator: ",")
         if let hit = cache.withLock({ cache -> RenderedDocument? in
-            if let fileKey {
+            // Resolved for the file version the times are of (the status taken above may be newer).
+            if let fileKey = version {
                 if cache.resolved.count >= 4096 { cache.resolved.removeAll(keepingCapacity: true) }
                 cache.resolved[memo] = (fileKey, key)
             }
