@@ -32,7 +32,7 @@ struct ImageConflictCopyMountTests {
         try withTemporaryDirectory { folder in
             var mounted = try MountedStore(in: folder)
             try placeCopies(in: mounted.store)
-            let cleaned = eventually(within: 10) { remaining(in: mounted.store) == [Self.differing] }
+            let cleaned = mounted.withinTwoPasses { remaining(in: mounted.store) == [Self.differing] }
             #expect(cleaned, "left while mounted: \(remaining(in: mounted.store))")
             #expect(FileManager.default.fileExists(atPath: mounted.store + "/" + Self.image))
             #expect(mounted.unmount() == 0)
@@ -40,7 +40,7 @@ struct ImageConflictCopyMountTests {
             try FileManager.default.removeItem(atPath: mounted.store + "/" + Self.folder + Self.differing)
             try placeCopies(in: mounted.store)
             mounted = try MountedStore(in: folder, copyingSample: false)
-            let atStart = eventually(within: 3) { remaining(in: mounted.store) == [Self.differing] }
+            let atStart = mounted.withinTwoPasses { remaining(in: mounted.store) == [Self.differing] }
             #expect(atStart, "left after a mount started: \(remaining(in: mounted.store))")
             #expect(mounted.unmount() == 0)
         }
