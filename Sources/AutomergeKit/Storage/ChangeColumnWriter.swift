@@ -37,9 +37,7 @@ struct ChangeColumnWriter {
     private var previousKeyCounter: Int64 = 0
     private var previousReferenceCounter: Int64 = 0
     private var sawExpand = false
-    /// Reused by ``writeColumns(properties:to:)``: each written column and its length, and the
-    /// metadata that lists them.
-    private var lengths: [(ColumnSpecification, Int)] = []
+    /// Reused by ``writeColumns(properties:to:)``.
     private var scratch: [UInt8] = []
     /// The bytes the key string column can take at most: each map key's name with its length.
     private var keyStringBytes = 0
@@ -111,63 +109,66 @@ struct ChangeColumnWriter {
     /// `properties` names the property indices of map keys.
     mutating func writeColumns(properties: [ColumnString], to output: inout [UInt8]) {
         let rows = self.rows, actors = referenceActors, deltas = referenceCounterDeltas, rawValues = self.rawValues
-        // Every column is written to `scratch` through a pointer, which is sized for the longest
-        // encoding first (at most 20 bytes a value: a run header and the value), then the metadata
-        // that gives their lengths, and the columns after it, to `output`.
-        let bound = 20 * (9 * rows.count + 2 * actors.count) + 4 * 10 + keyStringBytes + rawValues.count + 64
-        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
-        var lengths = self.lengths
-        self.lengths = []
-        lengths.removeAll(keepingCapacity: true)
         let sawExpand = self.sawExpand
-        let written = scratch.withUnsafeMutableBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var cursor = Cursor(base: base)
-            var start = 0
-            func record(_ specification: ColumnSpecification, _ cursor: Cursor) {
-                if cursor.position > start { lengths.append((specification, cursor.position - start)) }
-                start = cursor.position
+        // Everything is written to `scratch` through a pointer: the metadata (a count of at most
+        // 14 columns, then at most 15 bytes a column) at its start, the columns from
+        // `metadataRoom` on, each column's entry as soon as its length is known. The columns take
+        // at most 20 bytes a value (a run header and the value).
+        let metadataRoom = 256
+        let bound = metadataRoom + 20 * (9 * rows.count + 2 * actors.count) + 4 * 10 + keyStringBytes + rawValues.count + 64
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
+        let (metadataEnd, dataEnd) = scratch.withUnsafeMutableBufferPointer { buffer -> (Int, Int) in
+            guard let base = buffer.baseAddress else { return (0, 0) }
+            var metadata = Cursor(base: base, position: 1)
+            var data = Cursor(base: base, position: metadataRoom)
+            var columnCount: UInt8 = 0
+            var start = data.position
+            @inline(__always)
+            func record(_ specification: ColumnSpecification, _ data: Cursor, _ metadata: inout Cursor, _ start: inout Int, _ count: inout UInt8) {
+                guard data.position > start else { return }
+                metadata.unsigned(UInt64(specification.rawValue))
+                metadata.unsigned(UInt64(data.position - start))
+                count += 1
+                start = data.position
             }
             let null = Self.nullUnsigned, nullSigned = Self.nullSigned
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].objectActor }) { $1.unsigned($0) }
-            record(ColumnID.objectActor, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].objectCounter }) { $1.unsigned($0) }
-            record(ColumnID.objectCounter, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].keyActor }) { $1.unsigned($0) }
-            record(ColumnID.keyActor, cursor)
-            Self.writeRuns(count: rows.count, null: nullSigned, to: &cursor, { rows[$0].keyCounterDelta }) { $1.signed(Int64(bitPattern: $0)) }
-            record(ColumnID.keyCounter, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].keyProperty }) { value, cursor in
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].objectActor }) { $1.unsigned($0) }
+            record(ColumnID.objectActor, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].objectCounter }) { $1.unsigned($0) }
+            record(ColumnID.objectCounter, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].keyActor }) { $1.unsigned($0) }
+            record(ColumnID.keyActor, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: nullSigned, to: &data, { rows[$0].keyCounterDelta }) { $1.signed(Int64(bitPattern: $0)) }
+            record(ColumnID.keyCounter, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].keyProperty }) { value, cursor in
                 properties[Int(value)].utf8.withUnsafeBufferPointer { cursor.prefixed($0) }
             }
-            record(ColumnID.keyString, cursor)
-            Self.writeBooleans(count: rows.count, to: &cursor) { rows[$0].insert }
-            record(ColumnID.insert, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].action }) { $1.unsigned($0) }
-            record(ColumnID.action, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].valueMetadata }) { $1.unsigned($0) }
-            record(ColumnID.valueMetadata, cursor)
-            rawValues.withUnsafeBufferPointer { cursor.bytes($0) }
-            record(ColumnID.value, cursor)
-            Self.writeRuns(count: rows.count, null: null, to: &cursor, { rows[$0].referenceCount }) { $1.unsigned($0) }
-            record(ColumnID.predecessorGroup, cursor)
-            Self.writeRuns(count: actors.count, null: null, to: &cursor, { actors[$0] }) { $1.unsigned($0) }
-            record(ColumnID.predecessorActor, cursor)
-            Self.writeRuns(count: deltas.count, null: nullSigned, to: &cursor, { deltas[$0] }) { $1.signed(Int64(bitPattern: $0)) }
-            record(ColumnID.predecessorCounter, cursor)
+            record(ColumnID.keyString, data, &metadata, &start, &columnCount)
+            Self.writeBooleans(count: rows.count, to: &data) { rows[$0].insert }
+            record(ColumnID.insert, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].action }) { $1.unsigned($0) }
+            record(ColumnID.action, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].valueMetadata }) { $1.unsigned($0) }
+            record(ColumnID.valueMetadata, data, &metadata, &start, &columnCount)
+            rawValues.withUnsafeBufferPointer { data.bytes($0) }
+            record(ColumnID.value, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: rows.count, null: null, to: &data, { rows[$0].referenceCount }) { $1.unsigned($0) }
+            record(ColumnID.predecessorGroup, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: actors.count, null: null, to: &data, { actors[$0] }) { $1.unsigned($0) }
+            record(ColumnID.predecessorActor, data, &metadata, &start, &columnCount)
+            Self.writeRuns(count: deltas.count, null: nullSigned, to: &data, { deltas[$0] }) { $1.signed(Int64(bitPattern: $0)) }
+            record(ColumnID.predecessorCounter, data, &metadata, &start, &columnCount)
             if sawExpand {
-                Self.writeBooleans(count: rows.count, to: &cursor) { rows[$0].expand }
-                record(ColumnID.expand, cursor)
+                Self.writeBooleans(count: rows.count, to: &data) { rows[$0].expand }
+                record(ColumnID.expand, data, &metadata, &start, &columnCount)
             }
-            return cursor.position
+            base[0] = columnCount
+            return (metadata.position, data.position)
         }
-        output.appendLength(lengths.count)
-        for (specification, length) in lengths {
-            output.appendUnsignedLEB128(UInt64(specification.rawValue))
-            output.appendLength(length)
+        scratch.withUnsafeBufferPointer { buffer in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<metadataEnd]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[metadataRoom..<dataEnd]))
         }
-        scratch.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<written])) }
-        self.lengths = lengths
     }
 
     /// Writes bytes through a pointer to memory the caller sized for them.
