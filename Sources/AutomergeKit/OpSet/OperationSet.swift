@@ -110,7 +110,7 @@ struct OperationSet: Sendable {
     private mutating func indexVisibleKeys(of objectID: OpID) {
         guard let keys = objects[objectID]?.keys else { return }
         for (property, indices) in keys where indices.contains(where: { !isVisible(at: $0) }) {
-            let visible = indices.filter { isVisible(at: $0) }
+            let visible = visibleOperations(indices)
             objects[objectID]?.visibleKeys[property] = visible
         }
     }
@@ -142,7 +142,7 @@ struct OperationSet: Sendable {
                 if operations[index].insert {
                     object.elementByID.insert(operations[index].id, index: object.elementStore.count, replacing: true)
                     object.order.append(object.elementStore.count)
-                    object.elementStore.append(ObjectState.Element(operations: [index]))
+                    object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
                 } else {
                     guard let position = object.elementByID[element] else {
                         throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
@@ -257,11 +257,11 @@ struct OperationSet: Sendable {
     }
 
     /// The operations at the key or element `operation` writes, among which its predecessors are.
-    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> [Int] {
+    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> OperationList {
         switch operation.key {
         case .property(let property):
             // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
-            if let found = operationsAtKey(predecessors, of: operation) { return found }
+            if let found = operationsAtKey(predecessors, of: operation) { return OperationList(found) }
             return objects[operation.object]?.keys[property] ?? []
         case .element(let element):
             if operation.insert { return [] }
@@ -274,7 +274,7 @@ struct OperationSet: Sendable {
     }
 
     /// Gives each predecessor `operation` as a successor (and an increment's step to a counter).
-    private mutating func linkOverwritten(_ candidates: [Int], by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+    private mutating func linkOverwritten(_ candidates: OperationList, by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
         guard !predecessors.isEmpty else { return }
         var incrementValue: Int64 = 0
         if operation.isIncrement {
@@ -353,7 +353,7 @@ struct OperationSet: Sendable {
         object.elementByID.insert(id, index: object.elementStore.count, replacing: true)
         object.lastInsertion = (object.elementStore.count, position)
         object.order.insert(object.elementStore.count, at: position)
-        object.elementStore.append(ObjectState.Element(operations: [index]))
+        object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
     }
 
     /// Places the operation at `index` among the operations on a sequence element, in Lamport
@@ -391,7 +391,7 @@ struct OperationSet: Sendable {
         guard let list = objects[object]?.visibleOperations(at: property) else { return }
         let dropped = list.filter { ids.contains(operations[$0].id) && !isVisible(at: $0) }
         guard !dropped.isEmpty else { return }
-        objects[object]?.visibleKeys[property] = list.filter { !dropped.contains($0) }
+        objects[object]?.visibleKeys[property] = OperationList(list.lazy.filter { !dropped.contains($0) })
     }
 
     private mutating func insertSuccessor(_ id: OpID, into index: Int) {
