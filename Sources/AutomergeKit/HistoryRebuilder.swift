@@ -325,7 +325,7 @@ struct HistoryRebuilder {
 
     /// Gives a change's operations, in counter order, to ``writer``; none has a mark name.
     private mutating func writeOperations(_ range: Range<Int>, set: OperationSet) {
-        writer.reset()
+        writer.reset(operationCount: range.count)
         for position in range {
             let reference = rowReferences[position]
             let isDeletion = reference >= operationCount

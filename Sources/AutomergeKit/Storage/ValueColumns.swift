@@ -29,7 +29,11 @@ struct ValueEncoder {
         case .f64(let number):
             withUnsafeBytes(of: number.bitPattern.littleEndian) { raw.append(contentsOf: $0) }
             code = ValueTypeCode.float
-        case .string(let text): raw.append(contentsOf: text.utf8); code = ValueTypeCode.string
+        case .string(let text):
+            // Through the string's contiguous bytes: appending its UTF-8 view goes element by element.
+            var text = text
+            text.withUTF8 { raw.append(contentsOf: $0) }
+            code = ValueTypeCode.string
         case .bytes(let bytes): raw.append(contentsOf: bytes); code = ValueTypeCode.bytes
         case .counter(let number): raw.appendSignedLEB128(number); code = ValueTypeCode.counter
         case .timestamp(let number): raw.appendSignedLEB128(number); code = ValueTypeCode.timestamp
