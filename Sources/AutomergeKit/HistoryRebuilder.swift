@@ -213,12 +213,11 @@ struct HistoryRebuilder {
 
         contents.removeAll(keepingCapacity: true)
         writeHeader(of: chunk.changes[row], start: start, dependencies: dependencies, set: set)
-        if hasMarkName(first..<end, set: set) {
+        if writeOperations(first..<end, set: set) {
+            writer.writeColumns(properties: set.properties, to: &contents)
+        } else {
             encodeOperations(first..<end, start: start, set: set)
             encoder.writeColumns(layout: .change, to: &contents)
-        } else {
-            writeOperations(first..<end, set: set)
-            writer.writeColumns(properties: set.properties, to: &contents)
         }
         contents.append(contentsOf: chunk.changes[row].extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
@@ -314,17 +313,9 @@ struct HistoryRebuilder {
         for actor in others { contents.appendPrefixed(set.actors[actor].bytes) }
     }
 
-    /// Whether an operation among the references has a mark name (a deletion has none).
-    private func hasMarkName(_ range: Range<Int>, set: OperationSet) -> Bool {
-        for position in range {
-            let reference = rowReferences[position]
-            if reference < operationCount && set.operations[reference].markName != nil { return true }
-        }
-        return false
-    }
-
-    /// Gives a change's operations, in counter order, to ``writer``; none has a mark name.
-    private mutating func writeOperations(_ range: Range<Int>, set: OperationSet) {
+    /// Gives a change's operations, in counter order, to ``writer``; false (and the writer is to be
+    /// ignored) when one has a mark name, which the writer does not write.
+    private mutating func writeOperations(_ range: Range<Int>, set: OperationSet) -> Bool {
         writer.reset(operationCount: range.count)
         for position in range {
             let reference = rowReferences[position]
@@ -348,6 +339,7 @@ struct HistoryRebuilder {
                     object: object, keyProperty: keyProperty, keyLength: keyLength, keyElement: keyElement, insert: false, action: .delete,
                     value: .null, referenceCount: predecessorRange.count, expand: false)
             } else {
+                if set.operations[holder].markName != nil { return false }
                 writer.appendOperation(
                     object: object, keyProperty: keyProperty, keyLength: keyLength, keyElement: keyElement, insert: set.operations[holder].insert,
                     action: set.operations[holder].action, value: set.operations[holder].value,
@@ -365,6 +357,7 @@ struct HistoryRebuilder {
                 }
             }
         }
+        return true
     }
 
     /// Encodes a change's operations, in counter order from `start`, into ``encoder``.

@@ -14,9 +14,12 @@ struct ChangeColumnWriter {
     /// The columns kept one value an operation, in the order they are written (the value
     /// column's bytes and the references are kept apart). Nullable columns hold ``nullUnsigned``
     /// or ``nullSigned`` for null; delta columns hold the bits of an `Int64`; booleans 0 or 1.
-    private enum Column: Int, CaseIterable {
+    private enum Column: Int {
         case objectActor, objectCounter, keyActor, keyCounterDelta, keyProperty, insert, action, valueMetadata
         case referenceCount, expand
+
+        /// How many there are (``CaseIterable/allCases`` makes an array each time it is read).
+        static let count = 10
     }
 
     static let nullUnsigned = UInt64.max
@@ -45,7 +48,7 @@ struct ChangeColumnWriter {
     mutating func reset(operationCount: Int) {
         if operationCount > rowCapacity {
             rowCapacity = max(operationCount, 2 * rowCapacity)
-            cells = [UInt64](repeating: 0, count: Column.allCases.count * rowCapacity)
+            cells = [UInt64](repeating: 0, count: Column.count * rowCapacity)
         }
         rowCount = 0
         if !referenceActors.isEmpty {
@@ -134,7 +137,7 @@ struct ChangeColumnWriter {
         // `metadataRoom` on, each column's entry as soon as its length is known. The columns take
         // at most 20 bytes a value (a run header and the value).
         let metadataRoom = 256
-        let bound = metadataRoom + 20 * (Column.allCases.count * rows + 2 * actors.count) + keyStringBytes + rawValues.count + 64
+        let bound = metadataRoom + 20 * (Column.count * rows + 2 * actors.count) + keyStringBytes + rawValues.count + 64
         if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
         // One function over pointers does the writing: closures that capture the cursors make
         // every access to them a dynamically checked one.
