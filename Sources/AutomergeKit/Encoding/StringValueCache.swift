@@ -23,7 +23,7 @@ struct StringValueCache {
             for byte in slice { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
             let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
             guard let cached = strings[slot], cached.utf8.count == slice.count else { return (slot, nil) }
-            let same = cached.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(slice) } ?? cached.utf8.elementsEqual(slice)
+            let same = cached.utf8.withContiguousStorageIfAvailable { ByteComparison.equal($0, slice) } ?? cached.utf8.elementsEqual(slice)
             return (slot, same ? cached : nil)
         }
         if let cached = found.cached { return cached }

@@ -32,11 +32,18 @@ struct OperationSet: Sendable {
     func existingIndex(of actor: ActorID) -> Int32? { actorIndex[actor] }
 
     mutating func property(_ name: ColumnString) -> Int {
-        if let index = propertyIndex[name] { return index }
-        properties.append(name)
-        propertyIndex[name] = properties.count - 1
-        return properties.count - 1
+        // One look-up, which adds the name when it is new (hashing its bytes once, not twice): a
+        // month document's record keys are all new when it loads.
+        let next = properties.count
+        let index = Self.readOrAdd(&propertyIndex[name, default: next])
+        if index == next { properties.append(name) }
+        return index
     }
+
+    /// The value a dictionary's `subscript(_:default:)` accessor holds (the default, stored, when
+    /// the key was absent).
+    @inline(__always)
+    private static func readOrAdd(_ value: inout Int) -> Int { value }
 
     func existingProperty(_ name: ColumnString) -> Int? { propertyIndex[name] }
 
