@@ -205,7 +205,7 @@ extension Document {
     }
 
     /// The element covering `index` and its visible operations.
-    private func visibleElement(in state: ObjectState, at index: Int, counting unit: IndexUnit) -> (Int, [Int])? {
+    private func visibleElement(in state: ObjectState, at index: Int, counting unit: IndexUnit) -> (Int, OperationList)? {
         guard index >= 0 else { return nil }
         var position = 0
         for store in state.order {

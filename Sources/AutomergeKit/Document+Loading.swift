@@ -115,22 +115,22 @@ extension Document {
         var loaded: [Operation] = []
         loaded.reserveCapacity(chunk.operationCountHint())
         var recentProperties = RecentProperties()
-        try chunk.forEachOperation { (operation: ChunkOperation) throws(AutomergeError) in
+        try chunk.forEachOperationFields { (id, object, chunkKey, insert, action, value, references, expand, markName) throws(AutomergeError) in
             let key: OpKey
-            switch operation.key {
+            switch chunkKey {
             case .property(let name): key = .property(recentProperties.index(of: name, in: &set))
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
             }
             var successors: [OpID] = []
-            if !operation.references.isEmpty {
-                successors.reserveCapacity(operation.references.count)
-                for reference in operation.references { successors.append(convert(reference)) }
+            if !references.isEmpty {
+                successors.reserveCapacity(references.count)
+                for reference in references { successors.append(convert(reference)) }
             }
             loaded.append(Operation(
-                id: convert(operation.id), object: operation.object.map(convert) ?? .root, key: key,
-                insert: operation.insert, action: operation.action, value: operation.value, successors: successors,
-                expand: operation.expand, markName: operation.markName))
+                id: convert(id), object: object.map(convert) ?? .root, key: key,
+                insert: insert, action: action, value: value, successors: successors,
+                expand: expand, markName: markName))
         }
         // Objects in id order, each operation's successors in Lamport order.
         let order = set.lamportOrder

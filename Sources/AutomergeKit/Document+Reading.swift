@@ -58,7 +58,7 @@ extension Document {
     /// Every visible list element's values, in order (one pass; prefer it to indexing in a loop).
     public func elements(of object: ObjectID) -> [[(id: OperationID, value: Value)]] {
         guard let state = state(of: object) else { return [] }
-        return operationSet.visibleElements(of: state).map(export)
+        return operationSet.visibleElements(of: state).map { export($0) }
     }
 
     /// The string a text object shows.
@@ -72,7 +72,7 @@ extension Document {
         return operationSet.objects[id]
     }
 
-    private func export(_ indices: [Int]) -> [(id: OperationID, value: Value)] {
+    private func export<Indices: Collection<Int>>(_ indices: Indices) -> [(id: OperationID, value: Value)] {
         indices.map { index in
             let operation = operationSet.operations[index]
             return (operationSet.exportOperationID(operation.id), operationSet.value(of: operation))

@@ -39,6 +39,8 @@ struct HistoryRebuilder {
     private var sortedPredecessors: [OpID] = []
     /// The actor table of a change by each author that mentions no other actor, once made.
     private var authorOnlyActors: [[ActorID]?] = []
+    private var writer = ChangeColumnWriter()
+    /// For the rare change with a mark name, which ``writer`` does not write.
     private var encoder = OperationColumnEncoder()
     private var contents: [UInt8] = []
 
@@ -211,8 +213,12 @@ struct HistoryRebuilder {
 
         contents.removeAll(keepingCapacity: true)
         writeHeader(of: chunk.changes[row], start: start, dependencies: dependencies, set: set)
-        encodeOperations(first..<end, start: start, set: set)
-        encoder.writeColumns(layout: .change, to: &contents)
+        if writeOperations(first..<end, set: set) {
+            writer.writeColumns(properties: set.properties, to: &contents)
+        } else {
+            encodeOperations(first..<end, start: start, set: set)
+            encoder.writeColumns(layout: .change, to: &contents)
+        }
         contents.append(contentsOf: chunk.changes[row].extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
 
@@ -305,6 +311,53 @@ struct HistoryRebuilder {
         }
         contents.appendLength(others.count)
         for actor in others { contents.appendPrefixed(set.actors[actor].bytes) }
+    }
+
+    /// Gives a change's operations, in counter order, to ``writer``; false (and the writer is to be
+    /// ignored) when one has a mark name, which the writer does not write.
+    private mutating func writeOperations(_ range: Range<Int>, set: OperationSet) -> Bool {
+        writer.reset(operationCount: range.count)
+        for position in range {
+            let reference = rowReferences[position]
+            let isDeletion = reference >= operationCount
+            let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
+            let objectID = set.operations[holder].object
+            let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
+            var keyProperty: Int?
+            var keyLength = 0
+            var keyElement: ChunkOpID?
+            switch writtenKey(of: reference, holder: holder, in: set) {
+            case .property(let property):
+                keyProperty = property
+                keyLength = set.properties[property].utf8.count
+            case .element(let element):
+                if !element.isRoot { keyElement = ChunkOpID(counter: element.counter, actor: localActor[Int(element.actor)]) }
+            }
+            let predecessorRange = predecessorStart[reference]..<predecessorStart[reference + 1]
+            if isDeletion {
+                writer.appendOperation(
+                    object: object, keyProperty: keyProperty, keyLength: keyLength, keyElement: keyElement, insert: false, action: .delete,
+                    value: .null, referenceCount: predecessorRange.count, expand: false)
+            } else {
+                if set.operations[holder].markName != nil { return false }
+                writer.appendOperation(
+                    object: object, keyProperty: keyProperty, keyLength: keyLength, keyElement: keyElement, insert: set.operations[holder].insert,
+                    action: set.operations[holder].action, value: set.operations[holder].value,
+                    referenceCount: predecessorRange.count, expand: set.operations[holder].expand)
+            }
+            if predecessorRange.count == 1 {
+                let predecessor = set.operations[predecessors[predecessorRange.lowerBound]].id
+                writer.appendReference(actor: localActor[Int(predecessor.actor)], counter: predecessor.counter)
+            } else if !predecessorRange.isEmpty {
+                sortedPredecessors.removeAll(keepingCapacity: true)
+                for predecessor in predecessorRange { sortedPredecessors.append(set.operations[predecessors[predecessor]].id) }
+                sortedPredecessors.sort(by: set.lamportOrder.precedes)
+                for predecessor in sortedPredecessors {
+                    writer.appendReference(actor: localActor[Int(predecessor.actor)], counter: predecessor.counter)
+                }
+            }
+        }
+        return true
     }
 
     /// Encodes a change's operations, in counter order from `start`, into ``encoder``.

@@ -20,7 +20,7 @@ struct ColumnStringCache {
             for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
             let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
             guard let cached = strings[slot], cached.utf8.count == bytes.count else { return (slot, nil) }
-            let same = cached.utf8.withUnsafeBufferPointer { $0.elementsEqual(bytes) }
+            let same = cached.utf8.withUnsafeBufferPointer { ByteComparison.equal($0, bytes) }
             return (slot, same ? cached : nil)
         }
         if let cached = found.cached { return cached }

@@ -12,7 +12,19 @@ struct RLEDecoder<Value: ColumnValue> {
 
     var isAtEnd: Bool { remaining == 0 && reader.isAtEnd }
 
+    /// Inlined where it is called: inside a run, the common case, it only counts down, while a call
+    /// (for every column of every operation decoded) cost more than that.
+    @inline(__always)
     mutating func next() throws(AutomergeError) -> Value? {
+        if remaining > 0 && !isLiteral {
+            remaining -= 1
+            return current
+        }
+        return try nextReading()
+    }
+
+    /// ``next()`` where it reads: a literal value, or the next run.
+    private mutating func nextReading() throws(AutomergeError) -> Value? {
         try next { (reader: inout ByteReader) throws(AutomergeError) in try Value.read(from: &reader) }
     }
 
@@ -47,7 +59,16 @@ struct RLEDecoder<Value: ColumnValue> {
 
 extension RLEDecoder where Value == ColumnString {
     /// ``next()`` finding strings it read recently in `cache` instead of making them again.
+    @inline(__always)
     mutating func next(cache: inout ColumnStringCache) throws(AutomergeError) -> ColumnString? {
+        if remaining > 0 && !isLiteral {
+            remaining -= 1
+            return current
+        }
+        return try nextReading(cache: &cache)
+    }
+
+    private mutating func nextReading(cache: inout ColumnStringCache) throws(AutomergeError) -> ColumnString? {
         try next { (reader: inout ByteReader) throws(AutomergeError) in try cache.read(from: &reader) }
     }
 }
@@ -63,6 +84,7 @@ struct DeltaDecoder {
 
     var isAtEnd: Bool { rle.isAtEnd }
 
+    @inline(__always)
     mutating func next() throws(AutomergeError) -> Int64? {
         guard let delta = try rle.next() else { return nil }
         let (sum, overflow) = absolute.addingReportingOverflow(delta)

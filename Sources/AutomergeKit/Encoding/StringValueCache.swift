@@ -6,11 +6,15 @@ struct StringValueCache {
     private static let slotCount = 256
     private static let inlineLength = 15
     private var strings: [String?] = []
+    /// Every one-byte ASCII string, made once instead of validated and built for each character.
+    private static let asciiStrings: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     init() {}
 
     /// The string in `bytes[range]`, or nil when it is not valid UTF-8.
     mutating func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        // A text holds one character per element, most of them ASCII.
+        if range.count == 1, bytes[range.lowerBound] < 0x80 { return Self.asciiStrings[Int(bytes[range.lowerBound])] }
         guard range.count > Self.inlineLength else { return UTF8Validation.string(bytes, range) }
         if strings.isEmpty { strings = [String?](repeating: nil, count: Self.slotCount) }
         let found: (slot: Int, cached: String?) = bytes.withUnsafeBufferPointer { buffer in
@@ -19,7 +23,7 @@ struct StringValueCache {
             for byte in slice { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
             let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
             guard let cached = strings[slot], cached.utf8.count == slice.count else { return (slot, nil) }
-            let same = cached.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(slice) } ?? cached.utf8.elementsEqual(slice)
+            let same = cached.utf8.withContiguousStorageIfAvailable { ByteComparison.equal($0, slice) } ?? cached.utf8.elementsEqual(slice)
             return (slot, same ? cached : nil)
         }
         if let cached = found.cached { return cached }

@@ -4,21 +4,21 @@ struct ObjectState: Sendable {
     /// One element of a sequence: the operation that inserted it, then every later operation on
     /// it (sets, increments), in Lamport order.
     struct Element: Sendable {
-        var operations: [Int]
+        var operations: OperationList
     }
 
     var type: ObjectType?
     /// Map and table keys: operation indices in Lamport order.
-    var keys: [Int: [Int]] = [:]
+    var keys: [Int: OperationList] = [:]
     /// Map and table keys some of whose operations are no longer visible (overwritten, deleted, or
     /// never visible: increments and marks): the operations of ``keys`` that still are
     /// (``OperationSet/isVisible(at:)``), in the same order. A key not listed here shows all its
     /// operations, which is most keys of most documents, so they cost no memory. Kept up to date as
     /// operations apply, so reading a key costs the same after 10,000 overwrites as after one.
-    var visibleKeys: [Int: [Int]] = [:]
+    var visibleKeys: [Int: OperationList] = [:]
 
     /// The visible operations of a map key, in Lamport order.
-    func visibleOperations(at property: Int) -> [Int] {
+    func visibleOperations(at property: Int) -> OperationList {
         visibleKeys[property] ?? keys[property] ?? []
     }
     /// Sequence elements, indices into ``elementStore``, in document order.

@@ -19,8 +19,11 @@ extension OperationSet {
         return true
     }
 
-    func visibleOperations(_ indices: [Int]) -> [Int] {
-        indices.filter { isVisible(at: $0) }
+    /// The visible ones among `indices` (a key's or an element's operations), in their order.
+    func visibleOperations<Indices: Collection<Int>>(_ indices: Indices) -> OperationList {
+        var visible = OperationList()
+        for index in indices where isVisible(at: index) { visible.append(index) }
+        return visible
     }
 
     /// The value an operation shows: the object it made, or its scalar (a counter with its total).
@@ -50,8 +53,8 @@ extension OperationSet {
     }
 
     /// The visible elements of a sequence, in order, each with its visible operations.
-    func visibleElements(of object: ObjectState) -> [[Int]] {
-        var result: [[Int]] = []
+    func visibleElements(of object: ObjectState) -> [OperationList] {
+        var result: [OperationList] = []
         result.reserveCapacity(object.order.count)
         for store in object.order {
             let visible = visibleOperations(object.elementStore[store].operations)

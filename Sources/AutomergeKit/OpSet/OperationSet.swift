@@ -32,11 +32,18 @@ struct OperationSet: Sendable {
     func existingIndex(of actor: ActorID) -> Int32? { actorIndex[actor] }
 
     mutating func property(_ name: ColumnString) -> Int {
-        if let index = propertyIndex[name] { return index }
-        properties.append(name)
-        propertyIndex[name] = properties.count - 1
-        return properties.count - 1
+        // One look-up, which adds the name when it is new (hashing its bytes once, not twice): a
+        // month document's record keys are all new when it loads.
+        let next = properties.count
+        let index = Self.readOrAdd(&propertyIndex[name, default: next])
+        if index == next { properties.append(name) }
+        return index
     }
+
+    /// The value a dictionary's `subscript(_:default:)` accessor holds (the default, stored, when
+    /// the key was absent).
+    @inline(__always)
+    private static func readOrAdd(_ value: inout Int) -> Int { value }
 
     func existingProperty(_ name: ColumnString) -> Int? { propertyIndex[name] }
 
@@ -110,7 +117,7 @@ struct OperationSet: Sendable {
     private mutating func indexVisibleKeys(of objectID: OpID) {
         guard let keys = objects[objectID]?.keys else { return }
         for (property, indices) in keys where indices.contains(where: { !isVisible(at: $0) }) {
-            let visible = indices.filter { isVisible(at: $0) }
+            let visible = visibleOperations(indices)
             objects[objectID]?.visibleKeys[property] = visible
         }
     }
@@ -142,7 +149,7 @@ struct OperationSet: Sendable {
                 if operations[index].insert {
                     object.elementByID.insert(operations[index].id, index: object.elementStore.count, replacing: true)
                     object.order.append(object.elementStore.count)
-                    object.elementStore.append(ObjectState.Element(operations: [index]))
+                    object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
                 } else {
                     guard let position = object.elementByID[element] else {
                         throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
@@ -257,11 +264,11 @@ struct OperationSet: Sendable {
     }
 
     /// The operations at the key or element `operation` writes, among which its predecessors are.
-    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> [Int] {
+    private func overwriteCandidates(of operation: Operation, predecessors: [OpID]) throws(AutomergeError) -> OperationList {
         switch operation.key {
         case .property(let property):
             // Found by id, not by scanning the key, whose list grows by one operation per overwrite.
-            if let found = operationsAtKey(predecessors, of: operation) { return found }
+            if let found = operationsAtKey(predecessors, of: operation) { return OperationList(found) }
             return objects[operation.object]?.keys[property] ?? []
         case .element(let element):
             if operation.insert { return [] }
@@ -274,7 +281,7 @@ struct OperationSet: Sendable {
     }
 
     /// Gives each predecessor `operation` as a successor (and an increment's step to a counter).
-    private mutating func linkOverwritten(_ candidates: [Int], by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
+    private mutating func linkOverwritten(_ candidates: OperationList, by operation: Operation, predecessors: [OpID]) throws(AutomergeError) {
         guard !predecessors.isEmpty else { return }
         var incrementValue: Int64 = 0
         if operation.isIncrement {
@@ -353,7 +360,7 @@ struct OperationSet: Sendable {
         object.elementByID.insert(id, index: object.elementStore.count, replacing: true)
         object.lastInsertion = (object.elementStore.count, position)
         object.order.insert(object.elementStore.count, at: position)
-        object.elementStore.append(ObjectState.Element(operations: [index]))
+        object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
     }
 
     /// Places the operation at `index` among the operations on a sequence element, in Lamport
@@ -391,7 +398,7 @@ struct OperationSet: Sendable {
         guard let list = objects[object]?.visibleOperations(at: property) else { return }
         let dropped = list.filter { ids.contains(operations[$0].id) && !isVisible(at: $0) }
         guard !dropped.isEmpty else { return }
-        objects[object]?.visibleKeys[property] = list.filter { !dropped.contains($0) }
+        objects[object]?.visibleKeys[property] = OperationList(list.lazy.filter { !dropped.contains($0) })
     }
 
     private mutating func insertSuccessor(_ id: OpID, into index: Int) {

@@ -104,6 +104,22 @@ struct DocumentChunk {
         }
     }
 
+    /// ``forEachOperation(limit:_:)`` handing `body` each operation's fields (see
+    /// ``OperationColumns/decodeFields(_:layout:as:actorCount:changeStart:limit:_:)``).
+    @inline(__always)
+    func forEachOperationFields(
+        _ body: (ChunkOpID, ChunkOpID?, ChunkKey, Bool, Action, ScalarValue, [ChunkOpID], Bool, ColumnString?) throws(AutomergeError) -> Void
+    ) throws(AutomergeError) {
+        if let operationColumns {
+            try OperationColumns.decodeFields(operationData, layout: operationColumns, as: .document, actorCount: actors.count, body)
+        } else {
+            for operation in operations {
+                try body(operation.id, operation.object, operation.key, operation.insert, operation.action, operation.value,
+                         operation.references, operation.expand, operation.markName)
+            }
+        }
+    }
+
     private static func decodeChangeRows(_ data: [UInt8], _ columns: ColumnLayout, actorCount: Int) throws(AutomergeError) -> [ChangeRow] {
         var actor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.changeActor))
         var sequence = DeltaDecoder(data, range: columns.range(of: ColumnID.changeSequence))

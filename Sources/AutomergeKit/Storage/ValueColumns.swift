@@ -13,6 +13,12 @@ struct ValueEncoder {
     init() {}
 
     mutating func append(_ value: ScalarValue) {
+        metadata.appendValue(Self.appendRaw(value, to: &raw))
+    }
+
+    /// Appends a value's bytes to a raw value column and returns its metadata (`length << 4 | type`).
+    @inline(__always)
+    static func appendRaw(_ value: ScalarValue, to raw: inout [UInt8]) -> UInt64 {
         let start = raw.count
         let code: UInt64
         switch value {
@@ -23,13 +29,17 @@ struct ValueEncoder {
         case .f64(let number):
             withUnsafeBytes(of: number.bitPattern.littleEndian) { raw.append(contentsOf: $0) }
             code = ValueTypeCode.float
-        case .string(let text): raw.append(contentsOf: text.utf8); code = ValueTypeCode.string
+        case .string(let text):
+            // Through the string's contiguous bytes: appending its UTF-8 view goes element by element.
+            var text = text
+            text.withUTF8 { raw.append(contentsOf: $0) }
+            code = ValueTypeCode.string
         case .bytes(let bytes): raw.append(contentsOf: bytes); code = ValueTypeCode.bytes
         case .counter(let number): raw.appendSignedLEB128(number); code = ValueTypeCode.counter
         case .timestamp(let number): raw.appendSignedLEB128(number); code = ValueTypeCode.timestamp
         case .unknown(let typeCode, let bytes): raw.append(contentsOf: bytes); code = UInt64(typeCode)
         }
-        metadata.appendValue(UInt64(raw.count - start) << 4 | code)
+        return UInt64(raw.count - start) << 4 | code
     }
 
     mutating func finish() -> (metadata: [UInt8], raw: [UInt8]) {
