@@ -9,26 +9,13 @@ import AutomergeKit
 /// With a state folder (a mount has one) moves are remembered across mounts (`MovedRecordMemory`), so an
 /// edit that arrives after a remount is carried too; without one, for the life of the store object.
 extension Store {
-    /// A record this store moved: where its old object is, and its fields as they were there.
-    struct MovedAway: Sendable {
-        var source: Month
-        var object: ObjectID
-        var destination: Month
-        /// The record's fields in the old document as of the move (or the last carrying), without `id`.
-        var fieldsAtMove: [(key: String, value: JSONValue)]
-        /// Fields as this store wrote them in the new place at the move.
-        var fieldsWritten: [(key: String, value: JSONValue)]
-        /// When the move was made (seconds since the epoch): the oldest are forgotten first.
-        var movedAt: Int
-    }
-
     /// Remembers a move (called by `move`, under the lock; `rememberMovesOnDisk` writes it once the lock is released).
     func rememberMove(of id: String, object: ObjectID, from source: Month, document: Document, to destination: Month,
                       written: Document, state: inout State) {
-        state.movedAway[RecordID(id)] = MovedAway(
-            source: source, object: object, destination: destination,
-            fieldsAtMove: Self.fields(of: id, object: object, in: document),
-            fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: now())
+        let move = MovedAway(source: source, object: object, destination: destination,
+                             fieldsAtMove: Self.fields(of: id, object: object, in: document),
+                             fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: now())
+        state.movedAway.remember(move, of: RecordID(id))
     }
 
     static func fields(of id: String, object: ObjectID, in document: Document) -> [(key: String, value: JSONValue)] {
@@ -43,7 +30,7 @@ extension Store {
         try withDocumentWrites { () throws(StoreError) -> [String] in
             // Only old documents held decoded: one not merged into since it was loaded has nothing new.
             let moves = withState { state in
-                state.movedAway.compactMap { key, moved in state.months[moved.source].map { (key: key, moved: moved, old: $0.document) } }
+                state.movedAway.all.compactMap { key, moved in state.months[moved.source].map { (key: key, moved: moved, old: $0.document) } }
             }
             var changed: [String] = []
             for (key, moved, old) in moves.sorted(by: { $0.key < $1.key }) {
@@ -58,7 +45,7 @@ extension Store {
                 }, checkIn: { state, carried in
                     guard let carried else { return nil }
                     events.noteConflicts(carried)
-                    state.movedAway[key]?.fieldsAtMove = fieldsNow
+                    state.movedAway.noteCarried(key, fieldsNow: fieldsNow)
                     state.recentChanges.noteChange(of: key, at: changedAt)
                     return carried
                 })

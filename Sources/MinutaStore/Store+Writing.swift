@@ -111,12 +111,10 @@ extension Store {
     /// still carries them.
     func rememberMovesOnDisk() {
         guard let movedRecordMemory else { return }
-        let moves = withState { $0.movedAway }
+        let moves = withState { $0.movedAway.all }
         do throws(StoreError) {
             let kept = try movedRecordMemory.save(moves)
-            withState { state in
-                for key in state.movedAway.keys where kept[key] == nil && moves[key] != nil { state.movedAway[key] = nil }
-            }
+            withState { state in state.movedAway.forgetNotKept(of: moves, kept: kept) }
         } catch {
             log("cannot remember moved records in \(movedRecordMemory.path): \(error)")
         }

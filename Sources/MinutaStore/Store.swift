@@ -69,7 +69,7 @@ public final class Store: Sendable {
         /// Which month documents may hold which records (`RecordHolderIndex.swift`).
         var recordHolders = RecordHolderIndex()
         /// Records this store moved to another month, by upper-cased id (`Store+MovedRecordEdits.swift`).
-        var movedAway: [RecordID: MovedAway] = [:]
+        var movedAway = MovedAwayRecords()
         /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
         /// Cache entries month views rendered under the lock asked for: written once it is released
         /// (`withState`), so no cache file is written under it.
@@ -138,7 +138,7 @@ public final class Store: Sendable {
             try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: Self.rendererFingerprint(timeZone: timeZone))
         }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
-            withState { $0.movedAway = remembered }
+            withState { $0.movedAway = MovedAwayRecords(remembered) }
         }
     }
 

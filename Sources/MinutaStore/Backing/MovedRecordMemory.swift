@@ -19,10 +19,10 @@ struct MovedRecordMemory: Sendable {
     }
 
     /// The moves remembered, by upper-case record id.
-    func load() -> [RecordID: Store.MovedAway] {
+    func load() -> [RecordID: MovedAway] {
         guard let bytes = try? BackingFiles.read(path, limit: 64 << 20), let json = try? JSONParser.parse(bytes),
               case .array(let entries)? = json["moves"] else { return [:] }
-        var moves: [RecordID: Store.MovedAway] = [:]
+        var moves: [RecordID: MovedAway] = [:]
         for entry in entries {
             guard case .string(let id)? = entry["id"], let moved = Self.move(from: entry) else { continue }
             moves[RecordID(id)] = moved
@@ -31,7 +31,7 @@ struct MovedRecordMemory: Sendable {
     }
 
     /// Writes `moves` (the newest `limit` of them) atomically; returns what was kept.
-    func save(_ moves: [RecordID: Store.MovedAway]) throws(StoreError) -> [RecordID: Store.MovedAway] {
+    func save(_ moves: [RecordID: MovedAway]) throws(StoreError) -> [RecordID: MovedAway] {
         let kept = moves.sorted { ($0.value.movedAt, $0.key) > ($1.value.movedAt, $1.key) }.prefix(Self.limit)
         let entries: [JSONValue] = kept.sorted { $0.key < $1.key }.map { id, moved in
             .object([
@@ -49,14 +49,14 @@ struct MovedRecordMemory: Sendable {
         return Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
     }
 
-    private static func move(from entry: JSONValue) -> Store.MovedAway? {
+    private static func move(from entry: JSONValue) -> MovedAway? {
         guard case .string(let source)? = entry["source"], let sourceMonth = Month(yearSlashMonth: source),
               case .string(let destination)? = entry["destination"], let destinationMonth = Month(yearSlashMonth: destination),
               case .string(let objectText)? = entry["object"], let object = ObjectID(parsing: objectText),
               case .integer(let movedAt)? = entry["movedAt"],
               case .object(let atMove)? = entry["fieldsAtMove"], case .object(let written)? = entry["fieldsWritten"]
         else { return nil }
-        return Store.MovedAway(source: sourceMonth, object: object, destination: destinationMonth,
+        return MovedAway(source: sourceMonth, object: object, destination: destinationMonth,
                                fieldsAtMove: atMove, fieldsWritten: written, movedAt: Int(movedAt))
     }
 }
