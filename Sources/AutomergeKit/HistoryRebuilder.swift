@@ -313,16 +313,25 @@ struct HistoryRebuilder {
         for actor in others { contents.appendPrefixed(set.actors[actor].bytes) }
     }
 
+    /// The row at `position` of a change: its reference, whether it is a deletion (a reference past
+    /// the operations, standing for a predecessor it deletes), the operation that holds its key, and
+    /// its object as the change writes it (nil: the root).
+    @inline(__always)
+    private func row(at position: Int, in set: OperationSet) -> (reference: Int, isDeletion: Bool, holder: Int, object: ChunkOpID?) {
+        let reference = rowReferences[position]
+        let isDeletion = reference >= operationCount
+        let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
+        let objectID = set.operations[holder].object
+        let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
+        return (reference, isDeletion, holder, object)
+    }
+
     /// Gives a change's operations, in counter order, to ``writer``; false (and the writer is to be
     /// ignored) when one has a mark name, which the writer does not write.
     private mutating func writeOperations(_ range: Range<Int>, set: OperationSet) -> Bool {
         writer.reset(operationCount: range.count)
         for position in range {
-            let reference = rowReferences[position]
-            let isDeletion = reference >= operationCount
-            let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
-            let objectID = set.operations[holder].object
-            let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
+            let (reference, isDeletion, holder, object) = row(at: position, in: set)
             var keyProperty: Int?
             var keyLength = 0
             var keyElement: ChunkOpID?
@@ -365,11 +374,7 @@ struct HistoryRebuilder {
         encoder.reset()
         var counter = start
         for position in range {
-            let reference = rowReferences[position]
-            let isDeletion = reference >= operationCount
-            let holder = isDeletion ? predecessors[predecessorStart[reference]] : reference
-            let objectID = set.operations[holder].object
-            let object = objectID.isRoot ? nil : ChunkOpID(counter: objectID.counter, actor: localActor[Int(objectID.actor)])
+            let (reference, isDeletion, holder, object) = row(at: position, in: set)
             let key: ChunkKey
             switch writtenKey(of: reference, holder: holder, in: set) {
             case .property(let property): key = .property(set.properties[property])
