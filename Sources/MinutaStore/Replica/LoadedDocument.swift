@@ -49,6 +49,12 @@ struct LoadedDocument: Sendable {
         self.view = view
     }
 
+    /// The version of the file the document is (`identity`), nil when the document holds changes the
+    /// file lacks (or has no file).
+    var savedFileIdentity: BackingFiles.Identity? {
+        document.changeCount == savedChangeCount ? identity : nil
+    }
+
     /// Another device's changes were merged in: the records changed are not known, so no view is
     /// reused (the version already tells that the view is not current).
     mutating func noteMerged() {

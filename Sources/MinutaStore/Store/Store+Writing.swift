@@ -76,8 +76,7 @@ extension Store {
     /// as last saved while its change is written. A document with changes its file lacks has no such
     /// form: the month is then not held until the check-in (a reader loads the file).
     private func leaveParkedForm(of loaded: LoadedDocument, as month: Month, in state: inout State) {
-        guard let bytes = loaded.savedBytes, loaded.identity != nil,
-              loaded.document.changeCount == loaded.savedChangeCount else {
+        guard let bytes = loaded.savedBytes, loaded.savedFileIdentity != nil else {
             state.months[month] = nil
             return
         }

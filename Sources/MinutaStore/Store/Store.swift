@@ -178,9 +178,7 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError/unloadableDocument(file:reason:)``.
     func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
         // A file known not to load, unchanged since, is not read (nor decoded) again.
-        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
-            throw .unloadableDocument(file: relative, reason: known.reason)
-        }
+        try documentFiles.requireReadableFile(relative)
         switch documentFiles.readDocumentFile(relative) {
         case .absent:
             return nil
@@ -373,9 +371,7 @@ public final class Store: Sendable {
 
     /// A copy of a month's document as the store holds it (for inspection and tests).
     public func document(of month: Month) throws(StoreError) -> Document? {
-        return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> Document? in
-            try loadMonth(month, in: &state)?.document
-        }
+        try heldDocumentAndFile(of: month)?.document
     }
 
     /// A copy of the month's document (the tags' for nil) and the version of its file it was read from
@@ -385,12 +381,12 @@ public final class Store: Sendable {
             prepareTags()
             return try withState { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
                 let tags = try loadTags(in: &state)
-                return (tags.document, tags.document.changeCount == tags.savedChangeCount ? tags.identity : nil)
+                return (tags.document, tags.savedFileIdentity)
             }
         }
         return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
             guard let loaded = try loadMonth(month, in: &state) else { return nil }
-            return (loaded.document, loaded.document.changeCount == loaded.savedChangeCount ? loaded.identity : nil)
+            return (loaded.document, loaded.savedFileIdentity)
         }
     }
 
