@@ -76,6 +76,9 @@ struct HistoryRebuilder {
         document.historyIndex.reserveCapacity(changeCount)
         var hashes: [ChangeHash] = []
         hashes.reserveCapacity(changeCount)
+        var largestChange = 0
+        for row in 0..<changeCount { largestChange = max(largestChange, rowStart[row + 1] - rowStart[row]) }
+        writer.reserve(operationCount: largestChange)
         localActor = [Int](repeating: -1, count: set.actors.count)
         authorOnlyActors = [[ActorID]?](repeating: nil, count: set.actors.count)
         for row in 0..<changeCount {

@@ -39,6 +39,31 @@ struct RawDeflateTests {
         }
     }
 
+    @Test("one inflater, reset between streams, appends each stream after the last; a broken one adds nothing and the next still inflates")
+    func oneInflaterForManyStreams() throws {
+        var inflater = RawInflate()
+        var output: [UInt8] = [0xAA]
+        var expected: [UInt8] = [0xAA]
+        for input in Self.inputs {
+            try inflater.inflate(RawDeflate.compress(input.bytes)[...], appendingTo: &output, at: 0)
+            expected += input.bytes
+            #expect(output.count == expected.count, "after \(input.name)")
+        }
+        #expect(output == expected)
+
+        let whole = RawDeflate.compress(Self.inputs[4].bytes)
+        let cutShort = whole[0..<(whole.count / 2)]
+        #expect(throws: AutomergeError.self) { try inflater.inflate(cutShort, appendingTo: &output, at: 7) }
+        #expect(output == expected, "a stream cut short leaves what was inflated before it")
+        var corrupt = whole
+        corrupt[0] = 0xFF  // block type 3, which DEFLATE does not have
+        #expect(throws: AutomergeError.self) { try inflater.inflate(corrupt[...], appendingTo: &output, at: 7) }
+        #expect(output == expected)
+
+        try inflater.inflate(whole[...], appendingTo: &output, at: 0)
+        #expect(output == expected + Self.inputs[4].bytes)
+    }
+
     @Test("empty input is a final empty static block, as miniz_oxide writes it")
     func emptyInput() {
         #expect(RawDeflate.compress([]) == [0x03, 0x00])

@@ -3,8 +3,7 @@
 /// again (its bytes are the same as those of one already checked). The same storage comes back
 /// each time, so later comparisons of it are cheap too.
 struct ColumnStringCache {
-    private static let slotCount = 256
-    private var strings: [ColumnString?] = []
+    private var strings = RecentEntries<ColumnString>()
 
     init() {}
 
@@ -13,13 +12,10 @@ struct ColumnStringCache {
         let start = reader.position
         let count = try reader.readLenientLength()
         let range = try reader.readRange(count: count)
-        if strings.isEmpty { strings = [ColumnString?](repeating: nil, count: Self.slotCount) }
         let found: (slot: Int, cached: ColumnString?) = reader.bytes.withUnsafeBufferPointer { buffer in
             let bytes = UnsafeBufferPointer(rebasing: buffer[range])
-            var hash: UInt32 = 2_166_136_261
-            for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
-            guard let cached = strings[slot], cached.utf8.count == bytes.count else { return (slot, nil) }
+            let slot = RecentEntries<ColumnString>.slot(ofBytes: bytes)
+            guard let cached = strings.entry(at: slot), cached.utf8.count == bytes.count else { return (slot, nil) }
             let same = cached.utf8.withUnsafeBufferPointer { ByteComparison.equal($0, bytes) }
             return (slot, same ? cached : nil)
         }
@@ -29,7 +25,7 @@ struct ColumnStringCache {
             throw AutomergeError(.invalidValue, "string in column is not valid UTF-8", at: start)
         }
         let string = ColumnString(utf8: Array(reader.bytes[range]))
-        strings[found.slot] = string
+        strings.set(string, at: found.slot)
         return string
     }
 }

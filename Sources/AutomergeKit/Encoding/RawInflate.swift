@@ -1,48 +1,89 @@
 import CZlib
 
 /// Raw DEFLATE (RFC 1951, no zlib header) decompression through Debian's zlib.
-enum RawInflate {
+///
+/// One inflater serves every deflated column of a chunk: zlib's state is allocated once and reset
+/// between streams, and each stream is inflated straight into the caller's buffer with `Z_FINISH`,
+/// so that zlib needs no 32 KiB window for a stream that fits (a month document has a dozen small
+/// deflated columns, and these allocations were a tenth of inflating them).
+struct RawInflate: ~Copyable {
     /// The most a single column or change chunk may inflate to. Far above any real document,
     /// it keeps a hostile stream from allocating without bound.
     static let maximumOutputSize = 1 << 30
 
-    static func decompress(_ input: ArraySlice<UInt8>, at offset: Int) throws(AutomergeError) -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw AutomergeError(.invalidDeflateStream, "zlib could not be initialised", at: offset)
-        }
-        defer { inflateEnd(&stream) }
+    /// zlib's stream keeps a pointer back to itself, so it lives at one address on the heap.
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var isInitialized = false
 
+    init() {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+    }
+
+    deinit {
+        if isInitialized { inflateEnd(stream) }
+        stream.deinitialize(count: 1)
+        stream.deallocate()
+    }
+
+    /// Inflates `input` and returns what it held.
+    static func decompress(_ input: ArraySlice<UInt8>, at offset: Int) throws(AutomergeError) -> [UInt8] {
+        var inflater = RawInflate()
         var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: max(4096, min(input.count * 4, 1 << 20)))
-        var status: Int32 = Z_OK
+        try inflater.inflate(input, appendingTo: &output, at: offset)
+        return output
+    }
+
+    /// Inflates `input` (one whole DEFLATE stream; bytes after its end are ignored) onto the end of
+    /// `output`. `offset` is where the input lies in the file, for errors.
+    mutating func inflate(_ input: ArraySlice<UInt8>, appendingTo output: inout [UInt8], at offset: Int) throws(AutomergeError) {
+        if isInitialized {
+            guard inflateReset(stream) == Z_OK else {
+                throw AutomergeError(.invalidDeflateStream, "zlib could not be reset", at: offset)
+            }
+        } else {
+            guard inflateInit2_(stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                throw AutomergeError(.invalidDeflateStream, "zlib could not be initialised", at: offset)
+            }
+            isInitialized = true
+        }
+        let begin = output.count
+        // Columns of automerge documents inflate to a few times their size.
+        var room = max(256, min(input.count * 4, 1 << 20))
         var failure: AutomergeError?
         input.withUnsafeBufferPointer { source in
-            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-            stream.avail_in = UInt32(source.count)
-            repeat {
-                let produced: Int = chunk.withUnsafeMutableBufferPointer { target in
-                    stream.next_out = target.baseAddress
-                    stream.avail_out = UInt32(target.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return target.count - Int(stream.avail_out)
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.pointee.avail_in = UInt32(source.count)
+            while true {
+                var status: Int32 = Z_OK
+                let produced = [UInt8](unsafeUninitializedCapacity: room) { target, count in
+                    stream.pointee.next_out = target.baseAddress
+                    stream.pointee.avail_out = UInt32(room)
+                    status = CZlib.inflate(stream, Z_FINISH)
+                    count = room - Int(stream.pointee.avail_out)
                 }
-                if status != Z_OK && status != Z_STREAM_END {
+                if output.isEmpty { output = produced } else { output.append(contentsOf: produced) }
+                if status == Z_STREAM_END { return }
+                if output.count - begin > Self.maximumOutputSize {
+                    failure = AutomergeError(.invalidDeflateStream, "DEFLATE stream inflates past \(Self.maximumOutputSize) bytes", at: offset)
+                    return
+                }
+                // Z_BUF_ERROR (or Z_OK) with all the room used: give it more room.
+                guard status == Z_OK || status == Z_BUF_ERROR else {
                     failure = AutomergeError(.invalidDeflateStream, "corrupt DEFLATE stream", at: offset)
                     return
                 }
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > maximumOutputSize {
-                    failure = AutomergeError(.invalidDeflateStream, "DEFLATE stream inflates past \(maximumOutputSize) bytes", at: offset)
-                    return
-                }
-                if status == Z_OK && produced == 0 && stream.avail_in == 0 {
+                // With room left, zlib stopped because the input ran out before the stream's end.
+                if produced.count < room {
                     failure = AutomergeError(.invalidDeflateStream, "DEFLATE stream is cut short", at: offset)
                     return
                 }
-            } while status != Z_STREAM_END
+                room = min(room * 2, 1 << 24)
+            }
         }
-        if let failure { throw failure }
-        return output
+        if let failure {
+            output.removeLast(output.count - begin)
+            throw failure
+        }
     }
 }

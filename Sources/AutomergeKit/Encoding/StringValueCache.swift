@@ -3,9 +3,8 @@
 /// allocated nor checked as UTF-8 again. Strings of up to 15 bytes are not kept: Swift stores them
 /// inline, with nothing to allocate.
 struct StringValueCache {
-    private static let slotCount = 256
     private static let inlineLength = 15
-    private var strings: [String?] = []
+    private var strings = RecentEntries<String>()
     /// Every one-byte ASCII string, made once instead of validated and built for each character.
     private static let asciiStrings: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
@@ -16,19 +15,16 @@ struct StringValueCache {
         // A text holds one character per element, most of them ASCII.
         if range.count == 1, bytes[range.lowerBound] < 0x80 { return Self.asciiStrings[Int(bytes[range.lowerBound])] }
         guard range.count > Self.inlineLength else { return UTF8Validation.string(bytes, range) }
-        if strings.isEmpty { strings = [String?](repeating: nil, count: Self.slotCount) }
         let found: (slot: Int, cached: String?) = bytes.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[range])
-            var hash: UInt32 = 2_166_136_261
-            for byte in slice { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 16)) & UInt32(Self.slotCount - 1))
-            guard let cached = strings[slot], cached.utf8.count == slice.count else { return (slot, nil) }
+            let slot = RecentEntries<String>.slot(ofBytes: slice)
+            guard let cached = strings.entry(at: slot), cached.utf8.count == slice.count else { return (slot, nil) }
             let same = cached.utf8.withContiguousStorageIfAvailable { ByteComparison.equal($0, slice) } ?? cached.utf8.elementsEqual(slice)
             return (slot, same ? cached : nil)
         }
         if let cached = found.cached { return cached }
         guard let text = UTF8Validation.string(bytes, range) else { return nil }
-        strings[found.slot] = text
+        strings.set(text, at: found.slot)
         return text
     }
 }

@@ -4,17 +4,14 @@
 /// look-up in the property table's dictionary for each operation. A name in other storage, or one
 /// whose slot another name took, is looked up in the table as any new name is.
 struct RecentProperties {
-    private static let slotCount = 256
-    private var names = [ColumnString?](repeating: nil, count: slotCount)
-    private var indices = [Int](repeating: 0, count: slotCount)
+    private var recent = RecentEntries<(name: ColumnString, index: Int)>()
 
     /// The property index of `name` in `set`, added to its table if it is new.
     mutating func index(of name: ColumnString, in set: inout OperationSet) -> Int {
         let slot = Self.slot(of: name.utf8)
-        if let cached = names[slot], cached.utf8 == name.utf8 { return indices[slot] }
+        if let cached = recent.entry(at: slot), cached.name.utf8 == name.utf8 { return cached.index }
         let index = set.property(name)
-        names[slot] = name
-        indices[slot] = index
+        recent.set((name, index), at: slot)
         return index
     }
 
@@ -23,6 +20,6 @@ struct RecentProperties {
     @inline(__always)
     private static func slot(of bytes: [UInt8]) -> Int {
         let address = bytes.withUnsafeBufferPointer { UInt64(UInt(bitPattern: $0.baseAddress)) }
-        return Int(truncatingIfNeeded: (address &* 0x9e37_79b9_7f4a_7c15) >> 56) & (slotCount - 1)
+        return Int(truncatingIfNeeded: (address &* 0x9e37_79b9_7f4a_7c15) >> 56) & (RecentEntries<(name: ColumnString, index: Int)>.slotCount - 1)
     }
 }

@@ -44,12 +44,23 @@ struct ChangeColumnWriter {
 
     init() {}
 
+    /// Sizes the writer for changes of up to `operationCount` operations, so that no change of a
+    /// rebuild grows it.
+    mutating func reserve(operationCount: Int) {
+        guard operationCount > rowCapacity else { return }
+        rowCapacity = operationCount
+        cells = Self.uninitialized(count: Column.count * rowCapacity)
+    }
+
+    /// An array of `count` elements that are written before they are read: only the cells of the
+    /// rows appended since the last reset are ever read, so zeroing them first would be wasted.
+    private static func uninitialized<Element: BitwiseCopyable>(count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
+
     /// Empties the writer for a change of `operationCount` operations, keeping its buffers.
     mutating func reset(operationCount: Int) {
-        if operationCount > rowCapacity {
-            rowCapacity = max(operationCount, 2 * rowCapacity)
-            cells = [UInt64](repeating: 0, count: Column.count * rowCapacity)
-        }
+        if operationCount > rowCapacity { reserve(operationCount: max(operationCount, 2 * rowCapacity)) }
         rowCount = 0
         if !referenceActors.isEmpty {
             referenceActors.removeAll(keepingCapacity: true)
@@ -138,7 +149,7 @@ struct ChangeColumnWriter {
         // at most 20 bytes a value (a run header and the value).
         let metadataRoom = 256
         let bound = metadataRoom + 20 * (Column.count * rows + 2 * actors.count) + keyStringBytes + rawValues.count + 64
-        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 2 * scratch.count)) }
+        if scratch.count < bound { scratch = Self.uninitialized(count: max(bound, 2 * scratch.count)) }
         // One function over pointers does the writing: closures that capture the cursors make
         // every access to them a dynamically checked one.
         let (metadataEnd, dataEnd) = scratch.withUnsafeMutableBufferPointer { buffer in

@@ -49,11 +49,12 @@ struct ColumnLayout {
         data.reserveCapacity(totalLength)
         var result: [Column] = []
         result.reserveCapacity(columns.count)
+        var inflater = RawInflate()
         for column in columns {
             let source = (dataStart + column.range.lowerBound)..<(dataStart + column.range.upperBound)
             let begin = data.count
             if column.specification.isDeflated {
-                data.append(contentsOf: try RawInflate.decompress(bytes[source], at: source.lowerBound))
+                try inflater.inflate(bytes[source], appendingTo: &data, at: source.lowerBound)
             } else {
                 data.append(contentsOf: bytes[source])
             }
