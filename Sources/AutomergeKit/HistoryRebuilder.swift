@@ -215,7 +215,7 @@ struct HistoryRebuilder {
         try listOtherActors(of: first..<end, author: author, set: set)
 
         contents.removeAll(keepingCapacity: true)
-        writeHeader(of: chunk.changes[row], start: start, dependencies: dependencies, set: set)
+        writeHeader(ofRow: row, in: chunk, start: start, dependencies: dependencies, set: set)
         if writeOperations(first..<end, set: set) {
             writer.writeColumns(properties: set.properties, to: &contents)
         } else {
@@ -300,14 +300,14 @@ struct HistoryRebuilder {
     }
 
     /// Writes a change chunk's header fields (before its columns) to ``contents``.
-    private mutating func writeHeader(of change: borrowing DocumentChunk.ChangeRow, start: UInt64, dependencies: [ChangeHash], set: OperationSet) {
+    private mutating func writeHeader(ofRow row: Int, in chunk: DocumentChunk, start: UInt64, dependencies: [ChangeHash], set: OperationSet) {
         contents.appendLength(dependencies.count)
         for dependency in dependencies { dependency.append(to: &contents) }
-        contents.appendPrefixed(set.actors[change.actor].bytes)
-        contents.appendUnsignedLEB128(change.sequence)
+        contents.appendPrefixed(set.actors[chunk.changes[row].actor].bytes)
+        contents.appendUnsignedLEB128(chunk.changes[row].sequence)
         contents.appendUnsignedLEB128(start)
-        contents.appendSignedLEB128(change.time)
-        if let message = change.message {
+        contents.appendSignedLEB128(chunk.changes[row].time)
+        if let message = chunk.changes[row].message {
             contents.appendPrefixed(message.utf8)
         } else {
             contents.appendLength(0)

@@ -29,6 +29,7 @@ struct ByteReader {
     }
 
     /// Reads `count` bytes as a range into `bytes`, without copying.
+    @inline(__always)
     mutating func readRange(count: Int) throws(AutomergeError) -> Range<Int> {
         guard count >= 0, count <= end - position else {
             throw .truncated(at: position, needed: count - (end - position))
@@ -102,12 +103,20 @@ struct ByteReader {
 
     /// Unsigned LEB128 as the reference reads it inside column data (the `leb128` crate): redundant
     /// trailing zero bytes are allowed (`80 00` is 0); a tenth byte other than 0 or 1 overflows.
+    ///
+    /// Most numbers in columns (run lengths, deltas, actor indices) fit in one byte: that case is
+    /// inlined where it is called, and only longer numbers make a call.
+    @inline(__always)
     mutating func readLenientUnsignedLEB128() throws(AutomergeError) -> UInt64 {
-        // Most numbers in columns (run lengths, deltas, actor indices) fit in one byte.
         if position < end, bytes[position] < 0x80 {
             defer { position += 1 }
             return UInt64(bytes[position])
         }
+        return try readLongLenientUnsignedLEB128()
+    }
+
+    @inline(never)
+    private mutating func readLongLenientUnsignedLEB128() throws(AutomergeError) -> UInt64 {
         let start = position
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -124,12 +133,19 @@ struct ByteReader {
 
     /// Signed LEB128 as the reference reads it inside column data: redundant sign bytes are
     /// allowed (`ff 7f` is -1); a tenth byte other than 0 or 0x7f overflows.
+    ///
+    /// One byte (seven bits, bit 6 the sign) is inlined, as for unsigned numbers.
+    @inline(__always)
     mutating func readLenientSignedLEB128() throws(AutomergeError) -> Int64 {
-        // One byte: seven bits, bit 6 the sign.
         if position < end, bytes[position] < 0x80 {
             defer { position += 1 }
             return Int64(Int8(bitPattern: bytes[position] << 1) >> 1)
         }
+        return try readLongLenientSignedLEB128()
+    }
+
+    @inline(never)
+    private mutating func readLongLenientSignedLEB128() throws(AutomergeError) -> Int64 {
         let start = position
         var result: Int64 = 0
         var shift: Int64 = 0

@@ -14,6 +14,13 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// The hash in the first 32 of these bytes (fewer are padded with zeros).
     init(rawBytes: UnsafeRawBufferPointer) {
+        if rawBytes.count >= 32 {
+            word0 = UInt64(bigEndian: rawBytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+            word1 = UInt64(bigEndian: rawBytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            word2 = UInt64(bigEndian: rawBytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            word3 = UInt64(bigEndian: rawBytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+            return
+        }
         func word(_ index: Int) -> UInt64 {
             var value: UInt64 = 0
             for offset in (index * 8)..<(index * 8 + 8) {
@@ -42,13 +49,12 @@ public struct ChangeHash: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Appends the 32 bytes of the hash to `output`.
     func append(to output: inout [UInt8]) {
-        func appendWord(_ word: UInt64) {
-            withUnsafeBytes(of: word.bigEndian) { output.append(contentsOf: $0) }
-        }
-        appendWord(word0)
-        appendWord(word1)
-        appendWord(word2)
-        appendWord(word3)
+        withUnsafeBytes(of: (word0.bigEndian, word1.bigEndian, word2.bigEndian, word3.bigEndian)) { output.append(contentsOf: $0) }
+    }
+
+    /// Writes the hash's first four bytes (a chunk's checksum) at `offset`.
+    func writeChecksum(into bytes: inout [UInt8], at offset: Int) {
+        for position in 0..<4 { bytes[offset + position] = UInt8(truncatingIfNeeded: word0 >> (56 - 8 * UInt64(position))) }
     }
 
     /// The first eight bytes: a change hash is a SHA-256, so they are as good as all 32 (and the

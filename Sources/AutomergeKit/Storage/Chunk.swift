@@ -98,10 +98,8 @@ enum Chunk {
         bytes.append(contentsOf: contents)
         var hasher = SHA256()
         bytes.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[8...])) }
-        let digest = hasher.finalize()
-        digest.withUnsafeBytes { hash in
-            for position in 0..<4 { bytes[4 + position] = hash[position] }
-        }
-        return (bytes, digest.withUnsafeBytes { ChangeHash(rawBytes: $0) })
+        let hash = hasher.finalize().withUnsafeBytes { ChangeHash(rawBytes: $0) }
+        hash.writeChecksum(into: &bytes, at: 4)
+        return (bytes, hash)
     }
 }

@@ -77,14 +77,18 @@ enum OperationColumns {
         var expand = BooleanDecoder(data, range: columns.range(of: ColumnID.expand))
         var markName = RLEDecoder<ColumnString>(data, range: columns.range(of: ColumnID.markName))
 
-        func actorIndex(_ raw: UInt64?, _ column: String) throws(AutomergeError) -> Int {
+        // Inlined: both run for several columns of every operation, and a call cost more than
+        // their checks.
+        @inline(__always)
+        func actorIndex(_ raw: UInt64?, _ column: StaticString) throws(AutomergeError) -> Int {
             guard let raw else { throw AutomergeError(.invalidColumns, "unexpected null in column \(column)") }
             guard raw < UInt64(actorCount) else {
                 throw AutomergeError(.missingActor, "an operation referenced a missing actor (index \(raw))")
             }
             return Int(raw)
         }
-        func counter(_ raw: Int64?, _ column: String) throws(AutomergeError) -> UInt64 {
+        @inline(__always)
+        func counter(_ raw: Int64?, _ column: StaticString) throws(AutomergeError) -> UInt64 {
             guard let raw else { throw AutomergeError(.invalidColumns, "unexpected null in column \(column)") }
             guard raw >= 0, raw <= Int64(UInt32.max) else {
                 throw AutomergeError(.invalidColumns, "counter \(raw) in column \(column) is negative or too large")
