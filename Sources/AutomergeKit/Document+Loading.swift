@@ -117,7 +117,7 @@ extension Document {
         var recentProperties = RecentProperties()
         try chunk.forEachOperationFields { (id, object, chunkKey, insert, action, value, references, expand, markName) throws(AutomergeError) in
             let key: OpKey
-            switch chunkKey {
+            switch consume chunkKey {
             case .property(let name): key = .property(recentProperties.index(of: name, in: &set))
             case .head: key = .element(.root)
             case .element(let element): key = .element(convert(element))
@@ -129,8 +129,8 @@ extension Document {
             }
             loaded.append(Operation(
                 id: convert(id), object: object.map(convert) ?? .root, key: key,
-                insert: insert, action: action, value: value, successors: successors,
-                expand: expand, markName: markName))
+                insert: insert, action: action, value: consume value, successors: successors,
+                expand: expand, markName: consume markName))
         }
         // Objects in id order, each operation's successors in Lamport order.
         let order = set.lamportOrder

@@ -9,22 +9,14 @@ extension Array where Element == UInt8 {
         appendLongUnsignedLEB128(value)
     }
 
-    /// Longer numbers are put together on the stack and appended at once (one capacity check,
-    /// not one a byte).
     private mutating func appendLongUnsignedLEB128(_ value: UInt64) {
-        var encoded: (UInt64, UInt64) = (0, 0)
-        let count = Swift.withUnsafeMutableBytes(of: &encoded) { buffer in
-            var value = value, count = 0
-            repeat {
-                var byte = UInt8(value & 0x7f)
-                value >>= 7
-                if value != 0 { byte |= 0x80 }
-                buffer[count] = byte
-                count += 1
-            } while value != 0
-            return count
-        }
-        Swift.withUnsafeBytes(of: &encoded) { append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        var value = value
+        repeat {
+            var byte = UInt8(value & 0x7f)
+            value >>= 7
+            if value != 0 { byte |= 0x80 }
+            append(byte)
+        } while value != 0
     }
 
     @inline(__always)
@@ -37,22 +29,18 @@ extension Array where Element == UInt8 {
     }
 
     private mutating func appendLongSignedLEB128(_ value: Int64) {
-        var encoded: (UInt64, UInt64) = (0, 0)
-        let count = Swift.withUnsafeMutableBytes(of: &encoded) { buffer in
-            var value = value, count = 0
-            while true {
-                let byte = UInt8(truncatingIfNeeded: value) & 0x7f
-                value >>= 6
-                if value == 0 || value == -1 {
-                    buffer[count] = byte
-                    return count + 1
-                }
-                value >>= 1
-                buffer[count] = byte | 0x80
-                count += 1
+        var value = value
+        while true {
+            var byte = UInt8(truncatingIfNeeded: value) & 0x7f
+            value >>= 6
+            if value == 0 || value == -1 {
+                append(byte)
+                return
             }
+            value >>= 1
+            byte |= 0x80
+            append(byte)
         }
-        Swift.withUnsafeBytes(of: &encoded) { append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
     mutating func appendLength(_ count: Int) {

@@ -44,6 +44,16 @@ struct RecentEntries<Element> {
         return stored == 0 ? nil : entries[stored - 1]
     }
 
+    /// What `body` makes of the entry a slot holds, read in place (no copy of it to retain and
+    /// release); nil for an empty slot.
+    @inline(__always)
+    func withEntry<Result>(at slot: Int, _ body: (borrowing Element) -> Result?) -> Result? {
+        guard !entryOfSlot.isEmpty else { return nil }
+        let stored = Int(entryOfSlot[slot])
+        guard stored != 0 else { return nil }
+        return entries.withUnsafeBufferPointer { body($0[stored - 1]) }
+    }
+
     /// Puts `element` in `slot`, in place of what it held.
     mutating func set(_ element: Element, at slot: Int) {
         if entryOfSlot.isEmpty {

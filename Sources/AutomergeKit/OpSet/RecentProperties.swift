@@ -7,9 +7,10 @@ struct RecentProperties {
     private var recent = RecentEntries<(name: ColumnString, index: Int)>()
 
     /// The property index of `name` in `set`, added to its table if it is new.
+    @inline(__always)
     mutating func index(of name: ColumnString, in set: inout OperationSet) -> Int {
         let slot = Self.slot(of: name.utf8)
-        if let cached = recent.entry(at: slot), cached.name.utf8 == name.utf8 { return cached.index }
+        if let index = recent.withEntry(at: slot, { $0.name.utf8 == name.utf8 ? $0.index : nil }) { return index }
         let index = set.property(name)
         recent.set((name, index), at: slot)
         return index

@@ -108,7 +108,7 @@ struct DocumentChunk {
     /// ``OperationColumns/decodeFields(_:layout:as:actorCount:changeStart:limit:_:)``).
     @inline(__always)
     func forEachOperationFields(
-        _ body: (ChunkOpID, ChunkOpID?, ChunkKey, Bool, Action, ScalarValue, [ChunkOpID], Bool, ColumnString?) throws(AutomergeError) -> Void
+        _ body: (ChunkOpID, ChunkOpID?, consuming ChunkKey, Bool, Action, consuming ScalarValue, [ChunkOpID], Bool, consuming ColumnString?) throws(AutomergeError) -> Void
     ) throws(AutomergeError) {
         if let operationColumns {
             try OperationColumns.decodeFields(operationData, layout: operationColumns, as: .document, actorCount: actors.count, body)

@@ -59,7 +59,7 @@ enum OperationColumns {
     static func decodeFields(
         _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
         actorCount: Int, changeStart: UInt64 = 0, limit: Int = .max,
-        _ body: (ChunkOpID, ChunkOpID?, ChunkKey, Bool, Action, ScalarValue, [ChunkOpID], Bool, ColumnString?) throws(AutomergeError) -> Void
+        _ body: (ChunkOpID, ChunkOpID?, consuming ChunkKey, Bool, Action, consuming ScalarValue, [ChunkOpID], Bool, consuming ColumnString?) throws(AutomergeError) -> Void
     ) throws(AutomergeError) {
         var objectActor = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectActor))
         var objectCounter = RLEDecoder<UInt64>(data, range: columns.range(of: ColumnID.objectCounter))
@@ -196,7 +196,8 @@ enum OperationColumns {
             case .makeMap, .makeList, .makeText, .makeTable: kept = .null
             }
             let isMark = decodedAction == .mark
-            try body(id, object, key, isInsert, decodedAction, kept, references, isMark && expandFlag, isMark ? mark : nil)
+            // The key, the value and the name move into `body` (no copies to count and drop).
+            try body(id, object, consume key, isInsert, decodedAction, consume kept, references, isMark && expandFlag, isMark ? consume mark : nil)
         }
     }
 }

@@ -67,6 +67,7 @@ struct ValueDecoder {
 
     var isAtEnd: Bool { metadata.isAtEnd }
 
+    @inline(__always)
     mutating func next() throws(AutomergeError) -> ScalarValue? {
         guard let meta = try metadata.next() else { return nil }
         let length = meta >> 4
