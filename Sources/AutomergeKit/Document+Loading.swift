@@ -113,7 +113,10 @@ extension Document {
         func convert(_ id: ChunkOpID) -> OpID { OpID(counter: id.counter, actor: actorMap[id.actor]) }
 
         var loaded: [Operation] = []
-        loaded.reserveCapacity(chunk.operationCountHint())
+        let operationCount = chunk.operationCountHint()
+        loaded.reserveCapacity(operationCount)
+        // A map key is named by a few operations (a month's records, by about eight each).
+        set.reserveProperties(min(operationCount / 8, 4096))
         var recentProperties = RecentProperties()
         try chunk.forEachOperationFields { (id, object, chunkKey, insert, action, value, references, expand, markName) throws(AutomergeError) in
             let key: OpKey

@@ -143,33 +143,14 @@ struct HistoryRebuilder {
         referenceIDs.append(contentsOf: deletionIDs)
         rowStart = [Int](repeating: 0, count: changeCount + 1)
         var rowOfReference = [Int](repeating: 0, count: referenceCount)
-        // Operations of one change mostly come together: try the previous reference's row first.
-        var lastActor = -1, lastPosition = 0
-        for reference in 0..<referenceCount {
-            let id = referenceIDs[reference]
-            let actor = Int(id.actor)
-            guard actor < actorCount, actorRowStart[actor] < actorRowStart[actor + 1] else {
-                throw AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
-            }
-            // The actor's first row whose max op reaches the counter.
-            var low = actorRowStart[actor], high = actorRowStart[actor + 1]
-            let end = high
-            if actor == lastActor && maxOperations[actorRows[lastPosition]] >= id.counter
-                && (lastPosition == low || maxOperations[actorRows[lastPosition - 1]] < id.counter) {
-                low = lastPosition
-            } else {
-                while low < high {
-                    let middle = (low + high) / 2
-                    if maxOperations[actorRows[middle]] < id.counter { low = middle + 1 } else { high = middle }
-                }
-                guard low < end else { throw AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)") }
-                lastActor = actor
-                lastPosition = low
-            }
-            let row = actorRows[low]
-            rowOfReference[reference] = row
-            rowStart[row + 1] += 1
-        }
+        // The rows' max ops in the order of ``actorRows``, so that a search reads one array.
+        var maxOperationsByActor: [UInt64] = []
+        maxOperationsByActor.reserveCapacity(changeCount)
+        for position in 0..<changeCount { maxOperationsByActor.append(maxOperations[actorRows[position]]) }
+        let failure = Self.findRows(
+            of: referenceIDs, actorCount: actorCount, actorRowStart: actorRowStart, actorRows: actorRows,
+            maxOperations: maxOperationsByActor, rowOfReference: &rowOfReference, rowStart: &rowStart)
+        if let failure { throw failure }
         try checkSequences(chunk, actorCount: actorCount)
         for row in 0..<changeCount { rowStart[row + 1] += rowStart[row] }
         rowReferences = [Int](repeating: 0, count: referenceCount)
@@ -178,6 +159,57 @@ struct HistoryRebuilder {
             let row = rowOfReference[reference]
             rowReferences[fill[row]] = reference
             fill[row] += 1
+        }
+    }
+
+    /// For each reference, its actor's first row whose max op reaches its counter (in
+    /// `rowOfReference`), counting each row's references in `rowStart[row + 1]`; an error for a
+    /// reference no row holds. Over pointers: this runs for every operation of a loaded document.
+    private static func findRows(
+        of ids: [OpID], actorCount: Int, actorRowStart: [Int], actorRows: [Int], maxOperations: [UInt64],
+        rowOfReference: inout [Int], rowStart: inout [Int]
+    ) -> AutomergeError? {
+        ids.withUnsafeBufferPointer { ids in
+            actorRowStart.withUnsafeBufferPointer { actorRowStart in
+                actorRows.withUnsafeBufferPointer { actorRows in
+                    maxOperations.withUnsafeBufferPointer { maxOperations in
+                        rowOfReference.withUnsafeMutableBufferPointer { rowOfReference in
+                            rowStart.withUnsafeMutableBufferPointer { rowStart in
+                                // Operations of one change mostly come together: try the previous
+                                // reference's position first.
+                                var lastActor = -1, lastPosition = 0
+                                for reference in 0..<ids.count {
+                                    let id = ids[reference]
+                                    let actor = Int(id.actor)
+                                    guard actor >= 0, actor < actorCount, actorRowStart[actor] < actorRowStart[actor + 1] else {
+                                        return AutomergeError(.missingActor, "a change referenced an actor index we couldn't find")
+                                    }
+                                    var low = actorRowStart[actor], high = actorRowStart[actor + 1]
+                                    let end = high
+                                    if actor == lastActor && maxOperations[lastPosition] >= id.counter
+                                        && (lastPosition == low || maxOperations[lastPosition - 1] < id.counter) {
+                                        low = lastPosition
+                                    } else {
+                                        while low < high {
+                                            let middle = (low + high) / 2
+                                            if maxOperations[middle] < id.counter { low = middle + 1 } else { high = middle }
+                                        }
+                                        guard low < end else {
+                                            return AutomergeError(.invalidOperation, "an operation belongs to no change (missing change)")
+                                        }
+                                        lastActor = actor
+                                        lastPosition = low
+                                    }
+                                    let row = actorRows[low]
+                                    rowOfReference[reference] = row
+                                    rowStart[row + 1] += 1
+                                }
+                                return nil
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -47,6 +47,13 @@ struct OperationSet: Sendable {
 
     func existingProperty(_ name: ColumnString) -> Int? { propertyIndex[name] }
 
+    /// Makes room for `count` property names, so that a load adding them one by one does not
+    /// rehash the table as it grows.
+    mutating func reserveProperties(_ count: Int) {
+        propertyIndex.reserveCapacity(count)
+        properties.reserveCapacity(count)
+    }
+
     /// Lamport order: counter first, then the actor's bytes.
     @inline(__always)
     func precedes(_ left: OpID, _ right: OpID) -> Bool {
