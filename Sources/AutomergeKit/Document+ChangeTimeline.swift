@@ -22,6 +22,6 @@ extension Document {
         for (index, row) in rows.enumerated() where row.dependencies.contains(where: { $0 >= index }) {
             throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)")
         }
-        return ChangeTimeline(times: rows.map(\.time), dependencies: rows.map(\.dependencies))
+        return ChangeTimeline(times: rows.map(\.time), dependencies: rows.map { Array($0.dependencies) })
     }
 }

@@ -46,7 +46,7 @@ extension Document {
             rows.append(DocumentChunk.ChangeRow(
                 actor: actorPosition[change.actor] ?? 0, sequence: change.sequence, maxOperation: change.maxOperation,
                 time: change.time, message: change.message,
-                dependencies: dependencies.dependencies(ofChange: position), extraBytes: change.extraBytes))
+                dependencies: SmallList(dependencies.dependencies(ofChange: position)), extraBytes: change.extraBytes))
         }
 
         // Operations in document order: objects by id, map keys by their bytes, sequence

@@ -236,13 +236,12 @@ struct HistoryRebuilder {
         }
         let start = maxOperation - UInt64(end - first) + 1
         guard start >= 1 else { throw AutomergeError(.invalidOperation, "missing ops") }
-        var dependencies: [ChangeHash] = []
-        dependencies.reserveCapacity(chunk.changes[row].dependencies.count)
+        var dependencies = SmallList<ChangeHash>()
         for index in chunk.changes[row].dependencies {
             guard index < hashes.count else { throw AutomergeError(.missingDependency, "a change depends on a change that comes after it (missing change)") }
             dependencies.append(hashes[index])
         }
-        dependencies.sort()
+        if dependencies.count > 1 { dependencies = SmallList(dependencies.sorted()) }
         let author = chunk.changes[row].actor
         try listOtherActors(of: first..<end, author: author, set: set)
 
@@ -332,7 +331,7 @@ struct HistoryRebuilder {
     }
 
     /// Writes a change chunk's header fields (before its columns) to ``contents``.
-    private mutating func writeHeader(ofRow row: Int, in chunk: DocumentChunk, start: UInt64, dependencies: [ChangeHash], set: OperationSet) {
+    private mutating func writeHeader(ofRow row: Int, in chunk: DocumentChunk, start: UInt64, dependencies: SmallList<ChangeHash>, set: OperationSet) {
         contents.appendLength(dependencies.count)
         for dependency in dependencies { dependency.append(to: &contents) }
         contents.appendPrefixed(set.actors[chunk.changes[row].actor].bytes)

@@ -8,7 +8,7 @@ struct DocumentChunk {
         var maxOperation: UInt64
         var time: Int64
         var message: String?
-        var dependencies: [Int]
+        var dependencies: SmallList<Int>
         var extraBytes: [UInt8]
     }
 
@@ -153,7 +153,7 @@ struct DocumentChunk {
             let messageValue = try message.next()
             let count = try required(try dependencyCount.next(), "deps")
             guard count <= UInt64(data.count) else { throw AutomergeError(.invalidColumns, "dependency count \(count) is too large") }
-            var dependencies: [Int] = []
+            var dependencies = SmallList<Int>()
             for _ in 0..<count {
                 let index = try required(try dependencyIndex.next(), "deps index")
                 guard index >= 0, index < Int64(Int32.max) else { throw AutomergeError(.invalidColumns, "dependency index \(index) is out of range") }

@@ -11,7 +11,7 @@ struct StoredChange: Sendable {
     var startOperation: UInt64
     var time: Int64
     var message: String?
-    var dependencies: [ChangeHash]
+    var dependencies: SmallList<ChangeHash>
     var extraBytes: [UInt8]
     /// The decoded operations; empty in a document's history, which keeps only the bytes (see
     /// ``withoutOperations()``) to save memory.
@@ -54,7 +54,7 @@ extension StoredChange {
         guard dependencyCount <= reader.remainingCount / 32 else {
             throw .truncated(at: reader.end, needed: dependencyCount * 32 - reader.remainingCount)
         }
-        var dependencies: [ChangeHash] = []
+        var dependencies = SmallList<ChangeHash>()
         for _ in 0..<dependencyCount {
             dependencies.append(ChangeHash(bytes: try reader.readBytes(count: 32)))
         }
@@ -131,7 +131,7 @@ extension StoredChange {
         }
         let rebuilt = StoredChange.build(
             author: 0, actorTable: change.actors, sequence: change.sequence, startOperation: change.startOperation,
-            time: change.time, message: change.message, dependencies: change.dependencies,
+            time: change.time, message: change.message, dependencies: Array(change.dependencies),
             extraBytes: change.extraBytes, operations: operations)
         guard rebuilt.hash == change.hash else {
             throw AutomergeError(
@@ -206,6 +206,6 @@ extension StoredChange {
         return StoredChange(
             hash: hash, bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message,
-            dependencies: sortedDependencies, extraBytes: extraBytes, operations: translated, operationCount: translated.count)
+            dependencies: SmallList(sortedDependencies), extraBytes: extraBytes, operations: translated, operationCount: translated.count)
     }
 }
