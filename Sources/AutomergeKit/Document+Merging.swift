@@ -43,7 +43,7 @@ extension Document {
             guard known.insert(hash).inserted, let index = historyIndex[hash] else { continue }
             stack += history[index].dependencies
         }
-        return history.filter { !known.contains($0.hash) }.map { Array($0.bytes) }
+        return history.filter { !known.contains($0.hash) }.map(\.bytes)
     }
 
     /// Applies change chunks (as ``changeChunks(since:)`` or ``saveIncremental()`` give them).

@@ -43,8 +43,6 @@ struct HistoryRebuilder {
     /// For the rare change with a mark name, which ``writer`` does not write.
     private var encoder = OperationColumnEncoder()
     private var contents: [UInt8] = []
-    /// Every rebuilt change chunk, one after another.
-    private var changeBytes: [UInt8] = []
 
     init(operationCount: Int) {
         self.operationCount = operationCount
@@ -75,8 +73,6 @@ struct HistoryRebuilder {
         precondition(document.history.isEmpty, "history is rebuilt into a new document")
         let changeCount = chunk.changes.count
         document.history.reserveCapacity(changeCount)
-        // About what a month's changes take (the buffer grows if they take more).
-        changeBytes.reserveCapacity(changeCount * 64 + operationCount * 8)
         document.historyIndex.reserveCapacity(changeCount)
         var hashes: [ChangeHash] = []
         hashes.reserveCapacity(changeCount)
@@ -91,9 +87,6 @@ struct HistoryRebuilder {
             document.historyIndex[change.hash] = document.history.count
             document.history.append(change)
         }
-        let shared = changeBytes
-        changeBytes = []
-        for index in document.history.indices { document.history[index].chunkBytes = shared }
         try recordHeads(chunk, hashes: hashes, into: &document, verifyHeads: verifyHeads)
     }
 
@@ -261,14 +254,13 @@ struct HistoryRebuilder {
             encoder.writeColumns(layout: .change, to: &contents)
         }
         contents.append(contentsOf: chunk.changes[row].extraBytes)
-        // Into the buffer all the changes share; ``rebuild(_:into:verifyHeads:)`` hands it to them.
-        let (range, hash) = Chunk.encode(type: .change, contents: contents, appendingTo: &changeBytes)
+        let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
 
         let actors = changeActors(author: author, set: set)
         for actor in others { localActor[actor] = -1 }
         localActor[author] = -1
         return StoredChange(
-            hash: hash, chunkBytes: [], chunkRange: range, actors: actors, sequence: chunk.changes[row].sequence,
+            hash: hash, bytes: bytes, actors: actors, sequence: chunk.changes[row].sequence,
             startOperation: start, time: chunk.changes[row].time, message: chunk.changes[row].message,
             dependencies: dependencies, extraBytes: chunk.changes[row].extraBytes, operations: [], operationCount: end - first)
     }

@@ -86,22 +86,6 @@ enum Chunk {
         return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
-    /// Appends a chunk of these contents to `output` (see ``encode(type:contents:)``) and returns
-    /// where it lies there.
-    static func encode(type: ChunkType, contents: [UInt8], appendingTo output: inout [UInt8]) -> (range: Range<Int>, hash: ChangeHash) {
-        let start = output.count
-        output.append(contentsOf: magicBytes)
-        for _ in 0..<4 { output.append(0) }  // the checksum, once the hash is known
-        output.append(type.rawValue)
-        output.appendUnsignedLEB128(UInt64(contents.count))
-        output.append(contentsOf: contents)
-        var hasher = SHA256()
-        output.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[(start + 8)...])) }
-        let hash = hasher.finalize().withUnsafeBytes { ChangeHash(rawBytes: $0) }
-        hash.writeChecksum(into: &output, at: start + 4)
-        return (start..<output.count, hash)
-    }
-
     /// Wraps contents in a chunk header: magic, checksum, type, length. The hash is taken over the
     /// chunk as written (type, length and contents lie together after the checksum), in one pass.
     static func encode(type: ChunkType, contents: [UInt8]) -> (bytes: [UInt8], hash: ChangeHash) {

@@ -4,11 +4,8 @@
 /// the other actors the change mentions, sorted), exactly as in the change chunk.
 struct StoredChange: Sendable {
     var hash: ChangeHash
-    /// The buffer that holds the change chunk at ``chunkRange`` (see ``bytes``). The changes
-    /// rebuilt from one document chunk share one buffer, and a change read from a file keeps the
-    /// file's: no allocation and no copy for each of a month's thousands of changes.
-    var chunkBytes: [UInt8]
-    var chunkRange: Range<Int>
+    /// The whole uncompressed change chunk, header included.
+    var bytes: [UInt8]
     var actors: [ActorID]
     var sequence: UInt64
     var startOperation: UInt64
@@ -24,9 +21,6 @@ struct StoredChange: Sendable {
     /// chunk starts in its file (``requireCanonicalEncoding()`` checks it when the change is
     /// applied); `nil` for a change built or re-encoded here.
     var uncheckedChunkOffset: Int? = nil
-
-    /// The whole uncompressed change chunk, header included.
-    var bytes: ArraySlice<UInt8> { chunkBytes[chunkRange] }
 
     var actor: ActorID { actors[0] }
     var maxOperation: UInt64 { startOperation + UInt64(operationCount) - 1 }
@@ -45,7 +39,7 @@ struct StoredChange: Sendable {
     /// reference keeps what the document chunk said.
     func withOperations() throws(AutomergeError) -> StoredChange {
         guard operations.count != operationCount else { return self }
-        var reader = ByteReader(chunkBytes, range: chunkRange)
+        var reader = ByteReader(bytes)
         var decoded = try StoredChange.parse(try Chunk.read(from: &reader))
         decoded.message = message
         return decoded
@@ -99,18 +93,16 @@ extension StoredChange {
             throw AutomergeError(.invalidValue, "change op counters exceed 32 bits (counter too large)")
         }
         let header = chunk.contents.lowerBound
-        let chunkBytes: [UInt8], chunkRange: Range<Int>
+        let bytes: [UInt8]
         if chunk.wasCompressed {
-            chunkBytes = Chunk.encode(type: .change, contents: Array(chunk.bytes[chunk.contents])).bytes
-            chunkRange = chunkBytes.indices
+            bytes = Chunk.encode(type: .change, contents: Array(chunk.bytes[chunk.contents])).bytes
         } else {
             // The chunk header sits just before the contents: magic, checksum, type, length.
             let headerLength = 9 + LEB128.unsignedSize(UInt64(chunk.contents.count))
-            chunkBytes = chunk.bytes
-            chunkRange = (header - headerLength)..<chunk.contents.upperBound
+            bytes = Array(chunk.bytes[(header - headerLength)..<chunk.contents.upperBound])
         }
         return StoredChange(
-            hash: ChangeHash(bytes: chunk.hash), chunkBytes: chunkBytes, chunkRange: chunkRange, actors: actors, sequence: sequence,
+            hash: ChangeHash(bytes: chunk.hash), bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message.isEmpty ? nil : message,
             dependencies: dependencies, extraBytes: extraBytes, operations: operations, operationCount: operations.count)
     }
@@ -212,7 +204,7 @@ extension StoredChange {
         contents.append(contentsOf: extraBytes)
         let (bytes, hash) = Chunk.encode(type: .change, contents: contents)
         return StoredChange(
-            hash: hash, chunkBytes: bytes, chunkRange: bytes.indices, actors: actors, sequence: sequence,
+            hash: hash, bytes: bytes, actors: actors, sequence: sequence,
             startOperation: startOperation, time: time, message: message,
             dependencies: SmallList(sortedDependencies), extraBytes: extraBytes, operations: translated, operationCount: translated.count)
     }
