@@ -1,7 +1,7 @@
 @testable import AutomergeKit
 import Testing
 
-/// `SmallList` holds two elements inline and the rest in an array; whichever way it is built, it
+/// `SmallList` holds one element inline and the rest in an array; whichever way it is built, it
 /// reads as the array of the same elements (a change's dependencies are kept in one).
 struct SmallListTests {
     @Test("a list of 0 to 6 elements, appended or made from an array, reads as that array", arguments: 0...6)

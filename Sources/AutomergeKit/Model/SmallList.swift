@@ -1,11 +1,12 @@
-/// A list of a few elements, the first two held inline and only the rest in an array.
+/// A list of a few elements, the first held inline and only the rest in an array.
 ///
 /// Most changes depend on one other change, and a month document holds thousands of changes:
 /// an array for each change's dependencies (one allocation to make, one to free, both at every
-/// load) cost more than the rest of a change's bookkeeping.
+/// load) cost more than the rest of a change's bookkeeping. One element inline, not more: a
+/// history of thousands of changes is one array, and every byte a change takes in it is a byte
+/// the load touches for the first time.
 struct SmallList<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
     private var first: Element?
-    private var second: Element?
     private var rest: [Element] = []
 
     init() {}
@@ -19,33 +20,26 @@ struct SmallList<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { first == nil ? 0 : (second == nil ? 1 : 2 + rest.count) }
+    var endIndex: Int { first == nil ? 0 : 1 + rest.count }
 
     subscript(position: Int) -> Element {
-        switch position {
-        case 0:
+        if position == 0 {
             guard let first else { preconditionFailure("index 0 of an empty list") }
             return first
-        case 1:
-            guard let second else { preconditionFailure("index 1 of a list of \(count)") }
-            return second
-        default:
-            return rest[position - 2]
         }
+        return rest[position - 1]
     }
 
     mutating func append(_ element: Element) {
         if first == nil {
             first = element
-        } else if second == nil {
-            second = element
         } else {
             rest.append(element)
         }
     }
 
     mutating func reserveCapacity(_ capacity: Int) {
-        if capacity > 2 { rest.reserveCapacity(capacity - 2) }
+        if capacity > 1 { rest.reserveCapacity(capacity - 1) }
     }
 }
 
