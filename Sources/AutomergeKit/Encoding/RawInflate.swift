@@ -4,8 +4,9 @@ import CZlib
 ///
 /// One inflater serves every deflated column of a chunk: zlib's state is allocated once and reset
 /// between streams, and each stream is inflated straight into the caller's buffer with `Z_FINISH`,
-/// so that zlib needs no 32 KiB window for a stream that fits (a month document has a dozen small
-/// deflated columns, and these allocations were a tenth of inflating them).
+/// so that zlib needs no 32 KiB window for a stream that fits (a month document has a handful of
+/// small deflated columns, and allocating zlib's state and window for each would be a tenth of
+/// inflating them).
 struct RawInflate: ~Copyable {
     /// The most a single column or change chunk may inflate to. Far above any real document,
     /// it keeps a hostile stream from allocating without bound.

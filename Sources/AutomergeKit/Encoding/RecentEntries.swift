@@ -12,7 +12,8 @@ struct RecentEntries<Element> {
     init() {}
 
     /// The slot of a byte string: a hash of its bytes taken eight at a time (a month document's
-    /// strings are 36-byte ids, which a byte-at-a-time hash took longer to hash than to compare).
+    /// strings are 36-byte ids, which a byte-at-a-time hash would take longer to hash than to
+    /// compare).
     /// Not seeded: strings crafted to share a slot only miss the cache, which costs what a cache
     /// of one slot would.
     @inline(__always)

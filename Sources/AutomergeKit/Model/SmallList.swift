@@ -2,7 +2,7 @@
 ///
 /// Most changes depend on one other change, and a month document holds thousands of changes:
 /// an array for each change's dependencies (one allocation to make, one to free, both at every
-/// load) cost more than the rest of a change's bookkeeping. One element inline, not more: a
+/// load) would cost more than the rest of a change's bookkeeping. One element inline, not more: a
 /// history of thousands of changes is one array, and every byte a change takes in it is a byte
 /// the load touches for the first time.
 struct SmallList<Element>: RandomAccessCollection, ExpressibleByArrayLiteral {

@@ -54,7 +54,7 @@ enum OperationColumns {
     /// ``decodeEach(_:layout:as:actorCount:changeStart:limit:_:)`` handing each operation's fields
     /// to `body` (in the order of ``ChunkOperation``'s) without making a ``ChunkOperation``: a
     /// loaded document turns each one into its own operation at once, and the copy of a
-    /// ``ChunkOperation`` built field by field was a tenth of the decoding.
+    /// ``ChunkOperation`` built field by field would be a tenth of the decoding.
     @inline(__always)
     static func decodeFields(
         _ data: [UInt8], layout columns: ColumnLayout, as layout: Layout,
@@ -77,7 +77,7 @@ enum OperationColumns {
         var expand = BooleanDecoder(data, range: columns.range(of: ColumnID.expand))
         var markName = RLEDecoder<ColumnString>(data, range: columns.range(of: ColumnID.markName))
 
-        // Inlined: both run for several columns of every operation, and a call cost more than
+        // Inlined: both run for several columns of every operation, and a call costs more than
         // their checks.
         @inline(__always)
         func actorIndex(_ raw: UInt64?, _ column: StaticString) throws(AutomergeError) -> Int {
