@@ -217,6 +217,16 @@ final class KernelServer: Sendable {
         }
     }
 
+    /// `fsyncdir`: what the mount owes the folder (removals, files held while written) made durable.
+    func syncDirectory(_ request: consuming KernelRequest, inode: fuse_ino_t) {
+        do throws(Errno) {
+            try fileSystem.syncDirectory(inode: inode)
+            request.reply(error: Errno(rawValue: 0))
+        } catch {
+            request.reply(error: error)
+        }
+    }
+
     func releaseDirectory(_ request: consuming KernelRequest, info: UnsafeMutablePointer<fuse_file_info>?) {
         if let info { fileSystem.closeDirectory(handle: info.pointee.fh) }
         request.reply(error: Errno(rawValue: 0))
