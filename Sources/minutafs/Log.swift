@@ -25,9 +25,9 @@ extension Minutafs {
                 file is not a record of a mount, or the store could not be read; 64 usage error.
 
                 Examples:
-                  minutafs log ~/minuta/records/2024/03/2024-03-12_093000.json
-                  minutafs log ~/Dropbox/Minuta 5F1C0D2E-8C0B-4F57-9A57-2B1D3C4E5F60
-                  minutafs log --json ~/minuta/records/2024/03/2024-03-12_093000.json | jq .
+                  minutafs log ~/minuta/records/2024/03/2024-03-04_090500.json
+                  minutafs log ~/Dropbox/Minuta 7B0A1F99-0033-4FF8-AAD8-7D8C0815C638
+                  minutafs log --json ~/minuta/records/2024/03/2024-03-04_090500.json | jq .
                 """)
 
         @Argument(help: ArgumentHelp("A record file in a mount, or a store folder followed by a record id.", valueName: "file-or-store"))

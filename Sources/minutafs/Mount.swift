@@ -37,11 +37,13 @@ extension Minutafs {
 
                 Examples:
                   minutafs mount ~/Dropbox/Minuta ~/minuta
-                  minutafs mount --create ~/Dropbox/Minuta ~/minuta
-                  minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
                   H=~/minuta/.minutafs/history
-                  minutafs restore $H/2024-03-10/records/2024/03/2024-03-08_090000.json
+                  minutafs restore $H/2024-11-22/records/2024/11/2024-11-21_183900.json
+                  fusermount3 -u ~/minuta
+                  minutafs mount -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
+                  fusermount3 -u ~/minuta
+                  minutafs mount --create ~/NewStore ~/minuta
                 """)
 
         @Argument(help: "The store folder (the sync tool's Minuta folder).")

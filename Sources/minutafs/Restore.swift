@@ -34,9 +34,9 @@ extension Minutafs {
 
                 Examples:
                   H=~/minuta/.minutafs/history
-                  minutafs restore $H/2024-11-24T08:00/records/2024/11/2024-11-22_091500.json
-                  minutafs restore --tag Meeting $H/2024-11-22
-                  minutafs restore --tag 3499450C-7F1D-41E0-9E00-4A6CAE04BC6F \\
+                  minutafs restore $H/2024-11-24T08:00/records/2024/11/2024-11-22_090200.json
+                  minutafs restore --tag Meetings $H/2024-11-22
+                  minutafs restore --tag 62ACF36B-A9BB-4187-B573-0E4353BE559D \\
                       $H/2024-11-22/tags.json
                 """)
 

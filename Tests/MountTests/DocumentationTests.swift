@@ -61,6 +61,55 @@ struct DocumentationTests {
         return blocks
     }
 
+    /// A sandbox home folder: `bin/vim` (checks its files exist), a work folder, and the environment
+    /// the examples run in (the built `minutafs` first on PATH, TZ=UTC, XDG folders inside it).
+    struct Sandbox {
+        let home: String
+        let work: String
+        let environment: [String: String]
+
+        init(in folder: String) throws {
+            home = folder + "/home"
+            work = folder + "/work"
+            try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            // vim FILE in an example: the file must be there; an editor needs a person.
+            let vim = "#!/bin/sh\nfor file; do test -f \"$file\" || { echo \"vim: no such file: $file\" >&2; exit 1; }; done\n"
+            guard FileManager.default.createFile(atPath: home + "/bin/vim", contents: Data(vim.utf8)), chmod(home + "/bin/vim", 0o755) == 0 else {
+                throw FixtureError("cannot write \(home)/bin/vim")
+            }
+            let binaryFolder = URL(fileURLWithPath: try MinutafsBinary.path()).deletingLastPathComponent().path
+            environment = [
+                "HOME": home, "TZ": "UTC", "LC_ALL": "C.UTF-8",
+                "PATH": home + "/bin:" + binaryFolder + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+                "XDG_STATE_HOME": home + "/.local/state", "XDG_CACHE_HOME": home + "/.cache",
+                "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": "", "MINUTAFS_STORE": "", "COLUMNS": "80",
+            ]
+        }
+
+        /// Runs `setup` (in the work folder), then `before` and `script` (in `folder`, `~` meaning the
+        /// sandbox's home), then `after` (in the work folder) as one bash script that stops at the first
+        /// command that fails.
+        func run(_ script: String, in folder: String?, setup: [String] = [], before: [String] = [], after: [String] = []) throws -> Shell.Result {
+            let text = """
+                set -e -o pipefail
+                cd \(work)
+                \(setup.joined(separator: "\n"))
+                cd \(folder.map { $0.replacingOccurrences(of: "~", with: home) } ?? work)
+                \(before.joined(separator: "\n"))
+                \(script)
+                cd \(work)
+                \(after.joined(separator: "\n"))
+                """
+            return try Shell.run("bash -c \(DocumentationTests.quoted(text)) 2>&1", environment: environment)
+        }
+
+        /// Takes down every mount left in the sandbox.
+        static func unmountAll(in folder: String) {
+            _ = try? Shell.run("grep ' \(folder)/' /proc/self/mounts | cut -d' ' -f2 | xargs -r -n1 fusermount3 -u -z")
+        }
+    }
+
     @Test("README.md's shell examples run as shown, in order, and succeed")
     func readmeExamples() throws {
         let readme = try String(contentsOfFile: Fixtures.packageRoot + "/README.md", encoding: .utf8)
@@ -69,37 +118,80 @@ struct DocumentationTests {
         for block in blocks where block.skipReason != nil {
             #expect(!(block.skipReason ?? "").isEmpty, "README.md:\(block.line): a skipped example says why")
         }
-        try withTemporaryDirectory { sandbox in
-            let home = sandbox + "/home"
-            let work = sandbox + "/work"
-            try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-            defer { _ = try? Shell.run("grep ' \(sandbox)/' /proc/self/mounts | cut -d' ' -f2 | xargs -r -n1 fusermount3 -u -z") }
-            // vim FILE in an example: the file must be there; an editor needs a person.
-            let vim = "#!/bin/sh\nfor file; do test -f \"$file\" || { echo \"vim: no such file: $file\" >&2; exit 1; }; done\n"
-            #expect(FileManager.default.createFile(atPath: home + "/bin/vim", contents: Data(vim.utf8)))
-            #expect(chmod(home + "/bin/vim", 0o755) == 0)
-            let binaryFolder = URL(fileURLWithPath: try MinutafsBinary.path()).deletingLastPathComponent().path
-            let environment = [
-                "HOME": home, "TZ": "UTC", "LC_ALL": "C.UTF-8",
-                "PATH": home + "/bin:" + binaryFolder + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
-                "XDG_STATE_HOME": home + "/.local/state", "XDG_CACHE_HOME": home + "/.cache",
-                "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": "", "MINUTAFS_STORE": "",
-            ]
+        try withTemporaryDirectory { folder in
+            defer { Sandbox.unmountAll(in: folder) }
+            let sandbox = try Sandbox(in: folder)
             for block in blocks where block.skipReason == nil {
-                let folder = block.folder.map { $0.replacingOccurrences(of: "~", with: home) } ?? work
-                let script = """
-                    set -e -o pipefail
-                    cd \(folder)
-                    \(block.before.joined(separator: "\n"))
-                    \(block.script)
-                    cd \(work)
-                    \(block.after.joined(separator: "\n"))
-                    """
-                let result = try Shell.run("bash -c \(Self.quoted(script)) 2>&1", environment: environment)
+                let result = try sandbox.run(block.script, in: block.folder, before: block.before, after: block.after)
                 #expect(result.status == 0, "README.md:\(block.line) exited \(result.status):\n\(block.script)\n--- output:\n\(result.output)")
                 if result.status != 0 { break }  // the later examples build on this one
             }
+        }
+    }
+
+    /// What a command's `--help` examples assume (the store the examples name is always there: the demo
+    /// store at ~/Dropbox/Minuta, written with the README's `--now`), and where they run.
+    struct Scenario {
+        var folder: String?
+        var before: [String] = []
+        var after: [String] = []
+    }
+
+    static let demo = "minutafs demo ~/Dropbox/Minuta --now 2024-11-24T12:00:00Z --timezone UTC >/dev/null && mkdir -p ~/minuta"
+    static let mount = "minutafs mount ~/Dropbox/Minuta ~/minuta >/dev/null"
+    static let unmount = "fusermount3 -u ~/minuta"
+    static let configured = "mkdir -p ~/.config/minutafs && echo \"store = $HOME/minuta\" > ~/.config/minutafs/config"
+    static let scenarios: [String: Scenario] = [
+        "": Scenario(after: [unmount]),
+        "mount": Scenario(after: [unmount]),
+        "doc": Scenario(folder: "~/Dropbox/Minuta/records/2024", before: [#"cp 03.automerge "03 (1).automerge""#]),
+        "doc compact": Scenario(folder: "~/Dropbox/Minuta/records/2024"),
+        "doc merge": Scenario(folder: "~/Dropbox/Minuta/records/2024", before: [#"cp 03.automerge "03 (1).automerge""#]),
+        // The demo store has a conflict copy waiting: check lists it (exit 1) until it is merged.
+        "check": Scenario(before: ["minutafs merge ~/Dropbox/Minuta >/dev/null"]),
+        // A store from before the app used Automerge: the demo store exported to that layout.
+        "migrate": Scenario(before: [
+            "mv ~/Dropbox/Minuta ~/Dropbox/Minuta.documents && minutafs export ~/Dropbox/Minuta.documents ~/Dropbox/Minuta >/dev/null",
+        ]),
+        "log": Scenario(before: [mount], after: [unmount]),
+        "restore": Scenario(before: [mount], after: [unmount]),
+        "start": Scenario(before: [mount, configured], after: [unmount]),
+        "stop": Scenario(before: [mount, configured, "minutafs start --at -1h ~/minuta >/dev/null"], after: [unmount]),
+        "now": Scenario(before: [mount, configured, "minutafs start ~/minuta >/dev/null"], after: [unmount]),
+        "continue": Scenario(before: [mount, "minutafs start --tag Work ~/minuta >/dev/null && minutafs stop ~/minuta >/dev/null"], after: [unmount]),
+    ]
+
+    /// The example lines of a `--help` text (a line ending in a backslash continues on the next).
+    static func examples(ofHelp help: String) -> [String] {
+        var lines: [String] = []
+        var inExamples = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Example") { inExamples = true; continue }
+            if line.hasPrefix("USAGE:") || (inExamples && line.isEmpty) { inExamples = false }
+            guard inExamples else { continue }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if let last = lines.last, last.hasSuffix("\\") {
+                lines[lines.count - 1] = String(last.dropLast()) + text
+            } else {
+                lines.append(text)
+            }
+        }
+        return lines
+    }
+
+    @Test("every command's --help examples run as shown and succeed", arguments: ["", "mount", "inspect", "doc", "doc compact", "doc merge",
+        "merge", "check", "migrate", "export", "demo", "report", "log", "restore", "start", "stop", "now", "continue"])
+    func helpExamples(command: String) throws {
+        let help = try MinutafsBinary.run(command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"]).outputText
+        let examples = Self.examples(ofHelp: help)
+        #expect(!examples.isEmpty, "minutafs \(command) --help has no example")
+        let scenario = Self.scenarios[command] ?? Scenario()
+        try withTemporaryDirectory { folder in
+            defer { Sandbox.unmountAll(in: folder) }
+            let sandbox = try Sandbox(in: folder)
+            let result = try sandbox.run(examples.joined(separator: "\n"), in: scenario.folder,
+                                         setup: [Self.demo], before: scenario.before, after: scenario.after)
+            #expect(result.status == 0, "minutafs \(command) --help's examples exited \(result.status):\n\(examples.joined(separator: "\n"))\n--- output:\n\(result.output)")
         }
     }
 
