@@ -57,6 +57,11 @@ public protocol FileTree: AnyObject, Sendable {
     /// what the tree holds.
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError)
 
+    /// `write(_:toPath:)` of a save by a program whose reads of the tree the mount knows (`origin`): a
+    /// handle's save, or a file renamed onto `path`. A tree that compares a save with what its writer
+    /// read (SPEC 5b) takes it from here. The default ignores `origin`.
+    func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError)
+
     func removeFile(atPath path: String) throws(TreeError)
 
     /// Throws the error a write or removal of `path` would fail with now, changing nothing: the mount asks
@@ -131,4 +136,8 @@ extension FileTree {
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 
     public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {}
+
+    public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
+        try write(contents, toPath: path)
+    }
 }

@@ -35,6 +35,8 @@ final class FuseFileSystem: Sendable {
         /// the tree renamed onto a scratch name (a backup) until a new version is created at its name.
         var hidingTokens: Set<UInt64> = []
         var nextSettleToken: UInt64 = 1
+        /// Which files each program read, and when: what a save is compared with (SPEC 5b).
+        var reads = ReadLog()
     }
 
     init(

@@ -22,6 +22,13 @@ struct KernelRequest: ~Copyable {
         fuse_req_userdata(raw).map { Unmanaged<KernelServer>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// The program that made the request (`fuse_req_ctx`'s thread, as its thread group); nil when the
+    /// kernel names none.
+    var program: ProgramID? {
+        guard let context = fuse_req_ctx(raw) else { return nil }
+        return ProgramID(threadID: context.pointee.pid)
+    }
+
     consuming func reply(error: Errno) {
         _ = fuse_reply_err(raw, error.rawValue)
         discard self

@@ -131,7 +131,7 @@ final class KernelServer: Sendable {
         if kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags))
+            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags), program: request.program)
             request.reply(opened: opened, info: info)
         } catch {
             request.reply(error: error)
@@ -147,7 +147,7 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             let (attributes, opened) = try fileSystem.create(
                 try Self.name(name), inDirectory: parent, permissions: mode & 0o7777,
-                flags: OpenFlags(rawValue: info.pointee.flags))
+                flags: OpenFlags(rawValue: info.pointee.flags), program: request.program)
             request.reply(created: attributes, opened: opened, info: info, owner: owner, timeout: cacheTimeout)
         } catch {
             request.reply(error: error)
@@ -192,7 +192,7 @@ final class KernelServer: Sendable {
         // No-open mode: an fsync of a file the kernel opened itself, which has nothing to save.
         if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: 0)) }
         do throws(Errno) {
-            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
+            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush, program: request.program)
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
@@ -348,7 +348,7 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             try fileSystem.rename(
                 try Self.name(name), inDirectory: parent, to: try Self.name(newName), inDirectory: newParent,
-                flags: RenameFlags(rawValue: flags))
+                flags: RenameFlags(rawValue: flags), program: request.program)
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
