@@ -54,10 +54,16 @@ final class DocumentFiles: Sendable {
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
         loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
+        let object: (RecordID, Document) -> ObjectID?
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)
+            object = { id, document in
+                RecordView.object(id.text, in: document)
+                    ?? document.keys(of: .root).first { RecordID($0) == id }.flatMap { RecordView.object($0, in: document) }
+            }
         } else if relative == "tags.automerge" {
             fields = SupersededValues.tagFields(of:)
+            object = { id, document in TagView.tags(in: document).first { RecordID($0.id) == id }?.object }
         } else {
             try loaded.document.merge(other)
             return
@@ -70,7 +76,14 @@ final class DocumentFiles: Sendable {
         try loaded.document.merge(other)
         let after = fields(loaded.document)
         let now = now()
-        supersededValues.withLock { $0.noteMerge(before: before, after: after, now: now) }
+        let document = loaded.document
+        // Whose value a field shows now: the actor of its winning operation (of the object, for a new one).
+        let device = { (id: RecordID, key: String?) -> String? in
+            guard let found = object(id, document) else { return nil }
+            let actor = key.flatMap { document.values(of: found, key: $0).last?.id.actor } ?? found.creatingOperation?.actor
+            return actor.map { String($0.hexString.prefix(8)) }
+        }
+        supersededValues.withLock { $0.noteMerge(before: before, after: after, device: device, now: now) }
     }
 
 
