@@ -78,7 +78,7 @@ extension Minutafs {
         /// The lines of the mount's `.minutafs/conflicts` about record `id` (they end in `(record ID)`).
         static func conflictLines(of id: String, mountRoot: String) -> [String] {
             guard let text = try? String(contentsOfFile: mountRoot + "/.minutafs/conflicts", encoding: .utf8) else { return [] }
-            let marker = "(record " + RecordID(id).text + ")"
+            let marker = "(RECORD " + RecordID(id).text + ")"
             return text.split(separator: "\n").map(String.init).filter { $0.uppercased().contains(marker) }
         }
 
