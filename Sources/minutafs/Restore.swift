@@ -184,7 +184,8 @@ struct SnapshotLocation {
             if let current = try? Self.read(live), current == bytes { return "record \(id) is already as in \(instant): \(live)" }
             try write(bytes, to: live, creating: false)
             let restored = try readBack(RecordID(id), as: bytes, snapshotFile: snapshotFile, preferring: snapshotMonth, written: live)
-            return "restored record \(id) as of \(instant): \(restored)"
+            // Its start may have moved it to another month folder: both names are said.
+            return "restored record \(id) as of \(instant): \(live)" + (restored == live ? "" : " (now \(restored))")
         }
         // Deleted since: created again under its id, in the month folder it was in (the mount files
         // it by its start). The snapshot's name may show another record now; then its id names it.
@@ -193,7 +194,7 @@ struct SnapshotLocation {
         if access(target, F_OK) == 0 { target = snapshotMonth + "/" + RecordID(id).text + ".json" }
         try write(bytes, to: target, creating: true)
         let restored = try readBack(RecordID(id), as: bytes, snapshotFile: snapshotFile, preferring: snapshotMonth, written: target)
-        return "restored deleted record \(id) as of \(instant): \(restored)"
+        return "restored deleted record \(id) as of \(instant): \(target)" + (restored == target ? "" : " (now \(restored))")
     }
 
     /// The live record file of `id` after a restore wrote `bytes` (it may have moved with its start):
