@@ -22,11 +22,10 @@ struct KernelRequest: ~Copyable {
         fuse_req_userdata(raw).map { Unmanaged<KernelServer>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// The program that made the request (`fuse_req_ctx`'s thread, as its thread group); nil when the
-    /// kernel names none.
-    var program: ProgramID? {
-        guard let context = fuse_req_ctx(raw) else { return nil }
-        return ProgramID(threadID: context.pointee.pid)
+    /// The thread that made the request (`fuse_req_ctx`); 0 when the kernel names none.
+    var threadID: Int32 {
+        guard let context = fuse_req_ctx(raw) else { return 0 }
+        return context.pointee.pid
     }
 
     consuming func reply(error: Errno) {
