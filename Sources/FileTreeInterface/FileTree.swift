@@ -106,12 +106,13 @@ public protocol FileTree: AnyObject, Sendable {
     /// attributes and names for them. A new registration replaces the previous one.
     func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void)
 
-    /// Registers the function the tree may call, from any thread, for how many writes the mount holds
-    /// that have not reached the tree yet: open handles with unsaved changes, removals waiting out their
-    /// delay, and files held in memory until they settle (see `settles(fileNamed:inDirectory:)`). The
-    /// tree shows it where users look (a status file). A new registration replaces the previous one;
-    /// the mount registers one returning 0 when it ends. The default ignores it.
-    func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int)
+    /// Registers the function the tree may call, from any thread, for what the mount holds that has not
+    /// reached the tree yet: open handles with unsaved changes, removals waiting out their delay, files
+    /// held in memory until they settle (see `settles(fileNamed:inDirectory:)`), and the journal that
+    /// keeps them across a killed mount. The tree shows it where users look (a status file). A new
+    /// registration replaces the previous one; the mount registers one returning nothing when it ends.
+    /// The default ignores it.
+    func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork)
 }
 
 extension FileTree {
@@ -135,7 +136,7 @@ extension FileTree {
 
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 
-    public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {}
+    public func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork) {}
 
     public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
         try write(contents, toPath: path)

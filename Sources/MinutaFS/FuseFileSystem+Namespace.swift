@@ -64,6 +64,7 @@ extension FuseFileSystem {
             }
             return .tree
         }
+        if kind == .scratch { forgetSettlingFile(atPath: path) }
         guard kind == .tree else { return }
 
         let attributes = try fromTree { () throws(TreeError) in try tree.attributes(ofPath: path) }
@@ -76,6 +77,15 @@ extension FuseFileSystem {
             return
         }
         try fromTree { () throws(TreeError) in try tree.checkWritable(atPath: path) }
+        do throws(Errno) {
+            // Kept before the 0 goes back: a mount killed during the grace period still owes the removal.
+            try journalRemoval(ofPath: path)
+        } catch {
+            // Not journaled: carried out now, or refused now.
+            try fromTree { () throws(TreeError) in try tree.removeFile(atPath: path) }
+            state.withLock { $0.inodes.detach(path) }
+            return
+        }
         scheduleRemoval(of: path, hidingOnly: false)
     }
 
@@ -105,14 +115,26 @@ extension FuseFileSystem {
         let due = state.withLock { state -> Due in
             let hides = state.hidingTokens.remove(token) != nil
             guard state.pendingRemovals[path] == token else { return .none }
-            state.pendingRemovals[path] = nil
+            if hides { state.pendingRemovals[path] = nil }
             return hides ? .show : .remove
         }
         switch due {
         case .none: break
-        case .remove: removeFromTree(path)
+        case .remove: _ = removeFromTree(path, token: token)
         case .show: treeDidChange([path])  // the kernel cached its absence
         }
+    }
+
+    /// A removal the journal held when the mount started (an `rm` an earlier mount acknowledged): carried
+    /// out now, or kept pending and retried like any removal that failed.
+    func removeRecovered(_ path: String) {
+        let token = state.withLock { state in
+            let token = state.nextRemovalToken
+            state.nextRemovalToken += 1
+            state.pendingRemovals[path] = token
+            return token
+        }
+        _ = removeFromTree(path, token: token)
     }
 
     /// Hides the tree's file at `path` for `removalDelay` seconds after it was renamed onto a scratch name
@@ -124,32 +146,71 @@ extension FuseFileSystem {
     }
 
     /// Carries out now the pending removals of the paths `matching` (all of them when the mount ends).
-    func completePendingRemovals(matching isIncluded: (String) -> Bool = { _ in true }) {
+    /// Returns the first failure; what failed stays pending and journaled.
+    @discardableResult
+    func completePendingRemovals(matching isIncluded: (String) -> Bool = { _ in true }) -> Errno? {
         let due = state.withLock { state in
-            let due = state.pendingRemovals.keys.filter(isIncluded)
-            var removed: [String] = []
-            for path in due {
-                if let token = state.pendingRemovals[path], state.hidingTokens.remove(token) == nil { removed.append(path) }
-                state.pendingRemovals[path] = nil
+            var removals: [(path: String, token: UInt64)] = []
+            for (path, token) in state.pendingRemovals where isIncluded(path) {
+                if state.hidingTokens.remove(token) == nil {
+                    removals.append((path, token))
+                } else {
+                    state.pendingRemovals[path] = nil
+                }
             }
-            return removed
+            return removals
         }
-        for path in due { removeFromTree(path) }
+        var failure: Errno?
+        for removal in due {
+            if let error = removeFromTree(removal.path, token: removal.token), failure == nil { failure = error.code }
+        }
+        return failure
     }
 
-    /// Removes a file whose `unlink` returned 0 a while ago. When the tree cannot (the folder is full or
-    /// read-only, the month's document does not load), the file is still there: the listing shows it
-    /// again at once, and the failure goes where users look (`FileTree.didFailDeferredWork`).
-    private func removeFromTree(_ path: String) {
+    /// Removes a file whose `unlink` returned 0 a while ago, if its removal (`token`) is still the one
+    /// pending, and forgets its journal entry. When the tree cannot (the folder is full or read-only),
+    /// the removal stays pending (the file stays absent from the mount) and journaled, the failure is
+    /// reported once where users look (`FileTree.didFailDeferredWork`), and it is tried again while the
+    /// mount runs. Returns the tree's error.
+    private func removeFromTree(_ path: String, token: UInt64) -> TreeError? {
+        var failure: TreeError?
         do throws(TreeError) {
             try tree.removeFile(atPath: path)
         } catch .notFound {
             // Gone already (a sync tool, or the tree itself).
         } catch {
-            log("rm \(path): the tree refused the removal: \(error)")
-            tree.didFailDeferredWork("rm \(path)", error: error, outcome: "the file was not removed and is shown again; remove it again once the cause is gone")
-            treeDidChange([path])  // the kernel cached its absence
+            failure = error
         }
+        guard let failure else {
+            let removed = state.withLock { state -> Bool in
+                guard state.pendingRemovals[path] == token else { return false }
+                state.pendingRemovals[path] = nil
+                state.failedRemovals[path] = nil
+                return true
+            }
+            if removed { forgetRemoval(ofPath: path) }
+            return nil
+        }
+        let (isNew, retrying) = state.withLock { state -> (Bool, Bool) in
+            let isNew = state.failedRemovals[path] != failure.code
+            state.failedRemovals[path] = failure.code
+            return (isNew, !state.isEnding)
+        }
+        log("rm \(path): the tree refused the removal: \(failure)")
+        if isNew || !retrying {
+            let kept = journal.map { " in the journal \($0.folder)" } ?? ""
+            tree.didFailDeferredWork(
+                "rm \(path)", error: failure,
+                outcome: retrying
+                    ? "the file stays removed from the mount and the removal waits\(kept); it is carried out once the folder takes it"
+                    : (journal == nil ? "the mount is ending without a journal: the file was not removed" : "the mount is ending: the removal stays\(kept), and the next mount of this store carries it out"))
+        }
+        if retrying {
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(removalDelay, 1)) { [weak self] in
+                self?.completeRemoval(ofPath: path, token: token)
+            }
+        }
+        return failure
     }
 
     /// `rmdir`: the tree removes the directory; scratch files in it make it not empty.
@@ -201,6 +262,12 @@ extension FuseFileSystem {
             state.withLock { state in
                 state.scratch.exchange(source, destination)
                 state.inodes.exchange(source, destination)
+                state.scratch[source]?.journaledGeneration = nil
+                state.scratch[destination]?.journaledGeneration = nil
+            }
+            for path in [source, destination] {
+                forgetSettlingFile(atPath: path)
+                try journalSettlingFile(atPath: path)
             }
             return
         }
@@ -224,8 +291,13 @@ extension FuseFileSystem {
                 state.scratch.remove(destination)
                 state.scratch.move(source, to: destination)
                 state.scratch[destination]?.settles = settles
+                state.scratch[destination]?.journaledGeneration = nil
                 state.inodes.move(source, to: destination)
             }
+            // The journal follows the file: its new name first, then the old one goes.
+            forgetSettlingFile(atPath: destination)
+            try journalSettlingFile(atPath: destination)
+            forgetSettlingFile(atPath: source)
             if let inode = state.withLock({ $0.inodes.inode(atPath: destination) }) { scheduleSettling(ofInode: inode) }
         case (true, true):
             try saveScratchFile(source, as: destination, program: program)
@@ -242,10 +314,11 @@ extension FuseFileSystem {
                 releaseRetainedVersion(ofInode: replaced, atPath: destination)
                 throw error.code
             }
-            state.withLock { state in
+            let replacedRemoval = state.withLock { state in
                 state.inodes.move(source, to: destination)
-                state.pendingRemovals[destination] = nil  // replaced by the renamed file
+                return state.pendingRemovals.removeValue(forKey: destination) != nil  // replaced by the renamed file
             }
+            if replacedRemoval { forgetRemoval(ofPath: destination) }
         case (false, false):
             try copyToScratch(source, as: destination, attributes: sourceAttributes)
             hideAfterBackup(source)
@@ -275,10 +348,13 @@ extension FuseFileSystem {
             state.scratch.remove(source)
             state.inodes.move(source, to: destination)
             state.pendingRemovals[destination] = nil  // replaced by this save
+            state.replacedRemovals.remove(destination)
             guard let inode = state.inodes.inode(atPath: destination) else { return nil }
             state.forgetCachedContent(ofInode: inode)
             return inode
         }
+        forgetSettlingFile(atPath: source)
+        forgetRemoval(ofPath: destination)
         // The kernel holds the scratch file's size and pages for this inode; the tree's may differ.
         if let inode { invalidator.invalidateNow(inode: inode) }
     }

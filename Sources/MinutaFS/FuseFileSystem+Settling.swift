@@ -36,21 +36,49 @@ extension FuseFileSystem {
 
     /// `fsync` of a settling scratch file: a file of the user's own (`FileTree.settlesWhenSynced`) goes
     /// to the tree now, and the program learns the outcome: 0 once the tree holds it durably, else the
-    /// tree's error (the bytes stay here, shown in the folder). The temporary half of a save stays in
-    /// memory: its rename is the save.
+    /// tree's error (the bytes stay here, shown in the folder, and in the journal). The temporary half of
+    /// a save stays in memory, journaled durably: its rename is the save.
     func settleNow(ofInode inode: UInt64) throws(Errno) {
-        let due = state.withLock { state -> (path: String, contents: [UInt8], token: UInt64)? in
-            guard let path = state.inodes.path(ofInode: inode), let file = state.scratch[path], file.settles else { return nil }
-            return (path, file.contents, file.settleToken)
+        guard let path = state.withLock({ $0.inodes.path(ofInode: inode) }) else { return }
+        try settleNow(atPath: path)
+    }
+
+    /// `settleNow(ofInode:)` for the scratch file at `path`.
+    func settleNow(atPath path: String) throws(Errno) {
+        let due = state.withLock { state -> (contents: [UInt8], token: UInt64)? in
+            guard let file = state.scratch[path], file.settles else { return nil }
+            return (file.contents, file.settleToken)
         }
-        guard let due, tree.settlesWhenSynced(due.contents, atPath: due.path) else { return }
+        guard let due else { return }
+        guard tree.settlesWhenSynced(due.contents, atPath: path) else {
+            try journalSettlingFile(atPath: path, durably: true)
+            return
+        }
         do throws(TreeError) {
-            try tree.write(due.contents, toPath: due.path)
+            try tree.write(due.contents, toPath: path)
         } catch {
-            log("\(due.path): fsync wrote it to the tree, which refused it: \(error); the bytes stay in the mount")
+            log("\(path): fsync wrote it to the tree, which refused it: \(error); the bytes stay in the mount")
+            try? journalSettlingFile(atPath: path, durably: true)
             throw error.code
         }
-        finishSettling(due.path, token: due.token, contents: due.contents)
+        finishSettling(path, token: due.token, contents: due.contents)
+    }
+
+    /// A file an earlier mount acknowledged and had not given to the tree (found in the journal): it is
+    /// a settling scratch file again, given to the tree now; if the tree cannot take it yet, it stays
+    /// shown and journaled and is tried again, as after any failed settling.
+    func settleRecovered(_ path: String, contents: [UInt8]) {
+        let now = TreeTime.now()
+        let token = state.withLock { state -> UInt64 in
+            var file = ScratchFile(contents: contents, permissions: 0o644, modificationTime: now, accessTime: now, settles: true)
+            file.journaledGeneration = file.generation
+            let token = state.nextSettleToken
+            state.nextSettleToken += 1
+            file.settleToken = token
+            state.scratch[path] = file
+            return token
+        }
+        settle(path, token: token, evenIfOpen: false)
     }
 
     /// Writes the scratch file at `path` to the tree, unless it was renamed, removed, reopened or
@@ -60,7 +88,7 @@ extension FuseFileSystem {
     /// tree keeps its bytes where it shows refused writes. Any other failure (a full or read-only folder,
     /// a document that does not load) keeps the file here, shown in its folder, says so once through
     /// `FileTree.didFailDeferredWork` (the program's `close` returned 0 long ago), and tries again later.
-    private func settle(_ path: String, token: UInt64, evenIfOpen: Bool) {
+    func settle(_ path: String, token: UInt64, evenIfOpen: Bool) {
         let contents = state.withLock { state -> [UInt8]? in
             guard let file = state.scratch[path], file.settles, file.settleToken == token else { return nil }
             if !evenIfOpen, let inode = state.inodes.inode(atPath: path), !state.handles.handles(ofInode: inode).isEmpty {
@@ -72,7 +100,7 @@ extension FuseFileSystem {
         do throws(TreeError) {
             try tree.write(contents, toPath: path)
         } catch where error.code != .invalidArgument {
-            keepAfterFailedSettling(path, token: token, error: error, retrying: !evenIfOpen)
+            keepAfterFailedSettling(path, token: token, error: error, retrying: !state.withLock { $0.isEnding })
             return
         } catch {
             log("\(path): kept in memory while written, then given to the tree, which refused it: \(error)")
@@ -92,6 +120,7 @@ extension FuseFileSystem {
             state.forgetCachedContent(ofInode: inode)
             return ([.inode(inode)], file.deferredFailure != nil)
         }
+        forgetSettlingFile(atPath: path)
         if hadFailed { log("\(path): written to the folder after all") }
         if !notices.isEmpty { invalidator.invalidateSoon(notices) }
     }
@@ -113,11 +142,13 @@ extension FuseFileSystem {
             }
             return notices
         }
+        forgetSettlingFile(atPath: path)
         if !notices.isEmpty { invalidator.invalidateSoon(notices) }
     }
 
-    /// The tree could not take the scratch file now: it stays in the mount with its bytes, the failure is
-    /// reported once per error, and (while the mount runs) it is tried again after another `settleDelay`.
+    /// The tree could not take the scratch file now: it stays in the mount with its bytes (and in the
+    /// journal), the failure is reported once per error, and (while the mount runs) it is tried again
+    /// after another `settleDelay`.
     private func keepAfterFailedSettling(_ path: String, token: UInt64, error: TreeError, retrying: Bool) {
         let isNew = state.withLock { state -> Bool? in
             guard state.scratch[path]?.settleToken == token else { return nil }
@@ -126,11 +157,22 @@ extension FuseFileSystem {
             return isNew
         }
         guard let isNew else { return }
-        log("\(path): could not be written to the folder after its last close: \(error); kept in the mount")
-        if isNew {
-            let outcome = retrying
-                ? "its bytes stay in the mount at \(path) and are written to the folder once it takes them"
-                : "the mount is ending, so its bytes are not kept"
+        // Normally journaled at its close already; this covers a journal that failed then.
+        try? journalSettlingFile(atPath: path)
+        let isJournaled = journal?.holds(path: path, isRemoval: false) == true
+        log("\(path): could not be written to the folder after its last close: \(error); kept in the mount\(isJournaled ? " and in the journal" : "")")
+        if isNew || !retrying {
+            let outcome: String
+            switch (retrying, isJournaled) {
+            case (true, true):
+                outcome = "its bytes stay in the mount at \(path) and in the journal \(journal?.folder ?? ""), and are written to the folder once it takes them"
+            case (true, false):
+                outcome = "its bytes stay in the mount at \(path) and are written to the folder once it takes them"
+            case (false, true):
+                outcome = "the mount is ending: its bytes stay in the journal \(journal?.folder ?? ""), and the next mount of this store writes them"
+            case (false, false):
+                outcome = "the mount is ending and has no journal, so its bytes are lost"
+            }
             tree.didFailDeferredWork("writing \(path) to the folder", error: error, outcome: outcome)
         }
         guard retrying else { return }

@@ -61,7 +61,8 @@ extension FuseFileSystem {
             let attributes: NodeAttributes
             if accepted {
                 // Replacing a file unlinked a moment ago: its save will be an update, not a re-create.
-                state.pendingRemovals[path] = nil
+                // The removal's journal entry stays until that save is done.
+                if state.pendingRemovals.removeValue(forKey: path) != nil { state.replacedRemovals.insert(path) }
                 file.change({ $0 = [] }, at: now)
                 file.isUnsaved = true
                 file.awaitsFirstWrite = true
@@ -183,6 +184,15 @@ extension FuseFileSystem {
             // `fsync` of a file held while written: a file of its own is written to the tree now.
             try settleNow(ofInode: inode)
         }
+        let scratchPath = state.withLock { state -> String? in
+            guard let inode = state.handles[file: handle]?.inode, let path = state.inodes.path(ofInode: inode),
+                  state.scratch[path]?.settles == true else { return nil }
+            return path
+        }
+        if let scratchPath {
+            // A close of a file held while written: its bytes are journaled before the 0 goes back.
+            try journalSettlingFile(atPath: scratchPath)
+        }
         enum Plan {
             case nothing
             case refused(Errno)
@@ -245,6 +255,7 @@ extension FuseFileSystem {
             state.handles[file: handle]?.isUnsaved = false
             state.forgetCachedContent(ofInode: inode)
         }
+        noteSaved(atPath: path)
         // The tree may lay the bytes out differently (JSON re-indented): the kernel must ask again.
         invalidator.invalidateNow(inode: inode)
     }
@@ -269,21 +280,23 @@ extension FuseFileSystem {
     /// Saves every handle with unsaved changes and carries out pending removals (when the mount ends);
     /// refusals are logged.
     func finishPendingWork() {
+        state.withLock { $0.isEnding = true }
         saveAll()
         completePendingRemovals()
         settleAll()
     }
 
-    /// How many writes the mount holds that the tree has not had yet, for `FileTree.setPendingWriteCounter`:
-    /// handles with unsaved changes, removals waiting out their delay (not the ones that only hide a
-    /// file for a while), and files held in memory until they settle. `finishPendingWork()` carries
-    /// out all of them.
-    func pendingWriteCount() -> Int {
-        state.withLock { state in
+    /// What the mount holds that the tree has not had yet, for `FileTree.setPendingWorkReporter`: handles
+    /// with unsaved changes, removals waiting out their delay (not the ones that only hide a file for a
+    /// while), files held in memory until they settle, and the journal's entries. `finishPendingWork()`
+    /// carries out all of them it can.
+    func pendingWork() -> PendingWork {
+        let count = state.withLock { state in
             state.handles.files.values.count(where: \.isDirty)
                 + state.pendingRemovals.values.count { !state.hidingTokens.contains($0) }
                 + state.scratch.settlingPaths.count
         }
+        return PendingWork(count: count, journalFolder: journal?.folder, journaled: journal?.waiting ?? [])
     }
 
     /// Saves every handle with unsaved changes; refusals are logged.
@@ -323,6 +336,10 @@ extension FuseFileSystem {
             if let time = changes.modificationTime { state.scratch[path]?.modificationTime = time }
             if let time = changes.accessTime { state.scratch[path]?.accessTime = time }
             return true
+        }
+        if changedScratch, changes.size != nil, handle == nil {
+            // `truncate FILE` by path: no close will follow, so the new size is journaled now.
+            try journalSettlingFile(atPath: path)
         }
         if !changedScratch, let size = changes.size {
             try truncate(inode: inode, path: path, handle: handle, to: size, at: now)

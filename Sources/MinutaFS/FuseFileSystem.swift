@@ -19,6 +19,9 @@ final class FuseFileSystem: Sendable {
     let removalDelay: Double
     /// How long a settling scratch file waits after its last close (see `FuseFileSystem+Settling.swift`).
     let settleDelay: Double
+    /// Where work the mount deferred after answering 0 is kept until it is done (see
+    /// `FuseFileSystem+Journal.swift`); nil keeps it in memory only (tests that mount in-process).
+    let journal: DeferredWorkJournal?
     let state = Mutex(MountState())
     /// A lock per handle, held for the whole of a save of it (`save(handle:isFlush:repeatsRefusal:)`):
     /// see `HandleSaveLocks`.
@@ -35,6 +38,13 @@ final class FuseFileSystem: Sendable {
         /// the tree renamed onto a scratch name (a backup) until a new version is created at its name.
         var hidingTokens: Set<UInt64> = []
         var nextSettleToken: UInt64 = 1
+        /// Paths whose journaled removal a file created there replaced: the removal's journal entry goes
+        /// once that file is saved (until then, a killed mount still owes the `rm`).
+        var replacedRemovals: Set<String> = []
+        /// The error each removal still waiting to be carried out last failed with, so each is reported once.
+        var failedRemovals: [String: Errno] = [:]
+        /// Set when the mount ends: work that fails from then on stays in the journal, not retried here.
+        var isEnding = false
         /// Which files each program read, and when: what a save is compared with (SPEC 5b).
         var reads = ReadLog()
     }
@@ -44,6 +54,7 @@ final class FuseFileSystem: Sendable {
         isReadOnly: Bool,
         removalDelay: Double,
         settleDelay: Double = 3,
+        journal: DeferredWorkJournal? = nil,
         invalidator: any KernelCacheInvalidating,
         log: @escaping @Sendable (String) -> Void
     ) {
@@ -51,6 +62,7 @@ final class FuseFileSystem: Sendable {
         self.isReadOnly = isReadOnly
         self.removalDelay = removalDelay
         self.settleDelay = settleDelay
+        self.journal = journal
         self.invalidator = invalidator
         self.log = log
     }

@@ -119,10 +119,20 @@ public final class FuseMount: Sendable {
     /// is left mounted when it throws.
     private func startServing(stoppedBy stopEvent: EventSignal) throws(MountError) -> Serving {
         let notifier = KernelCacheNotifier()
+        var journal: DeferredWorkJournal?
+        if let folder = options.journalFolder, !options.readOnly {
+            do throws(JournalError) {
+                journal = try DeferredWorkJournal(folder: folder)
+            } catch {
+                throw .journalUnusable(error.description)
+            }
+        }
         let fileSystem = FuseFileSystem(
             tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay,
-            settleDelay: options.settleDelay, invalidator: notifier,
+            settleDelay: options.settleDelay, journal: journal, invalidator: notifier,
             log: Self.logToStandardError)
+        // What an earlier mount acknowledged and did not write, before the kernel sees the tree.
+        fileSystem.recoverJournal()
         let server = KernelServer(fileSystem: fileSystem, owner: .current(), cacheTimeout: options.cacheTimeout)
         let session = try KernelSession(server: server, options: options.libfuseOptions)
         do throws(MountError) {
@@ -135,7 +145,7 @@ public final class FuseMount: Sendable {
         tree.setChangeHandler { [weak fileSystem] paths in
             fileSystem?.treeDidChange(paths)
         }
-        tree.setPendingWriteCounter { [weak fileSystem] in fileSystem?.pendingWriteCount() ?? 0 }
+        tree.setPendingWorkReporter { [weak fileSystem] in fileSystem?.pendingWork() ?? PendingWork() }
         let workers: KernelWorkers
         let connectionEnded: EventSignal
         do throws(MountError) {
@@ -144,7 +154,7 @@ public final class FuseMount: Sendable {
                 session: session, count: options.workerThreads, ended: [stopEvent, connectionEnded])
         } catch {
             tree.setChangeHandler { _ in }
-            tree.setPendingWriteCounter { 0 }
+            tree.setPendingWorkReporter { PendingWork() }
             notifier.close()
             session.unmount()
             session.destroy()
@@ -166,7 +176,7 @@ public final class FuseMount: Sendable {
             serving.fileSystem.finishPendingWork()
         }
         tree.setChangeHandler { _ in }
-        tree.setPendingWriteCounter { 0 }
+        tree.setPendingWorkReporter { PendingWork() }
         serving.notifier.close()
         if workers.outcome == .none && serving.session.detach(from: mountPoint) {
             // Nothing new can enter the mount, but a file still open on it gets a FLUSH and RELEASE when it
@@ -183,6 +193,7 @@ public final class FuseMount: Sendable {
         }
         workers.stop()
         serving.fileSystem.finishPendingWork()
+        serving.fileSystem.reportJournalAtEnd()
         serving.session.unmount()
         serving.session.destroy()
         if case .failed(let error) = workers.outcome {

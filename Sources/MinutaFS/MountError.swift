@@ -24,6 +24,8 @@ public enum MountError: Error, Sendable, Equatable {
     case systemCallFailed(String, errno: Int32)
     /// Reading the kernel's requests failed.
     case connectionFailed(errno: Int32)
+    /// The journal of deferred work (`MountOptions.journalFolder`) cannot be read.
+    case journalUnusable(String)
 }
 
 extension MountError: CustomStringConvertible {
@@ -41,6 +43,7 @@ extension MountError: CustomStringConvertible {
         case .alreadyRunning: "this mount is already running"
         case .systemCallFailed(let call, let errno): "\(call) failed (\(Self.text(errno)))"
         case .connectionFailed(let errno): "reading from /dev/fuse failed (\(Self.text(errno)))"
+        case .journalUnusable(let reason): "the mount's journal of acknowledged changes cannot be used: \(reason)"
         }
     }
 

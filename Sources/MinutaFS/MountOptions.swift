@@ -32,6 +32,11 @@ public struct MountOptions: Sendable, Equatable {
     /// mount point is detached, so that a file still open on the mount is closed with an answer: see
     /// `FuseMount.run()`. Serving ends sooner when the last file is closed.
     public var detachGrace: Double
+    /// The folder (outside the tree, in the mount's state folder) where work the mount deferred after
+    /// answering 0 is kept until it is done, so that a killed or unmounted mount loses none of it; the
+    /// next mount with the same folder carries it out. nil keeps it in memory only. A read-only mount
+    /// defers nothing and opens no journal.
+    public var journalFolder: String?
 
     public init(
         readOnly: Bool = false,
@@ -44,7 +49,8 @@ public struct MountOptions: Sendable, Equatable {
         workerThreads: Int = 4,
         removalDelay: Double = 2,
         settleDelay: Double = 3,
-        detachGrace: Double = 2
+        detachGrace: Double = 2,
+        journalFolder: String? = nil
     ) {
         self.readOnly = readOnly
         self.allowOther = allowOther
@@ -57,6 +63,7 @@ public struct MountOptions: Sendable, Equatable {
         self.removalDelay = removalDelay
         self.settleDelay = settleDelay
         self.detachGrace = detachGrace
+        self.journalFolder = journalFolder
     }
 
     /// The `-o` options given to libfuse.

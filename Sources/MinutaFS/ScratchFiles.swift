@@ -5,7 +5,10 @@ import SystemPackage
 /// tree does not accept (SPEC section 4). It lives until it is unlinked, renamed onto an accepted name,
 /// or the mount ends.
 struct ScratchFile {
-    var contents: [UInt8] = []
+    /// The bytes. Every change counts up `generation` (in place: the observer never reads the old value).
+    var contents: [UInt8] = [] {
+        didSet { generation &+= 1 }
+    }
     /// Permission bits, as `create` or `chmod` gave them.
     var permissions: UInt32
     var modificationTime: TreeTime
@@ -18,6 +21,11 @@ struct ScratchFile {
     /// The error the tree gave when this file was last given to it after its last close (a full or
     /// read-only folder): the file stays here, and is tried again, until the tree takes it.
     var deferredFailure: Errno?
+    /// Counts the changes of `contents`.
+    var generation: UInt64 = 0
+    /// The `generation` whose bytes the mount's journal holds for this path (see
+    /// `FuseFileSystem+Journal.swift`), nil when it holds none of this file's.
+    var journaledGeneration: UInt64?
 }
 
 /// The scratch files of one mount, by path.

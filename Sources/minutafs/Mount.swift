@@ -89,6 +89,7 @@ extension Minutafs {
                     readOnly: list.last(where: { $0 == "ro" || $0 == "rw" }) == "ro", allowOther: list.contains("allow_other"), foreground: foreground,
                     extra: list.filter { !["ro", "rw", "allow_other", "default_permissions"].contains($0) })
                 mountOptions.fsName = store.path
+                mountOptions.journalFolder = StoreCommandSupport.journalFolder(stateDirectory: stateDirectory, storePath: store.path)
                 if !foreground {
                     try MountDaemon.startInBackground(arguments: CommandLine.arguments, mountPoint: mountPoint)
                     return

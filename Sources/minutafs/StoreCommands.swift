@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MinutaFS
 import MinutaStore
 
 extension Minutafs {
@@ -30,9 +31,13 @@ extension Minutafs {
             try reportingFailures {
                 let opened = try StoreCommandSupport.openExistingStore(store)
                 let lock = try StoreCommandSupport.lockForWriting(opened.path)
+                // An atomic write's first half that a killed minutafs of this machine left: merged (a
+                // document) or removed now, before the sync tool carries it to every device.
+                let leftovers = opened.removeStaleTemporaryFiles()
                 let reports: [Store.MergeReport]
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
                 withExtendedLifetime(lock) {}
+                for leftover in leftovers { print("\(leftover): a temporary file a killed minutafs left; merged into its document or removed") }
                 if reports.isEmpty { print("no conflict copies in \(opened.path)") }
                 for report in reports { print(report.description) }
                 let failed = reports.contains { report in
@@ -52,8 +57,10 @@ extension Minutafs {
             abstract: "Load every document of a store and report problems and conflict copies.",
             discussion: """
                 Loads tags.automerge and every records/YYYY/MM.automerge, and lists documents that cannot \
-                be loaded, conflict copies waiting to be merged (run `minutafs merge`), and images a record \
-                names that are missing. Exit status: 0 when all is well, 1 when anything was reported.
+                be loaded, conflict copies waiting to be merged (run `minutafs merge`), images a record \
+                names that are missing, and changes a mount acknowledged and could not yet write to the \
+                folder (kept in its journal in the state folder; the next mount writes them). \
+                Exit status: 0 when all is well, 1 when anything was reported.
 
                 Example:
                   minutafs check ~/Dropbox/Minuta
@@ -65,7 +72,9 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let opened = try StoreCommandSupport.openExistingStore(store)
-                let problems = opened.check()
+                var problems = opened.check()
+                problems += StoreCommandSupport.journalProblems(
+                    folder: StoreCommandSupport.journalFolder(stateDirectory: MountFolders.current().state, storePath: opened.path))
                 let months = (try? opened.months().count) ?? 0
                 for problem in problems { print(problem) }
                 print("\(months) month document\(months == 1 ? "" : "s") checked, \(problems.count) problem\(problems.count == 1 ? "" : "s")")
@@ -103,6 +112,24 @@ enum StoreCommandSupport {
                              indexesRecordHolders: indexesRecordHolders, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
+        }
+    }
+
+    /// The folder of the mount's journal of acknowledged changes not yet in the store folder (see
+    /// `DeferredWorkJournal`): in the state folder, never the synced folder, one per store.
+    static func journalFolder(stateDirectory: String?, storePath: String) -> String? {
+        stateDirectory.map { $0 + "/journal-" + logKey(storePath) }
+    }
+
+    /// What a mount's journal still holds for the store, as `check` lists problems.
+    static func journalProblems(folder: String?) -> [String] {
+        guard let folder else { return [] }
+        do throws(JournalError) {
+            let found = try DeferredWorkJournal.inspect(folder: folder)
+            return found.entries.map { "\($0.summary): acknowledged by a mount and not yet written to the folder; kept in \(folder), and written by the next mount of this store" }
+                + found.damaged.map { "\($0.path): a journal file that is not a whole entry (\($0.reason)); left as it is" }
+        } catch {
+            return ["\(folder): \(error)"]
         }
     }
 

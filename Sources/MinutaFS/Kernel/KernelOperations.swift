@@ -92,6 +92,9 @@ enum KernelOperations {
         operations.releasedir = { request, _, info in
             serveRequest(request) { server, request in server.releaseDirectory(request, info: info) }
         }
+        operations.fsyncdir = { request, inode, _, _ in
+            serveRequest(request) { server, request in server.syncDirectory(request, inode: inode) }
+        }
         operations.mkdir = { request, parent, name, _ in
             serveRequest(request) { server, request in server.makeDirectory(request, parent: parent, name: name) }
         }

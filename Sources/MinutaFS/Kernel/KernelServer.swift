@@ -116,7 +116,7 @@ final class KernelServer: Sendable {
         status.f_files = 1 << 24
         status.f_ffree = 1 << 23
         status.f_favail = 1 << 23
-        status.f_namemax = 255
+        status.f_namemax = UInt(Self.longestName)
         request.reply(fileSystemStatus: status)
     }
 
@@ -214,6 +214,16 @@ final class KernelServer: Sendable {
             // The kernel keeps listings (and keeps them across opens) until the folder changes through the
             // mount, or `treeDidChange` invalidates the folder's inode: a warm `ls -R` sends no readdir.
             request.reply(opened: try fileSystem.openDirectory(inode: inode), info: info)
+        } catch {
+            request.reply(error: error)
+        }
+    }
+
+    /// `fsyncdir`: what the mount owes the folder (removals, files held while written) made durable.
+    func syncDirectory(_ request: consuming KernelRequest, inode: fuse_ino_t) {
+        do throws(Errno) {
+            try fileSystem.syncDirectory(inode: inode)
+            request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
         }
@@ -395,11 +405,18 @@ final class KernelServer: Sendable {
 
     // MARK: Helpers
 
+    /// The longest name a folder entry may have (NAME_MAX, as `statfs` says). The kernel passes FUSE
+    /// names of up to 1024 bytes; a longer one than this could never be written to the backing folder.
+    static let longestName = 255
+
     /// A name from the kernel as a Swift string (copied).
     ///
-    /// - Throws: `EINVAL` for a name that is not UTF-8: the tree's paths are strings.
+    /// - Throws: `EINVAL` for a name that is not UTF-8: the tree's paths are strings; `ENAMETOOLONG` for
+    ///   one past ``longestName`` bytes, so a file the backing folder could not hold is refused at once.
     private static func name(_ name: UnsafePointer<CChar>?) throws(Errno) -> String {
-        guard let name, let string = String(validatingCString: name), !string.isEmpty else { throw .invalidArgument }
+        guard let name else { throw .invalidArgument }
+        if strnlen(name, longestName + 1) > longestName { throw .fileNameTooLong }
+        guard let string = String(validatingCString: name), !string.isEmpty else { throw .invalidArgument }
         return string
     }
 }

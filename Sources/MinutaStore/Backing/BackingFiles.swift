@@ -280,17 +280,16 @@ package enum BackingFiles {
     }
 
     /// The name of ``writeAtomically(_:to:permissions:)``'s temporary file for `name`:
-    /// `.NAME.minutafs-HEX.tmp`, hidden, and never shown by the mount.
+    /// `.NAME.minutafs-MACHINE-HEX.tmp` (see `TemporaryFileName`), hidden, never shown by the mount,
+    /// and never longer than a folder entry may be.
     package static func temporaryName(for name: String, suffix: String) -> String {
-        "." + name + ".minutafs-" + suffix + ".tmp"
+        TemporaryFileName.make(for: name, random: suffix)
     }
 
     /// Whether `name` is one of ``writeAtomically(_:to:permissions:)``'s temporary files (left
     /// behind only when the process died between creating it and renaming it).
     package static func isTemporaryName(_ name: String) -> Bool {
-        guard name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.ranges(of: ".minutafs-").last else { return false }
-        let suffix = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -4)]
-        return (1...16).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        TemporaryFileName.parse(name) != nil
     }
 
     /// Makes a folder's entries durable (a rename or unlink in it survives a crash).

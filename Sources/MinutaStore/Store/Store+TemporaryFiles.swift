@@ -1,15 +1,16 @@
 import AutomergeKit
 
-/// The store's own temporary files: `.NAME.minutafs-HEX.tmp` beside the file an atomic write
-/// replaces. A process killed between creating one and renaming it leaves it behind; so does one
-/// killed between swapping a new document in and checking the file it swapped out (which may hold
-/// another device's changes). The mount never shows them; a stale one of a document is merged into
-/// its document before it is removed, never just deleted.
+/// The store's own temporary files: `.NAME.minutafs-MACHINE-HEX.tmp` beside the file an atomic write
+/// replaces (`TemporaryFileName`). A process killed between creating one and renaming it leaves it
+/// behind; so does one killed between swapping a new document in and checking the file it swapped
+/// out (which may hold another device's changes). The mount never shows them; a stale one of a
+/// document is merged into its document before it is removed, never just deleted.
 extension Store {
-    /// Removes the store's temporary files last modified more than `age` seconds ago, anywhere in
-    /// the backing folder (symbolic links are not followed). A write in progress renames its
-    /// temporary file within seconds, so an old one belongs to no one. Returns the relative paths
-    /// removed.
+    /// Removes the store's leftover temporary files anywhere in the backing folder (symbolic links are
+    /// not followed): at once those this machine wrote (the caller holds the store's lock, so no process
+    /// here is writing one), and those of another machine (or of an earlier version, without a machine
+    /// tag) once last modified more than `age` seconds ago (a write in progress renames its temporary
+    /// file within seconds, so an old one belongs to no one). Returns the relative paths removed.
     @discardableResult
     public func removeStaleTemporaryFiles(olderThan age: Int = 600) -> [String] {
         var removed: [String] = []
@@ -25,8 +26,8 @@ extension Store {
                     if name != ".minutafs-quarantine" { folders.append(prefix + name) }
                     continue
                 }
-                guard BackingFiles.isTemporaryName(name), let status = BackingFiles.status(absolute(prefix + name)),
-                      status.isRegularFile, status.modificationSeconds < cutoff else { continue }
+                guard let temporary = TemporaryFileName.parse(name), let status = BackingFiles.status(absolute(prefix + name)),
+                      status.isRegularFile, temporary.isOwnMachine || status.modificationSeconds < cutoff else { continue }
                 if let primary = Self.documentOfTemporaryFile(named: name, in: folder) {
                     guard bringInLeftover(prefix + name, primary: primary) else { continue }
                 } else if (try? BackingFiles.remove(absolute(prefix + name))) == nil {
@@ -43,8 +44,7 @@ extension Store {
     /// is one: `.01.automerge.minutafs-HEX.tmp` in `records/YYYY`, `.tags.automerge.minutafs-HEX.tmp`
     /// at the top.
     static func documentOfTemporaryFile(named name: String, in folder: String) -> String? {
-        guard let marker = name.ranges(of: ".minutafs-").last else { return nil }
-        let target = String(name[name.index(after: name.startIndex)..<marker.lowerBound])
+        guard let target = TemporaryFileName.parse(name)?.target else { return nil }
         if folder.isEmpty { return target == "tags.automerge" ? target : nil }
         guard let month = Month(documentPath: folder + "/" + target) else { return nil }
         return month.documentPath

@@ -88,8 +88,8 @@ extension StoreView: FileTree {
         report(dropped.map { "/.minutafs/history/" + $0 })
     }
 
-    public func setPendingWriteCounter(_ counter: @escaping @Sendable () -> Int) {
-        pendingWriteCounter.withLock { $0 = PendingWriteCounter(count: counter) }
+    public func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork) {
+        pendingWorkReporter.withLock { $0 = PendingWorkReporter(report: reporter) }
     }
 
     /// Tells the mount which paths changed underneath it.

@@ -33,12 +33,12 @@ public final class StoreView: Sendable {
         let call: @Sendable ([String]) -> Void
     }
 
-    /// How many writes the mount holds that have not reached the store (`setPendingWriteCounter`), in a
-    /// struct for the reason `ChangeHandler` gives.
-    let pendingWriteCounter = Mutex<PendingWriteCounter?>(nil)
+    /// What the mount holds that has not reached the store (`setPendingWorkReporter`), in a struct for
+    /// the reason `ChangeHandler` gives.
+    let pendingWorkReporter = Mutex<PendingWorkReporter?>(nil)
 
-    struct PendingWriteCounter {
-        let count: @Sendable () -> Int
+    struct PendingWorkReporter {
+        let report: @Sendable () -> PendingWork
     }
 
     public init(store: Store, mountDescription: String = "", logDescription: String = "", reports: StoreReports? = nil) {
@@ -310,6 +310,7 @@ public final class StoreView: Sendable {
 
     func statusText() -> String {
         let status = store.status()
+        let pending = pendingWorkReporter.withLock { $0 }?.report() ?? PendingWork()
         return """
         store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
         mount: \(mountDescription)\(logDescription.isEmpty ? "" : "\nlog: " + logDescription)
@@ -320,7 +321,8 @@ public final class StoreView: Sendable {
         actor: \(store.actor.hexString)
         documents loaded: \(status.documentsLoaded)\(status.documentsLoaded == 0 ? " (each is loaded on first read)" : "")
         documents saved: \(status.documentsSaved)
-        pending writes: \(pendingWriteCounter.withLock { $0 }?.count() ?? 0)
+        pending writes: \(pending.count)
+        journal: \(journalText(pending))
         last merge: \(status.lastMerge ?? "none")
         conflict copies merged: \(status.mergedCopies)
         rejected writes: \(status.rejectedWrites)
@@ -331,6 +333,14 @@ public final class StoreView: Sendable {
         unreadable documents: \(status.unreadableDocuments.count)
 
         """ + status.unreadableDocuments.map { "  \($0)\n" }.joined()
+            + pending.journaled.map { "  waiting in the journal: \($0)\n" }.joined()
+    }
+
+    /// The status line of the mount's journal: where it is and how much it holds.
+    private func journalText(_ pending: PendingWork) -> String {
+        guard let folder = pending.journalFolder else { return "none (what the mount defers is only in memory)" }
+        let count = pending.journaled.count
+        return "\(folder), \(count) acknowledged change\(count == 1 ? "" : "s") not yet in the folder"
     }
 
     private func hiddenCopiesText() -> String {
