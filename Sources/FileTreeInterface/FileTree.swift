@@ -52,7 +52,8 @@ public protocol FileTree: AnyObject, Sendable {
     /// Creates or replaces a file with new contents.
     ///
     /// Called once per save: when a file written through the mount is flushed, fsynced or closed with
-    /// changes, when it is truncated by path, or when a scratch file is renamed onto this name. The error
+    /// changes, when it is truncated by path, or when a scratch file is renamed onto this name (the
+    /// saves of a program go through `write(_:toPath:origin:)`, whose default calls this). The error
     /// goes back to the program's `close`, `fsync`, `truncate` or `rename`; after an error the file shows
     /// what the tree holds.
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError)
