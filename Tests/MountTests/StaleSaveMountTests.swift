@@ -212,6 +212,52 @@ import TestSupport
         }
     }
 
+    @Test("restore that reads back something else (another program's unsaved edit will win) prints no success and exits 1")
+    func restoreReadBack() throws {
+        try withTemporaryDirectory { folder in
+            let scene = try Scene(in: folder)
+            try scene.deliver()
+            let snapshot = scene.mounted.mountPoint + "/.minutafs/history/" + Self.snapshotDay + "/records/2024/01/" + BadInput.recordName
+            // A program holds the record open with an edit it has written but not yet closed (saved). It
+            // forks nothing: a child's close of an inherited descriptor would save it.
+            let ready = folder + "/ready"
+            let done = folder + "/done"
+            let holder = """
+                import json, os, sys, time
+                path, ready, done = sys.argv[1], sys.argv[2], sys.argv[3]
+                with open(path, "r+") as f:
+                    record = json.load(f)
+                    record["comment"] = "held open"
+                    f.seek(0)
+                    f.truncate()
+                    json.dump(record, f, indent=2)
+                    f.flush()
+                    open(ready, "w").close()
+                    for _ in range(1200):
+                        if os.path.exists(done):
+                            break
+                        time.sleep(0.05)
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", holder, scene.record, ready, done]
+            try process.run()
+            defer {
+                _ = FileManager.default.createFile(atPath: done, contents: nil)
+                process.waitUntilExit()
+            }
+            #expect(eventually(within: 60) { FileManager.default.fileExists(atPath: ready) })
+            let restored = try MinutafsBinary.run(["restore", snapshot])
+            #expect(restored.status == 1, "\(restored.outputText) \(restored.errorText)")
+            #expect(!restored.outputText.contains("restored record"), "\(restored.outputText)")
+            #expect(restored.errorText.contains("not restored") && restored.errorText.contains("comment is \"held open\""), "\(restored.errorText)")
+            _ = FileManager.default.createFile(atPath: done, contents: nil)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(scene.mounted.unmount() == 0)
+        }
+    }
+
     @Test("a program that never read the record (cp from elsewhere) sets what it writes, and the merged value it replaced is listed")
     func unknownReader() throws {
         try withTemporaryDirectory { folder in
