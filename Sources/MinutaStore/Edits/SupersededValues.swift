@@ -88,29 +88,50 @@ struct SupersededValues: Sendable {
         return result
     }
 
-    /// Notes the fields a merge changed: `before` and `after` are ``fields(of:)`` of the document before
-    /// and after it; `device` names the device whose value of a field (nil: of the object) the merge
-    /// shows. A record the merge created or removed has no field a writer could have read stale. The
-    /// changes count as unseen until ``publish(at:)``.
-    mutating func noteMerge(
-        before: [RecordID: [(key: String, value: JSONValue)]], after: [RecordID: [(key: String, value: JSONValue)]],
-        device: (RecordID, String?) -> String?, now: Int
-    ) {
-        forgetExpired(now: now)
-        let until = now + Self.memory
+    /// One change a merge made: a field's value (or, with `field` nil, a new object).
+    struct MergeChange: Sendable {
+        var id: RecordID
+        var field: String?
+        var before: JSONValue?
+        var merged: JSONValue?
+        /// Whose value the merge shows (the first 8 hex digits of its actor), when known.
+        var device: String?
+    }
+
+    /// What a merge changed: `before` and `after` are ``fields(of:)`` of the document before and after
+    /// it. A record the merge created or removed has no field a writer could have read stale; one it
+    /// created is noted as a new object. Computed without the lock; `device` is filled in by the caller.
+    static func changes(
+        before: [RecordID: [(key: String, value: JSONValue)]], after: [RecordID: [(key: String, value: JSONValue)]]
+    ) -> [MergeChange] {
+        var changes: [MergeChange] = []
         for id in after.keys where before[id] == nil {
-            created[id] = Creation(device: device(id, nil), published: nil, until: until)
+            changes.append(MergeChange(id: id, field: nil, before: nil, merged: nil, device: nil))
         }
         for (id, old) in before {
             guard let new = after[id] else { continue }
             let keys = Set(old.map(\.key)).union(new.map(\.key))
-            for key in keys {
+            for key in keys.sorted() {
                 let oldValue = old.first { $0.key == key }?.value
                 let newValue = new.first { $0.key == key }?.value
                 guard oldValue != newValue else { continue }
-                entries[id, default: [:]][key, default: []].append(
-                    Change(before: oldValue, merged: newValue, device: device(id, key), published: nil, until: until))
+                changes.append(MergeChange(id: id, field: key, before: oldValue, merged: newValue, device: nil))
             }
+        }
+        return changes
+    }
+
+    /// Notes a merge's changes (``changes(before:after:)``); they count as unseen until ``publish(at:)``.
+    mutating func noteMerge(_ changes: [MergeChange], now: Int) {
+        forgetExpired(now: now)
+        let until = now + Self.memory
+        for change in changes {
+            guard let field = change.field else {
+                created[change.id] = Creation(device: change.device, published: nil, until: until)
+                continue
+            }
+            entries[change.id, default: [:]][field, default: []].append(
+                Change(before: change.before, merged: change.merged, device: change.device, published: nil, until: until))
         }
     }
 

@@ -54,16 +54,22 @@ final class DocumentFiles: Sendable {
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
         loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
-        let object: (RecordID, Document) -> ObjectID?
+        // The objects of a document by id, to name whose value a merge shows.
+        let objects: (Document) -> [RecordID: ObjectID]
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)
-            object = { id, document in
-                RecordView.object(id.text, in: document)
-                    ?? document.keys(of: .root).first { RecordID($0) == id }.flatMap { RecordView.object($0, in: document) }
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for key in document.keys(of: .root) { objects[RecordID(key)] = RecordView.object(key, in: document) }
+                return objects
             }
         } else if relative == "tags.automerge" {
             fields = SupersededValues.tagFields(of:)
-            object = { id, document in TagView.tags(in: document).first { RecordID($0.id) == id }?.object }
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for tag in TagView.tags(in: document) { objects[RecordID(tag.id)] = tag.object }
+                return objects
+            }
         } else {
             try loaded.document.merge(other)
             return
@@ -76,14 +82,16 @@ final class DocumentFiles: Sendable {
         try loaded.document.merge(other)
         let after = fields(loaded.document)
         let now = now()
-        let document = loaded.document
+        var changes = SupersededValues.changes(before: before, after: after)
+        guard !changes.isEmpty else { return }
         // Whose value a field shows now: the actor of its winning operation (of the object, for a new one).
-        let device = { (id: RecordID, key: String?) -> String? in
-            guard let found = object(id, document) else { return nil }
-            let actor = key.flatMap { document.values(of: found, key: $0).last?.id.actor } ?? found.creatingOperation?.actor
-            return actor.map { String($0.hexString.prefix(8)) }
+        let byID = objects(loaded.document)
+        for index in changes.indices {
+            guard let found = byID[changes[index].id] else { continue }
+            let actor = changes[index].field.flatMap { loaded.document.values(of: found, key: $0).last?.id.actor } ?? found.creatingOperation?.actor
+            changes[index].device = actor.map { String($0.hexString.prefix(8)) }
         }
-        supersededValues.withLock { $0.noteMerge(before: before, after: after, device: device, now: now) }
+        supersededValues.withLock { $0.noteMerge(changes, now: now) }
     }
 
 
