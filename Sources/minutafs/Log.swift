@@ -65,8 +65,7 @@ extension Minutafs {
                 let conflicts = mountRoot.map { Self.conflictLines(of: id, mountRoot: $0) } ?? []
                 if !conflicts.isEmpty {
                     if json {
-                        for line in conflicts { print(String(decoding: JSONWriter.pretty(.object([(key: "conflict", value: .string(line))])), as: UTF8.self)
-                            .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")) }
+                        for line in conflicts { print("{\"conflict\": " + JSONWriter.string(line) + "}") }
                     } else {
                         print("saves through the mount (from .minutafs/conflicts):")
                         for line in conflicts { print("  " + line) }

@@ -102,6 +102,11 @@ import TestSupport
                 && conflicts.contains("kept \"\(Self.phoneEnd)\"; write it again to set \"\(scene.oldEnd)\""), "\(conflicts)")
             let log = try minutafsLog(scene.record)
             #expect(log.contains("not applied") && log.contains(scene.oldEnd), "\(log)")
+            let json = try MinutafsBinary.run(["log", "--json", scene.record])
+            #expect(json.status == 0, "\(json.errorText)")
+            let conflictLine = try #require(json.outputText.split(separator: "\n").first { $0.hasPrefix("{\"conflict\": ") }, "\(json.outputText)")
+            let object = try JSONSerialization.jsonObject(with: Data(conflictLine.utf8)) as? [String: String]
+            #expect(object?["conflict"]?.contains("not applied") == true, "\(conflictLine)")
             #expect(try scene.mounted.text(scene.mounted.log).contains("not applied"))
 
             // The user sets it anyway, from a fresh read: applied.
