@@ -40,7 +40,8 @@ extension Minutafs {
                   minutafs mount --create ~/Dropbox/Minuta ~/minuta
                   minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
-                  minutafs restore ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json
+                  H=~/minuta/.minutafs/history
+                  minutafs restore $H/2024-03-10/records/2024/03/2024-03-08_090000.json
                 """)
 
         @Argument(help: "The store folder (the sync tool's Minuta folder).")

@@ -37,9 +37,11 @@ extension Minutafs {
                 snapshot (each field that differs is named); 64 usage error.
 
                 Examples:
-                  minutafs restore ~/minuta/.minutafs/history/2024-11-24T08:00/records/2024/11/2024-11-22_091500.json
-                  minutafs restore --tag Meeting ~/minuta/.minutafs/history/2024-11-22
-                  minutafs restore --tag 3499450C-7F1D-41E0-9E00-4A6CAE04BC6F ~/minuta/.minutafs/history/2024-11-22/tags.json
+                  H=~/minuta/.minutafs/history
+                  minutafs restore $H/2024-11-24T08:00/records/2024/11/2024-11-22_091500.json
+                  minutafs restore --tag Meeting $H/2024-11-22
+                  minutafs restore --tag 3499450C-7F1D-41E0-9E00-4A6CAE04BC6F \\
+                      $H/2024-11-22/tags.json
                 """)
 
         @Argument(help: ArgumentHelp(

@@ -18,7 +18,8 @@ extension Minutafs {
                 never written over. While the store is mounted this changes nothing and says so: the \
                 mount merges conflict copies itself.
                 Exit status: 0 when everything was merged, 1 when a copy was quarantined or not merged, \
-                or the folder is not a store or could not be read.
+                the store is mounted (the mount merges; nothing was changed), or the folder is not a store \
+                or could not be read.
 
                 Example:
                   minutafs merge ~/Dropbox/Minuta
