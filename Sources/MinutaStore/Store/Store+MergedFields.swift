@@ -46,8 +46,9 @@ extension Store {
             let subject = "\(file): \(outcome.field): "
             switch outcome.kind {
             case .kept:
+                let again = outcome.written == nil ? "save it again without \(outcome.field) to remove it" : "write it again to set \(written)"
                 return subject + "not applied: the save read the file before \(device)'s change of \(outcome.field) was merged; "
-                    + "kept \(merged); write it again to set \(written) (record \(id))\n"
+                    + "kept \(merged); \(again) (record \(id))\n"
             case .replacedConcurrently:
                 return subject + "shows \(written) (saved through the mount); "
                     + "also written on \(device) and merged before that save: \(merged) (record \(id))\n"
