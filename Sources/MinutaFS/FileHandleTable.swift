@@ -33,6 +33,8 @@ struct OpenFile {
     /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
     var changeCount: UInt64 = 0
     var modificationTime: TreeTime
+    /// The program that opened the handle, if the kernel named one: whose reads its saves carry.
+    var opener: ProgramID?
 
     mutating func change(_ modify: (inout [UInt8]) -> Void, at time: TreeTime) {
         var bytes = contents ?? []

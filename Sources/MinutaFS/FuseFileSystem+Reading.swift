@@ -9,12 +9,15 @@ import SystemPackage
 /// How a file is opened, from `open(2)`'s flags.
 struct OpenFlags: Equatable {
     var isWritable: Bool
+    /// `O_RDONLY` or `O_RDWR`: the program may read what it opened.
+    var isReadable: Bool
     var truncates: Bool
     var appends: Bool
     var isExclusive: Bool
 
-    init(isWritable: Bool, truncates: Bool = false, appends: Bool = false, isExclusive: Bool = false) {
+    init(isWritable: Bool, isReadable: Bool? = nil, truncates: Bool = false, appends: Bool = false, isExclusive: Bool = false) {
         self.isWritable = isWritable
+        self.isReadable = isReadable ?? !isWritable
         self.truncates = truncates
         self.appends = appends
         self.isExclusive = isExclusive
@@ -24,6 +27,7 @@ struct OpenFlags: Equatable {
         let accessMode = flags & O_ACCMODE
         self.init(
             isWritable: accessMode == O_WRONLY || accessMode == O_RDWR,
+            isReadable: accessMode == O_RDONLY || accessMode == O_RDWR,
             truncates: flags & O_TRUNC != 0,
             appends: flags & O_APPEND != 0,
             isExclusive: flags & O_EXCL != 0
@@ -141,11 +145,27 @@ extension FuseFileSystem {
         return answer
     }
 
-    /// `open` of a file (directories go through `openDirectory`).
+    /// `open` of a file (directories go through `openDirectory`), by `program` when the kernel named it.
     ///
     /// A read-only open of a file of the tree whose attributes the last `lookup`, `getattr` or
     /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
-    func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
+    ///
+    /// An open for reading without `O_TRUNC` is noted as `program`'s read of the file at the moment the
+    /// open began (`ReadLog`): whatever it reads through this open, from the mount or from the
+    /// kernel's pages, is the version served then or later.
+    func open(inode: UInt64, flags: OpenFlags, program: ProgramID? = nil) throws(Errno) -> OpenedFile {
+        let began = ContinuousClock.now
+        let opened = try openFile(inode: inode, flags: flags)
+        state.withLock { state in
+            state.handles[file: opened.handle]?.opener = program
+            if let program, flags.isReadable, !(flags.truncates && flags.isWritable) {
+                state.noteRead(ofInode: inode, by: program, at: began)
+            }
+        }
+        return opened
+    }
+
+    private func openFile(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
         let now = TreeTime.now()
         let truncates = flags.truncates && flags.isWritable
@@ -457,6 +477,12 @@ extension FuseFileSystem {
 }
 
 extension FuseFileSystem.MountState {
+    /// Notes `program`'s read of the tree's file `inode` (not of a scratch file: the tree never sees those).
+    mutating func noteRead(ofInode inode: UInt64, by program: ProgramID, at instant: ContinuousClock.Instant) {
+        guard let path = inodes.path(ofInode: inode), !scratch.contains(path) else { return }
+        reads.noteRead(of: path, by: program, at: instant)
+    }
+
     /// Opens a handle on the version a rename retained for `inode` (a program resolved the name just
     /// before the rename): the old version, as on a disk. Nil when the inode has none.
     mutating func openRetainedVersion(ofInode inode: UInt64, flags: OpenFlags, at now: TreeTime) -> OpenedFile? {

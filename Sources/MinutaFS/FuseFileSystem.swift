@@ -45,6 +45,8 @@ final class FuseFileSystem: Sendable {
         var failedRemovals: [String: Errno] = [:]
         /// Set when the mount ends: work that fails from then on stays in the journal, not retried here.
         var isEnding = false
+        /// Which files each program read, and when: what a save is compared with (SPEC 5b).
+        var reads = ReadLog()
     }
 
     init(

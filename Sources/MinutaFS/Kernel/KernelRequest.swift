@@ -22,6 +22,12 @@ struct KernelRequest: ~Copyable {
         fuse_req_userdata(raw).map { Unmanaged<KernelServer>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// The thread that made the request (`fuse_req_ctx`); 0 when the kernel names none.
+    var threadID: Int32 {
+        guard let context = fuse_req_ctx(raw) else { return 0 }
+        return context.pointee.pid
+    }
+
     consuming func reply(error: Errno) {
         _ = fuse_reply_err(raw, error.rawValue)
         discard self

@@ -23,6 +23,8 @@ final class KernelServer: Sendable {
     /// the kernel offers it. `open` and `flush` are then answered with `ENOSYS`, after which the kernel
     /// sends no OPEN, FLUSH or RELEASE at all, and reads come without a handle (see `read`).
     let kernelOpensFiles = Atomic<Bool>(false)
+    /// The program of each thread that made a request (what a save is compared with: SPEC 5b).
+    let threadGroups = ThreadGroups()
 
     init(fileSystem: FuseFileSystem, owner: FileOwner, cacheTimeout: Double) {
         self.fileSystem = fileSystem
@@ -131,7 +133,7 @@ final class KernelServer: Sendable {
         if kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags))
+            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags), program: threadGroups.program(ofThread: request.threadID))
             request.reply(opened: opened, info: info)
         } catch {
             request.reply(error: error)
@@ -147,7 +149,7 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             let (attributes, opened) = try fileSystem.create(
                 try Self.name(name), inDirectory: parent, permissions: mode & 0o7777,
-                flags: OpenFlags(rawValue: info.pointee.flags))
+                flags: OpenFlags(rawValue: info.pointee.flags), program: threadGroups.program(ofThread: request.threadID))
             request.reply(created: attributes, opened: opened, info: info, owner: owner, timeout: cacheTimeout)
         } catch {
             request.reply(error: error)
@@ -192,7 +194,7 @@ final class KernelServer: Sendable {
         // No-open mode: an fsync of a file the kernel opened itself, which has nothing to save.
         if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: 0)) }
         do throws(Errno) {
-            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
+            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush, program: threadGroups.program(ofThread: request.threadID))
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
@@ -358,7 +360,7 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             try fileSystem.rename(
                 try Self.name(name), inDirectory: parent, to: try Self.name(newName), inDirectory: newParent,
-                flags: RenameFlags(rawValue: flags))
+                flags: RenameFlags(rawValue: flags), program: threadGroups.program(ofThread: request.threadID))
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)

@@ -54,10 +54,22 @@ final class DocumentFiles: Sendable {
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
         loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
+        // The objects of a document by id, to name whose value a merge shows.
+        let objects: (Document) -> [RecordID: ObjectID]
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for key in document.keys(of: .root) { objects[RecordID(key)] = RecordView.object(key, in: document) }
+                return objects
+            }
         } else if relative == "tags.automerge" {
             fields = SupersededValues.tagFields(of:)
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for tag in TagView.tags(in: document) { objects[RecordID(tag.id)] = tag.object }
+                return objects
+            }
         } else {
             try loaded.document.merge(other)
             return
@@ -70,7 +82,16 @@ final class DocumentFiles: Sendable {
         try loaded.document.merge(other)
         let after = fields(loaded.document)
         let now = now()
-        supersededValues.withLock { $0.noteMerge(before: before, after: after, now: now) }
+        var changes = SupersededValues.changes(before: before, after: after)
+        guard !changes.isEmpty else { return }
+        // Whose value a field shows now: the actor of its winning operation (of the object, for a new one).
+        let byID = objects(loaded.document)
+        for index in changes.indices {
+            guard let found = byID[changes[index].id] else { continue }
+            let actor = changes[index].field.flatMap { loaded.document.values(of: found, key: $0).last?.id.actor } ?? found.creatingOperation?.actor
+            changes[index].device = actor.map { String($0.hexString.prefix(8)) }
+        }
+        supersededValues.withLock { $0.noteMerge(changes, now: now) }
     }
 
 

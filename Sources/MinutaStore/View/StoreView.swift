@@ -414,15 +414,15 @@ public final class StoreView: Sendable {
 
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
-    func storeWrite(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
+    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> [String] {
         let place = try place(of: path)
         if place.isReadOnlyView { throw Self.readOnly(path, "write") }
         switch place {
         case .tags:
-            _ = try store.writeTagsFile(contents)
+            _ = try store.writeTagsFile(contents, reading: reading)
             return ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
         case .record(let month, let name):
-            let outcome = try store.writeRecordFile(contents, named: name, in: month)
+            let outcome = try store.writeRecordFile(contents, named: name, in: month, reading: reading)
             var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
             for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
             changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
