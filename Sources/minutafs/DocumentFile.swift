@@ -22,6 +22,7 @@ enum DocumentFile {
     /// The cause alone: the command line already names the file.
     static func cause(_ error: StoreError) -> String {
         if case .system(_, _, let code) = error { return String(cString: strerror(code.rawValue)) }
+        if case .unloadableDocument(_, let reason) = error { return reason.description + "; it is left untouched" }
         return error.description
     }
 

@@ -29,7 +29,7 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
         case .empty:
             return "the file is empty (a sync tool may still be downloading it)"
         case .notARegularFile:
-            return "it is not a regular file (a folder, FIFO or device is where the document belongs); move it away to use this month again"
+            return "it is not a regular file (a folder, FIFO, socket or device is where the document belongs); move it away to use this month again"
         case .symbolicLink:
             return "it is a symbolic link, which minutafs never follows or replaces; put the document itself there to use this month again"
         case .cannotRead(let code):

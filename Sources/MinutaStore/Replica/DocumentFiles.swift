@@ -94,8 +94,15 @@ final class DocumentFiles: Sendable {
         do {
             read = try BackingFiles.readWithIdentity(file)
         } catch {
-            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: .ioError), identity: status.identity) }
-            return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            switch error {
+            case .unloadableDocument(_, let reason):
+                // Replaced by a FIFO, socket or device between the `lstat` and the open.
+                return .unreadable(reason, identity: status.identity)
+            case .system(_, _, let code):
+                return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            default:
+                return .unreadable(.cannotRead(errno: .ioError), identity: status.identity)
+            }
         }
         guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
         do {
