@@ -84,13 +84,15 @@ struct DeltaDecoder {
 
     var isAtEnd: Bool { rle.isAtEnd }
 
+    /// The next value: the previous one plus the delta, wrapping at the ends of `Int64` as the
+    /// reference does (`wrapping_add`), so a column gets the reference's values and verdict. Every
+    /// column but the change time checks its values' range afterwards; a time read wrong would give
+    /// its change another hash, which the document chunk's heads refuse.
     @inline(__always)
     mutating func next() throws(AutomergeError) -> Int64? {
         guard let delta = try rle.next() else { return nil }
-        let (sum, overflow) = absolute.addingReportingOverflow(delta)
-        guard !overflow else { throw AutomergeError(.invalidColumns, "delta-encoded value overflows 64 bits") }
-        absolute = sum
-        return sum
+        absolute = absolute &+ delta
+        return absolute
     }
 }
 
