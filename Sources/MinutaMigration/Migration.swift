@@ -325,13 +325,17 @@ public struct Migration: Sendable {
             var document = prepared.document
             let path = storePath + "/" + month.documentPath
             try BackingFiles.makeDirectories(BackingFiles.parentPath(path))
-            try BackingFiles.writeAtomically(document.save(), to: path)
+            let bytes: [UInt8]
+            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: month.documentPath, operation: "save", cause: error) }
+            try BackingFiles.writeAtomically(bytes, to: path)
             done += 1
             progress(done, total)
         }
         if writeTags {
             var document = tags.document
-            try BackingFiles.writeAtomically(document.save(), to: storePath + "/tags.automerge")
+            let bytes: [UInt8]
+            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: "tags.automerge", operation: "save", cause: error) }
+            try BackingFiles.writeAtomically(bytes, to: storePath + "/tags.automerge")
             done += 1
             progress(done, total)
         }

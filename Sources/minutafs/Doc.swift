@@ -46,7 +46,8 @@ extension Minutafs.Doc {
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     let original = try DocumentFile.readBytes(atPath: input)
                     var document = try DocumentFile.load(original, from: input)
-                    let saved = document.save()
+                    // Loaded back before it is written: in place, the input is replaced only by a file that loads.
+                    let saved = try DocumentFile.loadableSave(of: &document, for: input)
                     if let output {
                         try DocumentFile.write(saved, toPath: output)
                     } else if saved != original {
@@ -96,7 +97,7 @@ extension Minutafs.Doc {
                         throw CommandFailure(path: input, cause: "cannot merge: \(error)")
                     }
                 }
-                try DocumentFile.write(merged.save(), toPath: output)
+                try DocumentFile.write(DocumentFile.loadableSave(of: &merged, for: output), toPath: output)
             }
         }
     }

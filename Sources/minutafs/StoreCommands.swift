@@ -108,6 +108,9 @@ enum StoreCommandSupport {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
+        // The store folder, not the link to it: `Store` never follows a link at its own path (a folder
+        // replaced by one under a mount is not the store), so a link the user named is resolved here.
+        let path = MountDaemon.absolute(path)
         do {
             return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
                              indexesRecordHolders: indexesRecordHolders, log: log)
@@ -140,9 +143,11 @@ enum StoreCommandSupport {
     }
 
     /// The writer lock of the store a document file belongs to (`STORE/tags.automerge` or
-    /// `STORE/records/YYYY/MM.automerge`), or nil for a file outside any store.
+    /// `STORE/records/YYYY/MM.automerge`), or nil for a file outside any store. The path is resolved
+    /// first (`ResolvedPath`: relative, `..`, links, a file not yet there), so no spelling of a
+    /// store's document gets past the lock of a store in use.
     static func lockForDocument(atPath path: String) throws(CommandFailure) -> StoreLock? {
-        let absolute = MountDaemon.absolute(path)
+        let absolute = ResolvedPath.of(path)
         let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
         var root: [String]?

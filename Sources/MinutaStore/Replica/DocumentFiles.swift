@@ -51,7 +51,12 @@ final class DocumentFiles: Sendable {
 
     /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
     /// changes, remembers the fields the merge changed, as the mount showed them before.
+    /// - Throws: ``AutomergeError/Kind/unsavableValue`` (and `loaded` is unchanged) when the merged
+    ///   document could not be saved whole (changes whose times lie at both ends of `Int64`): what
+    ///   brought those changes (a conflict copy, another device's version) is left as it is, unmerged,
+    ///   rather than the document taking in what it could never write (SPEC 5a).
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
+        try loaded.document.requireSavable(merging: other)
         loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
         // The objects of a document by id, to name whose value a merge shows.
@@ -115,8 +120,15 @@ final class DocumentFiles: Sendable {
         do {
             read = try BackingFiles.readWithIdentity(file)
         } catch {
-            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: .ioError), identity: status.identity) }
-            return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            switch error {
+            case .unloadableDocument(_, let reason):
+                // Replaced by a FIFO, socket or device between the `lstat` and the open.
+                return .unreadable(reason, identity: status.identity)
+            case .system(_, _, let code):
+                return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            default:
+                return .unreadable(.cannotRead(errno: .ioError), identity: status.identity)
+            }
         }
         guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
         do {
@@ -209,7 +221,7 @@ final class DocumentFiles: Sendable {
                 do { try merged.merge(existing) } catch { continue }
                 exists = true
             }
-            let written = try BackingFiles.writeTemporary(merged.save(), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
+            let written = try BackingFiles.writeTemporary(Self.loadableBytes(of: &merged), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
             if exists {
                 // Our own copy, which loaded and is merged in: replacing it loses nothing.
                 guard rename(written.path, absolute(copy)) == 0 else {
@@ -403,14 +415,25 @@ final class DocumentFiles: Sendable {
     /// appended change chunks. When the file is what `loaded` holds as `savedBytes`, the new changes'
     /// chunks are appended rather than the whole history encoded again, so a save costs what the change
     /// costs; past `appendLimit` appended bytes the document is written whole again (compacted).
+    ///
+    /// A document that cannot be saved whole (``Document/save()`` refuses: it was read from change
+    /// chunks whose times lie at both ends of `Int64`) keeps appending past the limit, or is written as
+    /// the change chunks of its history: bytes that load back, never a save that does not.
     static func bytesToWrite(_ loaded: inout LoadedDocument, over expected: BackingFiles.Identity?) -> (bytes: [UInt8], appended: Int) {
         guard let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
               loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount else {
-            return (loaded.document.save(), 0)
+            return (loadableBytes(of: &loaded.document), 0)
         }
         let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
-        guard loaded.appendedBytes + chunks.count <= appendLimit else { return (loaded.document.save(), 0) }
+        if loaded.appendedBytes + chunks.count > appendLimit, let whole = try? loaded.document.save() { return (whole, 0) }
         return (base + chunks, loaded.appendedBytes + chunks.count)
+    }
+
+    /// The document's full save, or, when it cannot be saved whole (``Document/save()`` refuses), the
+    /// change chunks of its whole history, which load back to the same document.
+    static func loadableBytes(of document: inout Document) -> [UInt8] {
+        if let whole = try? document.save() { return whole }
+        return document.changeChunks(afterFirst: 0)
     }
 
     /// How many bytes of change chunks a store appends to a document file before it writes the
