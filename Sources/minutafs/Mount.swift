@@ -223,9 +223,14 @@ enum MountDaemon {
     }
 
     static func startInBackground(arguments: [String], mountPoint: String) throws(CommandFailure) {
-        guard let executable = Bundle.main.executablePath ?? arguments.first else {
-            throw CommandFailure(path: mountPoint, cause: "cannot find the minutafs executable")
+        // The kernel's link to this process's executable: Foundation's Bundle.main traps when a folder
+        // on the way to the executable is closed to the user running it.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else {
+            throw CommandFailure(path: mountPoint, cause: "cannot find the minutafs executable (/proc/self/exe: \(String(cString: strerror(errno))))")
         }
+        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(arguments.dropFirst()) + ["-f"]
