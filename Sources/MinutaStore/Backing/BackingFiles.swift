@@ -313,6 +313,7 @@ package enum BackingFiles {
             throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
         }
         if let milliseconds = FaultInjection.delay(for: .fsyncDirectory, path: path) { usleep(UInt32(milliseconds) * 1000) }
+        FaultInjection.waitIfHeld(.fsyncDirectory, path: path)
         guard fsync(descriptor.rawValue) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 
