@@ -51,11 +51,12 @@ extension Minutafs {
                 } else {
                     (storePath, id) = try Self.recordOfMountedFile(target)
                 }
-                let store = try StoreCommandSupport.openExistingStore(storePath)
+                let store = try StoreCommandSupport.openExistingStore(storePath, readOnly: true)
                 let log: RecordLog
                 do { log = try RecordLog(recordID: id, in: store) } catch let error as StoreError { throw CommandFailure(path: storePath, cause: error.description) }
                 guard !log.entries.isEmpty else { throw Self.unknownRecord(id, store: storePath) }
                 for line in json ? log.jsonLines() : log.lines() { print(line) }
+                WaitingCopiesNotice.print(for: store)
             }
         }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MinutaStore
 import MinutaTimer
 
 extension Minutafs {
@@ -49,6 +50,7 @@ extension Minutafs {
                     print(display.text, terminator: "")
                 }
                 isIdle = timers.isEmpty
+                if let backend = actions.backend as? StoreTimerBackend { WaitingCopiesNotice.print(for: backend.store) }
             }
             // Nothing running: exit status 1, for `if minutafs now; then ...` and prompts.
             if isIdle { throw ExitCode.failure }
