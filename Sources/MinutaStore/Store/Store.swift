@@ -60,6 +60,9 @@ public final class Store: Sendable {
     let mergesWaitingCopiesInMemory: Bool
     /// The conflict copies such a store found and merged (`Store+WaitingCopies.swift`).
     let waitingCopyState = Mutex(WaitingCopyState())
+    /// The lost edits of deleted records found in each month's history, with the version of the file
+    /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
+    let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
 
     struct State: Sendable {
         var tags: LoadedDocument?
