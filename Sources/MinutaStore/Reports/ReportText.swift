@@ -66,8 +66,8 @@ public enum ReportText {
         table.row(["total", ReportDuration.hours(hundredths: year.total), String(count)])
         var tagTable = TextTable(header: ["Tag", "Hours", "Records", "Share"], rightAligned: [1, 2, 3])
         let shares = year.shares
-        for (index, category) in year.columns.enumerated() {
-            tagTable.row([shown(year.names.name(of: category), columns: tagColumns), ReportDuration.hours(hundredths: year.columnTotals[index]),
+        for (index, name) in year.columnNames.enumerated() {
+            tagTable.row([shown(name, columns: tagColumns), ReportDuration.hours(hundredths: year.columnTotals[index]),
                           String(year.records[index]), ReportDuration.share(tenths: shares[index])])
         }
         tagTable.rule()
