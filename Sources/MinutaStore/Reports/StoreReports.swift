@@ -78,7 +78,9 @@ public final class StoreReports: Sendable {
             months = try self.months(inYear: year)
             guard !months.isEmpty else { throw .notFound("reports/\(year)/summary.csv") }
         }
-        // What the reports are made from: the files of each month and of its neighbours.
+        // What the reports are made from: the files of each month and of its neighbours, loaded side
+        // by side when not held yet (on two or more cores their loads overlap instead of adding up).
+        prepare(Array(Set(months.flatMap(Self.sourceMonths(of:)))).sorted())
         var sources: [Month: [RecordFile]] = [:]
         for month in months {
             for source in Self.sourceMonths(of: month) where sources[source] == nil {
@@ -107,6 +109,15 @@ public final class StoreReports: Sendable {
         let entry = Entry(records: records, tags: tags, bytes: bytes, dependsOnClock: reports.contains { $0.dependsOnClock })
         cache.withLock { $0[file] = entry }
         return bytes
+    }
+
+    /// Loads and renders those of `months` the store does not show yet, each on its own thread (the
+    /// documents decode without the store's lock, `Store+Prefetch.swift`).
+    private func prepare(_ months: [Month]) {
+        let store = self.store
+        let missing = months.filter { store.publishedViews.view(of: $0) == nil && store.hasMonth($0) }
+        guard missing.count > 1 else { return }
+        DispatchQueue.concurrentPerform(iterations: missing.count) { index in store.prefetch(missing[index]) }
     }
 
     /// Whether `file`'s contents follow the clock (a running timer in what it shows), so that they change
