@@ -74,7 +74,7 @@ extension Minutafs {
                 let reports = StoreReports(store: opened)
                 let output: [UInt8]
                 do throws(StoreError) {
-                    output = try render(reports, store: opened)
+                    output = try render(reports)
                 } catch {
                     throw CommandFailure(path: store, cause: error.description)
                 }
@@ -83,7 +83,7 @@ extension Minutafs {
             }
         }
 
-        private func render(_ reports: StoreReports, store opened: Store) throws(StoreError) -> [UInt8] {
+        private func render(_ reports: StoreReports) throws(StoreError) -> [UInt8] {
             if let year {
                 let months = try reports.months(inYear: year)
                 guard !months.isEmpty else { throw .notFound("records/\(year): no records in \(year)") }
