@@ -44,6 +44,12 @@ struct ReportMonthOfStartTests {
             #expect(byTag.last?[2] == String(januarySheet.count))
             let summary = try PythonScript.csvRows(reports.contents(of: .summary(year: "2024")))
             #expect(summary.first { $0[0] == "2024-01" }?.last == byTag.last?[1])
+            // The picture counts it in January too: its title is the by-tag total; 40 minutes are drawn
+            // on the 31st and the 20 that run into February (0.33 h) are noted as outside the month.
+            let picture = try PNGCheck.render(reports.contents(of: .picture(Self.january)), counting: [])
+            #expect(picture.texts.first?.hasPrefix("2024-01: \(byTag.last?[1] ?? "") h") == true, "\(picture.texts.first ?? "")")
+            #expect(picture.texts.contains("⚠ \(ReportRoundingTests.expectedHours(20 * 60_000)) h of the total lie outside this month's days: not drawn."),
+                    "\(picture.texts.suffix(3))")
             let text = ReportText.month(try reports.monthReport(Self.january))
             #expect(text.contains("standup"))
             #expect(!ReportText.month(try reports.monthReport(Self.february)).contains("standup"))
