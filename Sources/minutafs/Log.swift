@@ -19,6 +19,10 @@ extension Minutafs {
                 and the value the store did not keep is marked "(lost)" (an edit of a record deleted at \
                 the same time is lost too). --json prints one JSON object per line instead.
 
+                Given a store folder, each document is read merged in memory with the conflict copies \
+                waiting beside it, as a mount shows it; nothing is written, and standard error says how \
+                many copies were merged.
+
                 To see a record as it was, use MOUNT/.minutafs/history/; to bring it back, `minutafs restore` (see `man minutafs`).
 
                 Exit status: 0 printed; 1 no document of the store ever held a record with that id, the \
