@@ -24,6 +24,10 @@ extension Minutafs {
                 merged) and the merged values saves replaced follow, as `.minutafs/conflicts` lists \
                 them ({"conflict": LINE} with --json).
 
+                Given a store folder, each document is read merged in memory with the conflict copies \
+                waiting beside it, as a mount shows it; nothing is written, and standard error says how \
+                many copies were merged.
+
                 To see a record as it was, use MOUNT/.minutafs/history/; to bring it back, `minutafs restore` (see `man minutafs`).
 
                 Exit status: 0 printed; 1 no document of the store ever held a record with that id, the \
@@ -57,7 +61,7 @@ extension Minutafs {
                 } else {
                     (storePath, id, mountRoot) = try Self.recordOfMountedFile(target)
                 }
-                let store = try StoreCommandSupport.openExistingStore(storePath)
+                let store = try StoreCommandSupport.openExistingStore(storePath, readOnly: true)
                 let log: RecordLog
                 do { log = try RecordLog(recordID: id, in: store) } catch let error as StoreError { throw CommandFailure(path: storePath, cause: error.description) }
                 guard !log.entries.isEmpty else { throw Self.unknownRecord(id, store: storePath) }
@@ -71,6 +75,7 @@ extension Minutafs {
                         for line in conflicts { print("  " + line) }
                     }
                 }
+                WaitingCopiesNotice.print(for: store)
             }
         }
 

@@ -92,18 +92,20 @@ enum StoreCommandSupport {
     /// a folder with neither `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent
     /// folder), which would otherwise be "checked" or mounted with nothing in it (`StoreFolder`).
     /// `creating` is how to start a new store there instead, for a command that can.
+    /// `readOnly`: the command only reads, and reads each document merged in memory with the conflict
+    /// copies waiting beside it, as a mount shows them (`Store+WaitingCopies.swift`).
     static func openExistingStore(
         _ path: String, creating hint: String? = nil, timeZone: String? = nil, stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        cacheDirectory: String? = nil, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         if !path.isEmpty { try MountedPath.refuse(path) }
         try StoreFolder.checkExistingStore(path, creating: hint)
-        return try open(path, timeZone: timeZone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, log: log)
+        return try open(path, timeZone: timeZone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, readOnly: readOnly, log: log)
     }
 
     static func open(
         _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, cacheDirectory: String? = nil,
-        indexesRecordHolders: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }
+        indexesRecordHolders: Bool = true, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
@@ -113,7 +115,7 @@ enum StoreCommandSupport {
         let path = MountDaemon.absolute(path)
         do {
             return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
-                             indexesRecordHolders: indexesRecordHolders, log: log)
+                             indexesRecordHolders: indexesRecordHolders, mergesWaitingCopiesInMemory: readOnly, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }

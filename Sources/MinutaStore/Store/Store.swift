@@ -55,6 +55,14 @@ public final class Store: Sendable {
     let backingFolder: BackingFolder
     /// Whether records held by two month documents are found (`Store+DuplicateRecords.swift`).
     let indexesRecordHolders: Bool
+    /// Whether conflict copies are merged, in memory only, into the documents read (the read-only
+    /// commands; `Store+WaitingCopies.swift`).
+    let mergesWaitingCopiesInMemory: Bool
+    /// The conflict copies such a store found and merged (`Store+WaitingCopies.swift`).
+    let waitingCopyState = Mutex(WaitingCopyState())
+    /// The lost edits of deleted records found in each month's history, with the version of the file
+    /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
+    let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
 
     struct State: Sendable {
         var tags: LoadedDocument?
@@ -100,9 +108,14 @@ public final class Store: Sendable {
     ///
     /// With `indexesRecordHolders` false, a record that two month documents hold is shown in both: a
     /// one-shot command that looks at a few months (`minutafs now`) then reads no other document.
+    ///
+    /// With `mergesWaitingCopiesInMemory` (for commands that only read: `report`, `log`, `now`), each
+    /// document is read merged with the conflict copies waiting beside it, in memory, as a mount
+    /// would show it; such a store must not write (see `Store+WaitingCopies.swift`).
     public init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, clock: @escaping @Sendable () -> Int = Store.systemClock,
+        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
+        clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         var absolute = path
@@ -120,6 +133,7 @@ public final class Store: Sendable {
         }
         self.path = absolute
         self.indexesRecordHolders = indexesRecordHolders
+        self.mergesWaitingCopiesInMemory = mergesWaitingCopiesInMemory
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
@@ -181,13 +195,13 @@ public final class Store: Sendable {
         try documentFiles.requireReadableFile(relative)
         switch documentFiles.readDocumentFile(relative) {
         case .absent:
-            return nil
+            return mergingWaitingCopies(into: nil, relative: relative)
         case .unreadable(let reason, let identity):
             documentFiles.markUnreadable(relative, reason: reason, identity: identity)
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
             documentFiles.clearUnreadable(relative)
-            return LoadedDocument(read: document, identity: identity, bytes: bytes)
+            return mergingWaitingCopies(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
         }
     }
 
@@ -219,6 +233,7 @@ public final class Store: Sendable {
         var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
         guard BackingFiles.status(absolute("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
+        result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
             if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
@@ -237,6 +252,7 @@ public final class Store: Sendable {
               BackingFiles.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
         return BackingFiles.status(absolute(month.documentPath)) != nil
             || BackingFiles.status(absolute(month.folderPath))?.isDirectory == true
+            || hasWaitingCopies(month.documentPath)
     }
 
     /// The years that have at least one month folder or document, or an empty folder.

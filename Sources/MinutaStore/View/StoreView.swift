@@ -174,9 +174,9 @@ public final class StoreView: Sendable {
         case .control:
             return Self.controlFiles.map { ($0, false) } + [("rejected", true)]
         case .reports:
-            return Set(try store.months().map(\.yearName)).sorted().map { ($0, true) }
+            return Set(try reports.months().map(\.yearName)).sorted().map { ($0, true) }
         case .reportYear(let year):
-            let months = try store.months(inYear: year)
+            let months = try reports.months(inYear: year)
             guard !months.isEmpty else { throw .notFound(path) }
             return ReportFile.names(for: months).map { ($0, false) }
         case .rejectedFolder:
@@ -200,10 +200,10 @@ public final class StoreView: Sendable {
         case .rejectedFolder:
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .reports:
-            guard try !store.months().isEmpty else { throw .notFound(path) }
+            guard try !reports.months().isEmpty else { throw .notFound(path) }
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records"), modificationNanoseconds: 0, isWritable: false)
         case .reportYear(let year):
-            guard try !store.months(inYear: year).isEmpty else { throw .notFound(path) }
+            guard try !reports.months(inYear: year).isEmpty else { throw .notFound(path) }
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
         case .report(let file):
             // The kernel keeps its pages until its month or the tags change (`reportPaths`), unless a
@@ -487,10 +487,12 @@ public final class StoreView: Sendable {
     }
 
     /// The report files (and their folders) that show these months: what a change to them makes stale.
+    /// A month's document holds records that count in the months beside it too (`StoreReports`), so
+    /// their reports are included.
     public func reportPaths(showing months: [Month]) -> [String] {
         var paths: [String] = []
         var years = Set<String>()
-        for month in Set(months) {
+        for month in Set(months.flatMap(StoreReports.sourceMonths(of:))) {
             paths += ReportFile.paths(showing: month)
             years.insert(month.yearName)
         }
