@@ -53,10 +53,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What ``storeHeldByStuckMount(store:mountPoint:process:connection:)`` says after the store's path.
+    /// When the FUSE control file system is not mounted (no `connection` folder), it says to mount it first.
     public static func stuckMountReason(mountPoint: String, process: Int32, connection: String) -> String {
-        "the store is held by a dead mount: process \(process), mounted at \(mountPoint), was killed but cannot end "
+        let control = String(connection[..<(connection.lastIndex(of: "/") ?? connection.endIndex)])
+        let mountControl = access(connection, F_OK) == 0 ? "" : "`mount -t fusectl none \(control)`, then "
+        return "the store is held by a dead mount: process \(process), mounted at \(mountPoint), was killed but cannot end "
             + "while its FUSE connection \(connection) waits for an answer it will never get. Free it with "
-            + "`echo 1 > \(connection)/abort` (as root), then `fusermount3 -u \(mountPoint)`"
+            + "\(mountControl)`echo 1 > \(connection)/abort` (as root), then `fusermount3 -u \(mountPoint)`"
     }
 }
 
