@@ -23,7 +23,8 @@ import Musl
 ///   lock, which `lookup`, `create`, `unlink`, `rename` (of both folders) and the like hold while they
 ///   wait for the answer. Instead the connection's epoch is incremented (`FUSE_NOTIFY_INC_EPOCH`,
 ///   Linux 6.16): an atomic increment, after which the kernel looks up again every name it cached
-///   before, at its next use, in the program's own thread. Only a kernel without it gets the old notice.
+///   before, at its next use, in the program's own thread. A kernel without it is sent nothing for
+///   names: it caches them for a second only (`KernelServer.entryTimeout`).
 /// - A file's attributes and pages (`KernelCacheNotice.inode` of a file, `invalidateNow`): dropping
 ///   pages locks each page, and a `read` in flight holds its pages locked until its answer. So only the
 ///   attributes are dropped (a spin lock); the pages go in the reader's own thread: the kernel drops
@@ -42,7 +43,7 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
         var isOpen = true
         var pending: [KernelCacheNotice] = []
         var isDrainScheduled = false
-        /// The kernel refused `FUSE_NOTIFY_INC_EPOCH` (older than 6.16): entry notices are sent instead.
+        /// The kernel refused `FUSE_NOTIFY_INC_EPOCH` (older than 6.16): it is not tried again.
         var lacksEpochs = false
     }
 
@@ -92,7 +93,7 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
     struct Plan: Equatable {
         /// Increment the epoch once (every changed name of the batch).
         var incrementsEpoch = false
-        /// The changed names, each once: sent one by one only on a kernel without epochs.
+        /// The changed names, each once.
         var entries: [KernelCacheNotice] = []
         /// Folders whose attributes and kept listing are dropped.
         var folders: [UInt64] = []
@@ -121,19 +122,10 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
 
     private func send(_ plan: Plan, to session: SessionPointer) {
         // The kernel answers ENOENT for what it does not cache; nothing to do then.
-        var sendsEntries = !plan.entries.isEmpty
-        if plan.incrementsEpoch {
-            if Self.incrementEpoch(of: session) {
-                sendsEntries = false
-            } else {
-                state.withLock { $0.lacksEpochs = true }
-            }
-        }
-        // Only on a kernel without epochs: these take the folder's lock (the risk the type's comment names).
-        if sendsEntries {
-            for case .entry(let parent, let name) in plan.entries {
-                _ = name.withCString { fuse_lowlevel_notify_inval_entry(session.raw, parent, $0, name.utf8.count) }
-            }
+        // Never `fuse_lowlevel_notify_inval_entry`, which takes the folder's lock (see the type's comment):
+        // a kernel without epochs keeps names for a second only.
+        if plan.incrementsEpoch && !Self.incrementEpoch(of: session) {
+            state.withLock { $0.lacksEpochs = true }
         }
         for folder in plan.folders {
             _ = fuse_lowlevel_notify_inval_inode(session.raw, folder, 0, 0)
