@@ -12,8 +12,8 @@ struct OpenFile {
     let isWritable: Bool
     /// `O_APPEND`: every write goes to the end, whatever offset the kernel passed.
     let isAppending: Bool
-    /// The contents this handle works on; nil until first needed, and after a refused save or a change
-    /// underneath (then the tree's contents are loaded again).
+    /// The contents this handle works on; nil until first needed, and after a refused save (then the
+    /// tree's contents are loaded again). A change of the file keeps them until `isOutdated` says.
     var contents: [UInt8]?
     /// Changed since the last save.
     var isDirty = false

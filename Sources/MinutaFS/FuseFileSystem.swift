@@ -133,7 +133,8 @@ final class FuseFileSystem: Sendable {
 
     /// The tree reported that `paths` changed underneath: forget what the mount and the kernel cached.
     ///
-    /// Open handles without unsaved changes drop their snapshot and read the new contents; handles with
+    /// Open handles without unsaved changes read the new contents from their next read from the start
+    /// (they finish the version they were reading, see `OpenFile.isOutdated`); handles with
     /// unsaved changes keep them (their save will win, as with any two writers).
     func treeDidChange(_ paths: [String]) {
         let notices: [KernelCacheNotice] = state.withLock { state in
