@@ -92,6 +92,11 @@ extension FuseFileSystem {
         let limit = try maximumSize(ofHandle: handle)
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
+                // A write changes the current version, not the one an outdated handle was reading.
+                if state.handles[file: handle]?.isOutdated == true {
+                    state.handles[file: handle]?.contents = nil
+                    state.handles[file: handle]?.isOutdated = false
+                }
                 // Only the handle's flags and size are read here: a copy of the handle would share
                 // its bytes, and the write below would then copy them all.
                 guard let (inode, isAppending, isOversized, size) = state.handles[file: handle].flatMap({ file in
@@ -358,6 +363,10 @@ extension FuseFileSystem {
             // A truncation within the limit lets a handle refused as too large write again.
             let needsContents = state.withLock { state in
                 state.handles[file: target]?.isOversized = false
+                if state.handles[file: target]?.isOutdated == true {
+                    state.handles[file: target]?.contents = nil  // truncate the current version
+                    state.handles[file: target]?.isOutdated = false
+                }
                 return state.handles[file: target]?.contents == nil
             }
             if needsContents && size > 0 {

@@ -177,6 +177,9 @@ enum StoreCommandSupport {
             if case .storeInUse(_, let holder) = error {
                 throw CommandFailure(path: storePath, cause: "the store is in use: \(holder); \(hint)")
             }
+            if case let .storeHeldByStuckMount(_, mountPoint, process, connection) = error {
+                throw CommandFailure(path: storePath, cause: StoreError.stuckMountReason(mountPoint: mountPoint, process: process, connection: connection))
+            }
             throw CommandFailure(path: storePath, cause: error.description)
         }
     }

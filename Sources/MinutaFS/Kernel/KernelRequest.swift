@@ -39,9 +39,10 @@ struct KernelRequest: ~Copyable {
         discard self
     }
 
-    /// `lookup`, `mkdir`: a name and its attributes, which the kernel may cache for `timeout` seconds.
-    consuming func reply(entry attributes: NodeAttributes, owner: FileOwner, timeout: Double) {
-        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout)
+    /// `lookup`, `mkdir`: a name and its attributes, which the kernel may cache for `entryTimeout` and
+    /// `timeout` seconds.
+    consuming func reply(entry attributes: NodeAttributes, owner: FileOwner, timeout: Double, entryTimeout: Double) {
+        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout, entryTimeout: entryTimeout)
         _ = fuse_reply_entry(raw, &entry)
         discard self
     }
@@ -65,9 +66,9 @@ struct KernelRequest: ~Copyable {
 
     consuming func reply(
         created attributes: NodeAttributes, opened: OpenedFile, info: UnsafeMutablePointer<fuse_file_info>,
-        owner: FileOwner, timeout: Double
+        owner: FileOwner, timeout: Double, entryTimeout: Double
     ) {
-        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout)
+        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout, entryTimeout: entryTimeout)
         info.pointee.fh = opened.handle
         info.pointee.keep_cache = 0
         info.pointee.direct_io = 0
@@ -157,12 +158,12 @@ extension TreeTime {
 }
 
 extension fuse_entry_param {
-    init(_ attributes: NodeAttributes, owner: FileOwner, timeout: Double) {
+    init(_ attributes: NodeAttributes, owner: FileOwner, timeout: Double, entryTimeout: Double) {
         self.init()
         ino = attributes.inode
         generation = 0  // inode numbers are never reused within a mount
         attr = stat(attributes, owner: owner)
         attr_timeout = timeout
-        entry_timeout = timeout
+        entry_timeout = entryTimeout
     }
 }

@@ -109,7 +109,8 @@ final class DocumentFiles: Sendable {
 
     /// Reads and loads the document file at `relative` (an empty file does not count as a document).
     func readDocumentFile(_ relative: String) -> DocumentFileContents {
-        let file = absolute(relative)
+        // Read from the folder the store was opened on, wherever it went (`BackingFolder.readingPath`).
+        let file = folder.readingPath + "/" + relative
         // A symbolic link is never followed (nothing outside the store is reached), and never replaced
         // either: like a folder or a FIFO at a document's name, it is a file minutafs cannot read (SPEC 5b).
         guard let status = BackingFiles.status(file) else { return .absent }
@@ -175,7 +176,7 @@ final class DocumentFiles: Sendable {
 
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String) throws(StoreError) {
-        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
+        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
     }

@@ -217,7 +217,7 @@ public final class Store: Sendable {
 
     /// The months that have a document or an image folder, in order.
     public func months() throws(StoreError) -> [Month] {
-        let records = absolute("records")
+        let records = readable("records")
         guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         var result: [Month] = []
         for yearName in try BackingFiles.listDirectory(records) {
@@ -229,9 +229,9 @@ public final class Store: Sendable {
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
-        let folder = absolute("records/" + yearName)
+        let folder = readable("records/" + yearName)
         var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
-        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
+        guard BackingFiles.status(readable("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
         result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
@@ -248,16 +248,16 @@ public final class Store: Sendable {
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     public func hasMonth(_ month: Month) -> Bool {
         if isDeletedDocument(month) { return true }
-        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
-              BackingFiles.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
-        return BackingFiles.status(absolute(month.documentPath)) != nil
-            || BackingFiles.status(absolute(month.folderPath))?.isDirectory == true
+        guard BackingFiles.status(readable("records"))?.isDirectory == true,
+              BackingFiles.status(readable("records/" + month.yearName))?.isDirectory == true else { return false }
+        return BackingFiles.status(readable(month.documentPath)) != nil
+            || BackingFiles.status(readable(month.folderPath))?.isDirectory == true
             || hasWaitingCopies(month.documentPath)
     }
 
     /// The years that have at least one month folder or document, or an empty folder.
     public func years() throws(StoreError) -> [String] {
-        let records = absolute("records")
+        let records = readable("records")
         guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         return try BackingFiles.listDirectory(records).filter { name in
             Month.isYearName(name) && BackingFiles.status(records + "/" + name)?.isDirectory == true

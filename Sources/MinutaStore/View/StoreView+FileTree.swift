@@ -120,7 +120,7 @@ extension TreeError {
         case .notFound, .invalidName: self.init(.noSuchFileOrDirectory, reason: reason)
         case .alreadyExists: self.init(.fileExists, reason: reason)
         case .notEmpty: self.init(.directoryNotEmpty, reason: reason)
-        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse: self.init(.ioError, reason: reason)
+        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse, .storeHeldByStuckMount: self.init(.ioError, reason: reason)
         case .system(_, _, let code): self.init(Self.passedOn.contains(code) ? code : .ioError, reason: reason)
         }
     }

@@ -308,11 +308,22 @@ public final class StoreView: Sendable {
         }
     }
 
+    /// What the status's `store:` line adds when the backing folder is no longer at the store's path:
+    /// where it was moved (what the mount shows is what it read last, read-only), or that it is gone.
+    static func backingFolderNote(_ store: Store, noted: Bool) -> String {
+        guard noted || !store.backingFolderIsPresent else { return "" }
+        if let target = store.backingFolderMovedTo {
+            return " (moved to \(target) while mounted: the mount shows what it read last, read-only, and every write fails "
+                + "with EROFS; unmount and mount it from where it is now)"
+        }
+        return " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)"
+    }
+
     func statusText() -> String {
         let status = store.status()
         let pending = pendingWorkReporter.withLock { $0 }?.report() ?? PendingWork()
         return """
-        store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
+        store: \(store.path)\(Self.backingFolderNote(store, noted: status.backingFolderGone))
         mount: \(mountDescription)\(logDescription.isEmpty ? "" : "\nlog: " + logDescription)
         time zone: \(store.timeZone.identifier)
         history: .minutafs/history (not listed; ls it for the days; minutafs restore sets one record or tag back)
