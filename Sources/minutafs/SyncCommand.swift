@@ -102,7 +102,7 @@ extension Minutafs {
             }
             var process: Process?
             var channel = SyncFrameChannel()
-            var toServer: Pipe?
+            var toServer: Pipe?, fromServer: Pipe?
             if let command = remote.serverCommand(remoteMinutafs: remoteMinutafs) {
                 let child = Process()
                 child.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
@@ -115,6 +115,7 @@ extension Minutafs {
                 }
                 process = child
                 toServer = input
+                fromServer = output
                 channel = SyncFrameChannel(input: output.fileHandleForReading.fileDescriptor, output: input.fileHandleForWriting.fileDescriptor)
             }
             let report: (String) -> Void = { line in
@@ -138,7 +139,9 @@ extension Minutafs {
                 failure = CommandFailure(path: remoteText, cause: "sync stopped: \(error); what was received is saved, sync again to finish")
             }
             if showsProgress { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
+            // Closing both ends: a server still writing an answer gets EPIPE instead of waiting forever.
             try? toServer?.fileHandleForWriting.close()
+            try? fromServer?.fileHandleForReading.close()
             process?.waitUntilExit()
             if let failure { throw failure }
             if let process, process.terminationStatus != 0 {
