@@ -5,8 +5,15 @@
 /// as a 4-byte big-endian length and the bytes.
 enum SessionFrame: Equatable {
     /// The first frame each way: who is speaking (`host:store path`, the key of the sync states it
-    /// keeps for the other side), whether nothing may be written, and what the store holds.
+    /// keeps for the other side), whether nothing may be written, and what the store holds: its
+    /// documents, and a summary of each month's images (`path` the month folder, `size` the number
+    /// of images, `digest` the SHA-256 of their names, sizes and digests), so that only the
+    /// months whose images differ are listed in full.
     case hello(peer: String, dryRun: Bool, documents: [String], images: [ImageEntry])
+    /// Asks for the images of one month folder.
+    case imageListRequest(folder: String)
+    /// The images of one month folder, with sizes and digests.
+    case imageList(folder: String, images: [ImageEntry])
     /// A sync message for one document (empty: nothing to send).
     case sync(path: String, message: [UInt8])
     /// The document cannot take part on the answering side (it does not load): why.
@@ -52,6 +59,10 @@ enum SessionFrame: Equatable {
         case .imageStored(let path, let writtenAs): writer.byte(6); writer.string(path); writer.string(writtenAs)
         case .done(let count): writer.byte(7); writer.number(count)
         case .failure(let reason): writer.byte(8); writer.string(reason)
+        case .imageListRequest(let folder): writer.byte(9); writer.string(folder)
+        case .imageList(let folder, let images):
+            writer.byte(10); writer.string(folder); writer.number(images.count)
+            for image in images { writer.string(image.path); writer.number(image.size); writer.bytes(image.digest) }
         }
         return writer.output
     }
@@ -77,6 +88,14 @@ enum SessionFrame: Equatable {
         case 6: return .imageStored(path: try reader.string(), writtenAs: try reader.string())
         case 7: return .done(documentsChanged: try reader.number())
         case 8: return .failure(try reader.string())
+        case 9: return .imageListRequest(folder: try reader.string())
+        case 10:
+            let folder = try reader.string()
+            var images: [ImageEntry] = []
+            for _ in 0..<(try reader.count()) {
+                images.append(ImageEntry(path: try reader.string(), size: try reader.number(), digest: try reader.bytes()))
+            }
+            return .imageList(folder: folder, images: images)
         default: throw .malformed("unknown kind \(kind)")
         }
     }

@@ -42,6 +42,30 @@ struct StoreSyncSide {
         return entries.sorted { $0.path < $1.path }
     }
 
+    /// ``images()`` by month folder, and each month's summary for the hello: the folder, the
+    /// number of images and the SHA-256 of their names, sizes and digests.
+    func imageMonths() throws(CommandFailure) -> (byFolder: [String: [SessionFrame.ImageEntry]], summaries: [SessionFrame.ImageEntry]) {
+        var byFolder: [String: [SessionFrame.ImageEntry]] = [:]
+        for image in try images() {
+            byFolder[String(image.path.dropLast(BackingFiles.lastComponent(image.path).count + 1)), default: []].append(image)
+        }
+        let summaries = byFolder.keys.sorted().map { folder in
+            let entries = byFolder[folder] ?? []
+            var hasher = SHA256()
+            for entry in entries {
+                hasher.update(data: Array(entry.path.utf8) + [0] + Array(String(entry.size).utf8) + [0] + entry.digest)
+            }
+            return SessionFrame.ImageEntry(path: folder, size: entries.count, digest: Array(hasher.finalize()))
+        }
+        return (byFolder, summaries)
+    }
+
+    /// `records/YYYY/MM`: a month's image folder.
+    static func isImageFolder(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return parts.count == 3 && parts[0] == "records" && isYear(parts[1]) && isMonth(parts[2])
+    }
+
     private func names(in folder: String) throws(CommandFailure) -> [(name: String, isDirectory: Bool)] {
         let path = storePath + "/" + folder
         guard BackingFiles.status(path)?.isDirectory == true else { return [] }

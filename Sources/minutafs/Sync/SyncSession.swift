@@ -40,9 +40,9 @@ struct SyncSession {
     /// The side that started the sync: hello, every document, the images, done.
     mutating func run(dryRun: Bool, stateFolder: (String) -> String?, summary: inout SyncSummary) throws {
         let documents = try side.documentPaths()
-        let images = try side.images()
-        let hello = try exchange(.hello(peer: identity, dryRun: dryRun, documents: documents, images: images), summary: &summary)
-        guard case .hello(let peer, _, let theirDocuments, let theirImages) = hello else {
+        let images = try side.imageMonths()
+        let hello = try exchange(.hello(peer: identity, dryRun: dryRun, documents: documents, images: images.summaries), summary: &summary)
+        guard case .hello(let peer, _, let theirDocuments, let theirMonths) = hello else {
             throw Failure.protocolError("no hello")
         }
         side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
@@ -52,7 +52,18 @@ struct SyncSession {
             progress?("syncing documents: \(index + 1)/\(all.count) \(path)")
             try syncDocument(path, summary: &summary)
         }
-        try syncImages(mine: images, theirs: theirImages.filter { StoreSyncSide.isImagePath($0.path) }, peer: peer, summary: &summary)
+        // Only the months whose image summaries differ are listed in full and compared.
+        let mineByFolder = Dictionary(images.summaries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByFolder = Dictionary(theirMonths.filter { StoreSyncSide.isImageFolder($0.path) }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for folder in Set(mineByFolder.keys).union(theirsByFolder.keys).sorted() where mineByFolder[folder] != theirsByFolder[folder] {
+            var theirs: [SessionFrame.ImageEntry] = []
+            if theirsByFolder[folder] != nil {
+                let answer = try exchange(.imageListRequest(folder: folder), summary: &summary)
+                guard case .imageList(_, let listed) = answer else { throw Failure.protocolError("no image list for \(folder)") }
+                theirs = listed.filter { StoreSyncSide.isImagePath($0.path) && $0.path.hasPrefix(folder + "/") }
+            }
+            try syncImages(mine: images.byFolder[folder] ?? [], theirs: theirs, peer: peer, summary: &summary)
+        }
         let done = try exchange(.done(documentsChanged: 0), summary: &summary)
         guard case .done(let changed) = done else { throw Failure.protocolError("no done") }
         summary.reportedChangedThere = changed
@@ -131,6 +142,7 @@ struct SyncSession {
         var peer = "peer"
         var changed = Set<String>()
         var dryRun = false
+        var imagesByFolder: [String: [SessionFrame.ImageEntry]] = [:]
         func finishCurrent() throws {
             if let current { try side.saveSyncState(current.state, for: current.path) }
             current = nil
@@ -148,7 +160,12 @@ struct SyncSession {
                     peer = name
                     dryRun = wantsDryRun
                     side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
-                    try channel.send(SessionFrame.hello(peer: identity, dryRun: dryRun, documents: try side.documentPaths(), images: try side.images()).encoded)
+                    let months = try side.imageMonths()
+                    imagesByFolder = months.byFolder
+                    try channel.send(SessionFrame.hello(peer: identity, dryRun: dryRun, documents: try side.documentPaths(), images: months.summaries).encoded)
+                case .imageListRequest(let folder):
+                    guard StoreSyncSide.isImageFolder(folder) else { throw Failure.protocolError("\(folder) is not a month's image folder") }
+                    try channel.send(SessionFrame.imageList(folder: folder, images: imagesByFolder[folder] ?? []).encoded)
                 case .sync(let path, let message):
                     guard StoreSyncSide.isDocumentPath(path) else { throw Failure.protocolError("\(path) is not a document of a store") }
                     if current?.path != path {
@@ -183,7 +200,7 @@ struct SyncSession {
                     try finishCurrent()
                     try channel.send(SessionFrame.done(documentsChanged: changed.count).encoded)
                     return
-                case .skipped, .imageStored, .failure:
+                case .skipped, .imageStored, .failure, .imageList:
                     throw Failure.protocolError("an answer where a request belongs")
                 }
             } catch let error as SyncFrameChannel.Failure {
