@@ -154,4 +154,39 @@ struct SyncProtocolTests {
         #expect(throws: AutomergeError.self) { try document.receiveSyncMessage(message, state: &state) }
         #expect(document.heads == heads)
     }
+
+    @Test("with a peer that does not advertise version 2, changes go as version 1 messages, a chunk per change")
+    func versionOnePeer() throws {
+        var (a, b) = try Self.pair()
+        let missing = a.changeCount + b.changeCount
+        var stateA = SyncState(), stateB = SyncState()
+        var incoming: SyncMessage? = nil
+        var quiet = 0, turn = 0, rounds = 0
+        var versionOneChanges = 0
+        while quiet < 2 && rounds < 50 {
+            rounds += 1
+            var message: SyncMessage?
+            if turn == 0 {
+                if let incoming { try a.receiveSyncMessage(incoming, state: &stateA) }
+                message = a.generateSyncMessage(&stateA)
+            } else {
+                if let incoming { try b.receiveSyncMessage(incoming, state: &stateB) }
+                message = b.generateSyncMessage(&stateB)
+            }
+            // An old peer: it says nothing of its capabilities.
+            message?.capabilities = nil
+            if let message, !message.changes.isEmpty {
+                #expect(message.version == .v1)
+                versionOneChanges += message.changes.count
+                // Each element is one change chunk: the same bytes decode as one change each.
+                let bytes = try SyncMessage.decode(message.encoded)
+                #expect(bytes == message)
+            }
+            quiet = message == nil ? quiet + 1 : 0
+            incoming = message
+            turn = 1 - turn
+        }
+        #expect(a.heads == b.heads)
+        #expect(versionOneChanges > 0 && versionOneChanges <= missing)
+    }
 }

@@ -142,6 +142,8 @@ struct StoreSyncSide {
 
     func saveSyncState(_ state: SyncState, for path: String) throws(CommandFailure) {
         guard !dryRun, let file = stateFile(for: path) else { return }
+        // Unchanged (the document was in sync already): no write, no fsync.
+        if let kept = try? BackingFiles.read(file), kept == state.encoded { return }
         do {
             try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
             try BackingFiles.writeAtomically(state.encoded, to: file, permissions: 0o600)
