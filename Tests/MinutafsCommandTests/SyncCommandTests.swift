@@ -194,4 +194,41 @@ struct SyncCommandTests {
             #expect(try Self.documents(b).isEmpty)
         }
     }
+
+    @Test("REMOTE - speaks the frames on standard input and output, with the report on standard error")
+    func standardStreams() throws {
+        try withTemporaryDirectory { folder in
+            let (a, b) = try Self.makeStores(in: folder)
+            let binary = try MinutafsBinary.path()
+            // Two fifos join `minutafs sync A -` to `minutafs sync --serve B` (each opens its
+            // writing end first, so neither waits for the other).
+            let script = folder + "/pair.sh"
+            try Data("""
+                #!/bin/sh
+                set -u
+                mkfifo "$1/to-server" "$1/to-client" || exit 90
+                "$2" sync --serve "$4" < "$1/to-server" > "$1/to-client" &
+                server=$!
+                "$2" sync "$3" - > "$1/to-server" < "$1/to-client" 2> "$1/report"
+                client=$?
+                wait "$server"
+                echo "$client $?"
+
+                """.utf8).write(to: URL(fileURLWithPath: script))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [script, folder, binary, a, b]
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_STATE_HOME": folder + "/state"]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let statuses = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(statuses == "0 0\n", "client and server exit statuses: \(statuses)")
+            let report = try String(contentsOfFile: folder + "/report", encoding: .utf8)
+            #expect(report.contains("round trips"), "\(report)")
+            try Self.expectSame(a, b)
+        }
+    }
 }
