@@ -30,6 +30,11 @@ public struct AutomergeError: Error, CustomStringConvertible, Sendable, Equatabl
         case invalidValue
         /// A caller asked for something impossible (an index out of range, a missing object).
         case invalidArgument
+        /// A save whose columns cannot hold a value of the document: a delta-encoded column whose
+        /// difference from the previous row does not fit in 64 bits (changes whose times lie at both
+        /// ends of `Int64`). The reference writes such a save anyway, and no loader accepts it
+        /// ("mismatching heads"); this engine refuses to encode it, so it is never written (SPEC 5a).
+        case unsavableValue
     }
 
     public let kind: Kind

@@ -6,30 +6,39 @@ extension Document {
     /// Changes still waiting for missing dependencies (``hasPendingChanges``: a file whose first
     /// chunk is a document may hold them) follow the document chunk as the change chunks they were
     /// read as, in the order they wait, as the reference's save keeps its orphans.
-    public mutating func save() -> [UInt8] {
+    ///
+    /// - Throws: ``AutomergeError/Kind/unsavableValue``, naming the change, when the document chunk
+    ///   cannot hold a value of the history: changes whose times lie at both ends of `Int64`, whose
+    ///   time column's difference does not fit in 64 bits. The reference saves such a document as
+    ///   bytes no loader accepts; here nothing is returned to be written, and the document is as it was
+    ///   (its changes still load from, and save as, change chunks: ``changeChunks(afterFirst:)``).
+    public mutating func save() throws(AutomergeError) -> [UInt8] {
         commit()
-        savedHistoryCount = history.count
         // Moved out and back so that encoding (which reads `self`) does not copy it.
         var cache = compressedColumns, dependencies = dependencyPositions
         compressedColumns = CompressedColumnCache()
         dependencyPositions = DependencyPositionCache()
-        var bytes = encodedDocument(cache: &cache, dependencies: &dependencies)
-        compressedColumns = cache
-        dependencyPositions = dependencies
+        defer {
+            compressedColumns = cache
+            dependencyPositions = dependencies
+        }
+        var bytes = try encodedDocument(cache: &cache, dependencies: &dependencies)
+        savedHistoryCount = history.count
         // Changes still waiting for their dependencies follow the document, as the reference writes them.
         for change in queue { bytes += change.bytes }
         return bytes
     }
 
     /// The document chunk for the current history, without committing or marking anything.
-    public func encodedDocument() -> [UInt8] {
+    /// - Throws: as ``save()`` does.
+    public func encodedDocument() throws(AutomergeError) -> [UInt8] {
         var cache = CompressedColumnCache(), dependencies = DependencyPositionCache()
-        return encodedDocument(cache: &cache, dependencies: &dependencies)
+        return try encodedDocument(cache: &cache, dependencies: &dependencies)
     }
 
     /// ``encodedDocument()``, reusing the compressed columns in `cache` that did not change and the
     /// dependency positions already looked up.
-    func encodedDocument(cache: inout CompressedColumnCache, dependencies: inout DependencyPositionCache) -> [UInt8] {
+    func encodedDocument(cache: inout CompressedColumnCache, dependencies: inout DependencyPositionCache) throws(AutomergeError) -> [UInt8] {
         let set = operationSet
         // Actors of the changes, sorted; operation ids are renumbered into that table.
         let changeActors = sequenceByActor.keys.sorted()  // every actor with a change in the history
@@ -116,7 +125,22 @@ extension Document {
 
         var chunk = DocumentChunk(actors: changeActors, heads: heads, changes: rows, operations: [])
         for head in chunk.heads { chunk.headIndices[head] = historyIndex[head] }
-        return chunk.encode(operationColumns: encoder.columns(layout: .document), cache: &cache)
+        do {
+            return try chunk.encode(operationColumns: encoder.columns(layout: .document), cache: &cache)
+        } catch {
+            throw unsavable(error)
+        }
+    }
+
+    /// The error ``save()`` throws for a change column that cannot hold a change's value: the change
+    /// (its hash, actor and sequence number), the column and the two values.
+    private func unsavable(_ overflow: DocumentChunk.ColumnOverflow) -> AutomergeError {
+        let change = history.indices.contains(overflow.row) ? history[overflow.row] : nil
+        let named = change.map { "change \($0.hash.hexString) (actor \($0.actor), sequence number \($0.sequence))" } ?? "change \(overflow.row + 1)"
+        return AutomergeError(
+            .unsavableValue,
+            "\(named) cannot be saved in a document chunk: its \(overflow.column) \(overflow.value) differs from the previous change's "
+                + "\(overflow.previous) by more than 64 bits hold, and a file saved so would not load (its changes load from change chunks)")
     }
 
     /// Appends one operation to a document chunk's columns, its actors renumbered by `chunkActor`.

@@ -52,10 +52,16 @@ public protocol FileTree: AnyObject, Sendable {
     /// Creates or replaces a file with new contents.
     ///
     /// Called once per save: when a file written through the mount is flushed, fsynced or closed with
-    /// changes, when it is truncated by path, or when a scratch file is renamed onto this name. The error
+    /// changes, when it is truncated by path, or when a scratch file is renamed onto this name (the
+    /// saves of a program go through `write(_:toPath:origin:)`, whose default calls this). The error
     /// goes back to the program's `close`, `fsync`, `truncate` or `rename`; after an error the file shows
     /// what the tree holds.
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError)
+
+    /// `write(_:toPath:)` of a save by a program whose reads of the tree the mount knows (`origin`): a
+    /// handle's save, or a file renamed onto `path`. A tree that compares a save with what its writer
+    /// read (SPEC 5b) takes it from here. The default ignores `origin`.
+    func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError)
 
     func removeFile(atPath path: String) throws(TreeError)
 
@@ -132,4 +138,8 @@ extension FileTree {
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 
     public func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork) {}
+
+    public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
+        try write(contents, toPath: path)
+    }
 }

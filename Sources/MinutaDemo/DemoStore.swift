@@ -92,7 +92,7 @@ public enum DemoStore {
             do { try tagsDocument.put(.boolean(true), forKey: "isArchived", in: object) } catch {}
             tagsDocument.commit(time: (firstStart + 60 * 86_400_000) / 1000)
         }
-        try BackingFiles.writeAtomically(tagsDocument.save(), to: store + "/tags.automerge")
+        try BackingFiles.writeAtomically(Self.saved(&tagsDocument, as: "tags.automerge"), to: store + "/tags.automerge")
         summary.tags = tags.count
 
         // One document per month, one change per record, as the device that made it.
@@ -143,12 +143,12 @@ public enum DemoStore {
                 let stamp = "\(ISO8601.pad(today.year, 4))-\(ISO8601.pad(today.month, 2))-\(ISO8601.pad(today.day, 2))"
                 summary.conflictCopy = "records/\(lastMonth.yearName)/\(lastMonth.monthName) (Tablet's conflicted copy \(stamp)).automerge"
                 try BackingFiles.makeDirectories(store + "/records/" + lastMonth.yearName)
-                try BackingFiles.writeAtomically(copy.save(), to: store + "/" + summary.conflictCopy)
+                try BackingFiles.writeAtomically(Self.saved(&copy, as: summary.conflictCopy), to: store + "/" + summary.conflictCopy)
             }
         }
         for (month, var document) in documents.sorted(by: { $0.key < $1.key }) {
             try BackingFiles.makeDirectories(store + "/records/" + month.yearName)
-            try BackingFiles.writeAtomically(document.save(), to: store + "/" + month.documentPath)
+            try BackingFiles.writeAtomically(Self.saved(&document, as: month.documentPath), to: store + "/" + month.documentPath)
             summary.months += 1
         }
 
@@ -166,6 +166,11 @@ public enum DemoStore {
             }
         }
         return summary
+    }
+
+    /// The document's full save; a refusal (times a document chunk cannot hold) is a `StoreError` naming `file`.
+    static func saved(_ document: inout Document, as file: String) throws(StoreError) -> [UInt8] {
+        do { return try document.save() } catch { throw .documentOperationFailed(file: file, operation: "save", cause: error) }
     }
 
     static func write(_ record: DemoRecord, tagIDs: [String], into document: inout Document) throws(AutomergeError) {

@@ -12,8 +12,8 @@ struct OpenFile {
     let isWritable: Bool
     /// `O_APPEND`: every write goes to the end, whatever offset the kernel passed.
     let isAppending: Bool
-    /// The contents this handle works on; nil until first needed, and after a refused save or a change
-    /// underneath (then the tree's contents are loaded again).
+    /// The contents this handle works on; nil until first needed, and after a refused save (then the
+    /// tree's contents are loaded again). A change of the file keeps them until `isOutdated` says.
     var contents: [UInt8]?
     /// Changed since the last save.
     var isDirty = false
@@ -30,9 +30,16 @@ struct OpenFile {
     /// copies (`dup`, a forked child's), and whichever of them closes first, the others do not report
     /// a save that never happened as a success.
     var refusal: Errno?
+    /// The file changed since `contents` were taken (a save, a change underneath), and nothing of this
+    /// handle is unsaved: the handle keeps reading that version to its end, so a read never joins the
+    /// start of one version to the rest of another, and takes the current one when it reads from the
+    /// start again or writes.
+    var isOutdated = false
     /// Counts changes, so a save that raced with a write does not mark the newer bytes clean.
     var changeCount: UInt64 = 0
     var modificationTime: TreeTime
+    /// The program that opened the handle, if the kernel named one: whose reads its saves carry.
+    var opener: ProgramID?
 
     mutating func change(_ modify: (inout [UInt8]) -> Void, at time: TreeTime) {
         var bytes = contents ?? []
@@ -40,6 +47,7 @@ struct OpenFile {
         modify(&bytes)
         contents = bytes
         isDirty = true
+        isOutdated = false
         refusal = nil
         awaitsFirstWrite = false
         changeCount += 1

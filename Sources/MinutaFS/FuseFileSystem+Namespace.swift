@@ -236,7 +236,8 @@ extension FuseFileSystem {
     /// `RENAME_EXCHANGE` works between two scratch files only (`EINVAL` otherwise); directories of the
     /// tree are not renamed (`EPERM`).
     func rename(
-        _ name: String, inDirectory parent: UInt64, to newName: String, inDirectory newParent: UInt64, flags: RenameFlags
+        _ name: String, inDirectory parent: UInt64, to newName: String, inDirectory newParent: UInt64, flags: RenameFlags,
+        program: ProgramID? = nil
     ) throws(Errno) {
         if isReadOnly { throw .readOnlyFileSystem }
         if !flags.isSubset(of: [.noReplace, .exchange]) || flags == [.noReplace, .exchange] { throw .invalidArgument }
@@ -299,7 +300,7 @@ extension FuseFileSystem {
             forgetSettlingFile(atPath: source)
             if let inode = state.withLock({ $0.inodes.inode(atPath: destination) }) { scheduleSettling(ofInode: inode) }
         case (true, true):
-            try saveScratchFile(source, as: destination)
+            try saveScratchFile(source, as: destination, program: program)
         case (false, true):
             // Renaming another record onto a name unlinked a moment ago: that removal happens first, as it
             // would have without the delay (only a save at that name replaces a pending removal).
@@ -327,17 +328,23 @@ extension FuseFileSystem {
         }
     }
 
-    /// A scratch file renamed onto an accepted name: the tree gets its bytes as one save.
-    private func saveScratchFile(_ source: String, as destination: String) throws(Errno) {
-        guard let contents = state.withLock({ $0.scratch[source]?.contents }) else { throw .noSuchFileOrDirectory }
+    /// A scratch file renamed onto an accepted name: the tree gets its bytes as one save, with what the
+    /// renaming `program` read of the destination (`sed -i`, vim, `os.replace` wrote the temporary file
+    /// from their read of it); once saved, it counts as read by that program.
+    private func saveScratchFile(_ source: String, as destination: String, program: ProgramID?) throws(Errno) {
+        guard let (contents, origin) = state.withLock({ state in
+            state.scratch[source].map { ($0.contents, state.reads.origin(ofSaveTo: destination, by: program)) }
+        }) else { throw .noSuchFileOrDirectory }
         let replaced = retainReplacedVersion(atPath: destination)
         do throws(TreeError) {
-            try tree.write(contents, toPath: destination)
+            try tree.write(contents, toPath: destination, origin: origin)
         } catch {
             releaseRetainedVersion(ofInode: replaced, atPath: destination)
             throw error.code
         }
+        let saved = ContinuousClock.now
         let inode = state.withLock { state -> UInt64? in
+            if let program { state.reads.noteRead(of: destination, by: program, at: saved) }
             state.scratch.remove(source)
             state.inodes.move(source, to: destination)
             state.pendingRemovals[destination] = nil  // replaced by this save

@@ -9,12 +9,15 @@ import SystemPackage
 /// How a file is opened, from `open(2)`'s flags.
 struct OpenFlags: Equatable {
     var isWritable: Bool
+    /// `O_RDONLY` or `O_RDWR`: the program may read what it opened.
+    var isReadable: Bool
     var truncates: Bool
     var appends: Bool
     var isExclusive: Bool
 
-    init(isWritable: Bool, truncates: Bool = false, appends: Bool = false, isExclusive: Bool = false) {
+    init(isWritable: Bool, isReadable: Bool? = nil, truncates: Bool = false, appends: Bool = false, isExclusive: Bool = false) {
         self.isWritable = isWritable
+        self.isReadable = isReadable ?? !isWritable
         self.truncates = truncates
         self.appends = appends
         self.isExclusive = isExclusive
@@ -24,6 +27,7 @@ struct OpenFlags: Equatable {
         let accessMode = flags & O_ACCMODE
         self.init(
             isWritable: accessMode == O_WRONLY || accessMode == O_RDWR,
+            isReadable: accessMode == O_RDONLY || accessMode == O_RDWR,
             truncates: flags & O_TRUNC != 0,
             appends: flags & O_APPEND != 0,
             isExclusive: flags & O_EXCL != 0
@@ -141,11 +145,27 @@ extension FuseFileSystem {
         return answer
     }
 
-    /// `open` of a file (directories go through `openDirectory`).
+    /// `open` of a file (directories go through `openDirectory`), by `program` when the kernel named it.
     ///
     /// A read-only open of a file of the tree whose attributes the last `lookup`, `getattr` or
     /// `readdirplus` read (and that nothing changed since) does not ask the tree again.
-    func open(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
+    ///
+    /// An open for reading without `O_TRUNC` is noted as `program`'s read of the file at the moment the
+    /// open began (`ReadLog`): whatever it reads through this open, from the mount or from the
+    /// kernel's pages, is the version served then or later.
+    func open(inode: UInt64, flags: OpenFlags, program: ProgramID? = nil) throws(Errno) -> OpenedFile {
+        let began = ContinuousClock.now
+        let opened = try openFile(inode: inode, flags: flags)
+        state.withLock { state in
+            state.handles[file: opened.handle]?.opener = program
+            if let program, flags.isReadable, !(flags.truncates && flags.isWritable) {
+                state.noteRead(ofInode: inode, by: program, at: began)
+            }
+        }
+        return opened
+    }
+
+    private func openFile(inode: UInt64, flags: OpenFlags) throws(Errno) -> OpenedFile {
         if flags.isWritable && isReadOnly { throw .readOnlyFileSystem }
         let now = TreeTime.now()
         let truncates = flags.truncates && flags.isWritable
@@ -176,7 +196,7 @@ extension FuseFileSystem {
                     file.change({ $0 = [] }, at: now)
                     file.awaitsFirstWrite = true
                 }
-                return .opened(state.openWithoutKeptPages(file, flags: flags))
+                return .opened(state.openWithoutKeptPages(file, flags: flags, bypassesCache: true))
             }
             if !flags.isWritable, let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory {
                 return .opened(state.openTreeFile(inode: inode, attributes: attributes, flags: flags, at: now))
@@ -202,7 +222,8 @@ extension FuseFileSystem {
     }
 
     /// `read`: up to `length` bytes from `offset`, from the handle's snapshot of the file (taken at the
-    /// first read), its unsaved changes, or the scratch file.
+    /// first read, and again at a read from the start once the file changed), its unsaved changes, or the
+    /// scratch file.
     func read(handle: UInt64, from offset: Int, length: Int) throws(Errno) -> [UInt8] {
         enum Attempt {
             case read([UInt8])
@@ -210,6 +231,10 @@ extension FuseFileSystem {
         }
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
+                if offset == 0, state.handles[file: handle]?.isOutdated == true {
+                    state.handles[file: handle]?.contents = nil
+                    state.handles[file: handle]?.isOutdated = false
+                }
                 guard let file = state.handles[file: handle] else { throw .badFileDescriptor }
                 if let retained = state.inodes.retainedVersion(ofInode: file.inode) {
                     return .read((file.contents ?? retained.contents).bytes(from: offset, length: length))
@@ -457,6 +482,12 @@ extension FuseFileSystem {
 }
 
 extension FuseFileSystem.MountState {
+    /// Notes `program`'s read of the tree's file `inode` (not of a scratch file: the tree never sees those).
+    mutating func noteRead(ofInode inode: UInt64, by program: ProgramID, at instant: ContinuousClock.Instant) {
+        guard let path = inodes.path(ofInode: inode), !scratch.contains(path) else { return }
+        reads.noteRead(of: path, by: program, at: instant)
+    }
+
     /// Opens a handle on the version a rename retained for `inode` (a program resolved the name just
     /// before the rename): the old version, as on a disk. Nil when the inode has none.
     mutating func openRetainedVersion(ofInode inode: UInt64, flags: OpenFlags, at now: TreeTime) -> OpenedFile? {
@@ -469,13 +500,23 @@ extension FuseFileSystem.MountState {
     }
 
     /// Opens a handle on `file`, whose bytes are the mount's own (a scratch file, unsaved changes, a
-    /// retained version): the kernel drops the pages it kept for the inode.
-    mutating func openWithoutKeptPages(_ file: OpenFile, flags: OpenFlags) -> OpenedFile {
-        OpenedFile(handle: handles.open(file), keepsCache: false, bypassesCache: false, needsFlush: flags.isWritable)
+    /// retained version): the kernel drops the pages it kept for the inode. A handle on a file of the
+    /// tree that may be written reads past the page cache (`bypassesCache`, see `openTreeFile`).
+    mutating func openWithoutKeptPages(_ file: OpenFile, flags: OpenFlags, bypassesCache: Bool = false) -> OpenedFile {
+        OpenedFile(handle: handles.open(file), keepsCache: false, bypassesCache: bypassesCache, needsFlush: flags.isWritable)
     }
 
     /// Opens a handle on a file of the tree with these attributes (a handle from `O_TRUNC` starts empty),
     /// keeping the kernel's pages if they hold these contents already.
+    ///
+    /// A file the tree lets programs write (a record, `tags.json`, an image) is read past the page cache
+    /// (`direct_io`), every handle from its own bytes: each handle reads one version of the file (the one
+    /// it first read, or its own unsaved bytes), whatever its size in the kernel. Through the page cache,
+    /// a reader's pages came from its handle's version while the size came from whoever changed it last:
+    /// a writer saving in place truncates the file to 0 at its `open(O_TRUNC)` and grows it with each
+    /// `write`, so a reader that had taken the old version got it cut at the new length, or padded with
+    /// NUL bytes up to it (and left those pages for the next reader). The cost: reads of those files are
+    /// requests, not page cache hits (two per small file: its bytes, then the end).
     mutating func openTreeFile(inode: UInt64, attributes: TreeAttributes, flags: OpenFlags, at now: TreeTime) -> OpenedFile {
         var file = OpenFile(
             inode: inode, isWritable: flags.isWritable, isAppending: flags.appends,
@@ -489,7 +530,7 @@ extension FuseFileSystem.MountState {
         let keepsCache = cacheable && inodes.cachedContent(ofInode: inode) == stamp
         inodes.setCachedContent(cacheable ? stamp : nil, ofInode: inode)
         return OpenedFile(
-            handle: handles.open(file), keepsCache: keepsCache, bypassesCache: !cacheable,
+            handle: handles.open(file), keepsCache: keepsCache, bypassesCache: !cacheable || attributes.isWritable,
             needsFlush: flags.isWritable)
     }
 }

@@ -18,7 +18,15 @@ extension FuseFileSystem {
     /// A name the tree accepts becomes a file that exists only in the returned handle until its first save;
     /// any other name becomes a scratch file.
     func create(
-        _ name: String, inDirectory parent: UInt64, permissions: UInt32, flags: OpenFlags
+        _ name: String, inDirectory parent: UInt64, permissions: UInt32, flags: OpenFlags, program: ProgramID? = nil
+    ) throws(Errno) -> (NodeAttributes, OpenedFile) {
+        let created = try createFile(name, inDirectory: parent, permissions: permissions, flags: flags, program: program)
+        state.withLock { $0.handles[file: created.1.handle]?.opener = program }
+        return created
+    }
+
+    private func createFile(
+        _ name: String, inDirectory parent: UInt64, permissions: UInt32, flags: OpenFlags, program: ProgramID?
     ) throws(Errno) -> (NodeAttributes, OpenedFile) {
         if isReadOnly { throw .readOnlyFileSystem }
         let directory = try path(ofInode: parent)
@@ -36,7 +44,7 @@ extension FuseFileSystem {
             if flags.isExclusive { throw .fileExists }
             if existing.isDirectory { throw .isDirectory }
             existing.inode = state.withLock { $0.inodes.lookUp(path) }
-            let opened = try open(inode: existing.inode, flags: flags)
+            let opened = try open(inode: existing.inode, flags: flags, program: program)
             return (try attributes(ofInode: existing.inode), opened)
         } catch where error != .noSuchFileOrDirectory {
             throw error
@@ -84,6 +92,11 @@ extension FuseFileSystem {
         let limit = try maximumSize(ofHandle: handle)
         while true {
             let attempt = try state.withLock { state throws(Errno) -> Attempt in
+                // A write changes the current version, not the one an outdated handle was reading.
+                if state.handles[file: handle]?.isOutdated == true {
+                    state.handles[file: handle]?.contents = nil
+                    state.handles[file: handle]?.isOutdated = false
+                }
                 // Only the handle's flags and size are read here: a copy of the handle would share
                 // its bytes, and the write below would then copy them all.
                 guard let (inode, isAppending, isOversized, size) = state.handles[file: handle].flatMap({ file in
@@ -162,13 +175,16 @@ extension FuseFileSystem {
     ///   or `fsync`. The handle then drops its bytes: the file shows what the tree holds. Until the next
     ///   write, every later flush or fsync of the handle (`repeatsRefusal`) throws that refusal again
     ///   without asking the tree: it is another descriptor of the same open file learning the save failed.
-    func save(handle: UInt64, isFlush: Bool = false, repeatsRefusal: Bool = true) throws(Errno) {
+    ///
+    /// The tree hears what the saving program read (`SaveOrigin`): `program` (the one closing or
+    /// syncing) or else the handle's opener; once saved, the file counts as read by both.
+    func save(handle: UInt64, isFlush: Bool = false, repeatsRefusal: Bool = true, program: ProgramID? = nil) throws(Errno) {
         try saving.withLock(handle: handle) { () throws(Errno) in
-            try saveNow(handle: handle, isFlush: isFlush, repeatsRefusal: repeatsRefusal)
+            try saveNow(handle: handle, isFlush: isFlush, repeatsRefusal: repeatsRefusal, program: program)
         }
     }
 
-    private func saveNow(handle: UInt64, isFlush: Bool, repeatsRefusal: Bool) throws(Errno) {
+    private func saveNow(handle: UInt64, isFlush: Bool, repeatsRefusal: Bool, program: ProgramID?) throws(Errno) {
         if !isFlush, repeatsRefusal, let inode = state.withLock({ $0.handles[file: handle]?.inode }) {
             // `fsync` of a file held while written: a file of its own is written to the tree now.
             try settleNow(ofInode: inode)
@@ -185,7 +201,7 @@ extension FuseFileSystem {
         enum Plan {
             case nothing
             case refused(Errno)
-            case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool)
+            case write(path: String, contents: [UInt8], inode: UInt64, changeCount: UInt64, isUnsaved: Bool, origin: SaveOrigin, savers: [ProgramID])
         }
         let oversized = state.withLock { state in state.handles[file: handle].flatMap { $0.isOversized ? $0.inode : nil } }
         if let oversized {
@@ -210,13 +226,15 @@ extension FuseFileSystem {
                 state.handles[file: handle]?.isDirty = false
                 return .nothing
             }
-            return .write(path: path, contents: contents, inode: file.inode, changeCount: file.changeCount, isUnsaved: file.isUnsaved)
+            let savers = [program, file.opener].compactMap { $0 }
+            return .write(path: path, contents: contents, inode: file.inode, changeCount: file.changeCount, isUnsaved: file.isUnsaved,
+                          origin: state.reads.origin(ofSaveTo: path, byAnyOf: savers), savers: savers)
         }
         if case .refused(let refusal) = plan { throw refusal }
-        guard case .write(let path, let contents, let inode, let changeCount, let isUnsaved) = plan else { return }
+        guard case .write(let path, let contents, let inode, let changeCount, let isUnsaved, let origin, let savers) = plan else { return }
 
         do throws(TreeError) {
-            try tree.write(contents, toPath: path)
+            try tree.write(contents, toPath: path, origin: origin)
         } catch {
             let refusal = error.code
             state.withLock { state in
@@ -233,7 +251,9 @@ extension FuseFileSystem {
             }
             throw refusal
         }
+        let saved = ContinuousClock.now
         state.withLock { state in
+            for saver in savers { state.reads.noteRead(of: path, by: saver, at: saved) }
             if state.handles[file: handle]?.changeCount == changeCount {
                 state.handles[file: handle]?.isDirty = false
             }
@@ -343,6 +363,10 @@ extension FuseFileSystem {
             // A truncation within the limit lets a handle refused as too large write again.
             let needsContents = state.withLock { state in
                 state.handles[file: target]?.isOversized = false
+                if state.handles[file: target]?.isOutdated == true {
+                    state.handles[file: target]?.contents = nil  // truncate the current version
+                    state.handles[file: target]?.isOutdated = false
+                }
                 return state.handles[file: target]?.contents == nil
             }
             if needsContents && size > 0 {

@@ -45,6 +45,8 @@ final class FuseFileSystem: Sendable {
         var failedRemovals: [String: Errno] = [:]
         /// Set when the mount ends: work that fails from then on stays in the journal, not retried here.
         var isEnding = false
+        /// Which files each program read, and when: what a save is compared with (SPEC 5b).
+        var reads = ReadLog()
     }
 
     init(
@@ -145,7 +147,8 @@ final class FuseFileSystem: Sendable {
 
     /// The tree reported that `paths` changed underneath: forget what the mount and the kernel cached.
     ///
-    /// Open handles without unsaved changes drop their snapshot and read the new contents; handles with
+    /// Open handles without unsaved changes read the new contents from their next read from the start
+    /// (they finish the version they were reading, see `OpenFile.isOutdated`); handles with
     /// unsaved changes keep them (their save will win, as with any two writers).
     func treeDidChange(_ paths: [String]) {
         let notices: [KernelCacheNotice] = state.withLock { state in
@@ -172,12 +175,13 @@ final class FuseFileSystem: Sendable {
 
 extension FuseFileSystem.MountState {
     /// The contents of `inode` changed: the kernel's page cache must not be kept at the next open, and
-    /// handles without unsaved changes reload.
+    /// handles without unsaved changes take the new contents at their next read from the start or
+    /// write (`OpenFile.isOutdated`); until then they finish reading the version they have.
     mutating func forgetCachedContent(ofInode inode: UInt64) {
         inodes.setCachedContent(nil, ofInode: inode)
         inodes.forgetTreeAttributes(ofInode: inode)
         for handle in handles.handles(ofInode: inode) where handles[file: handle]?.isDirty == false {
-            handles[file: handle]?.contents = nil
+            if handles[file: handle]?.contents != nil { handles[file: handle]?.isOutdated = true }
         }
     }
 }

@@ -69,6 +69,8 @@ public struct Migration: Sendable {
     var months: [Month: PreparedDocument] = [:]
     /// Images to copy, relative to the store: (from, to).
     var imageCopies: [(from: String, to: String)] = []
+    /// The targets of `imageCopies`, to plan each copy once.
+    private var plannedImageTargets: Set<String> = []
 
     /// The ids of the tags `tags.automerge` held before this run.
     public var tagIDsInDocument: Set<RecordID> {
@@ -243,14 +245,15 @@ public struct Migration: Sendable {
             }
             if located[RecordID(record.id)] == nil {
                 month = timeZone.month(ofMilliseconds: record.startTime) ?? entry.folder
-                var prepared = months[month] ?? PreparedDocument(document: Document(actor: actor), changed: false, existed: false)
+                // Changed where it is held: a copy taken out and stored back would copy the whole
+                // document at every record (its storage is shared until the copy is written).
+                let empty = PreparedDocument(document: Document(actor: actor), changed: false, existed: false)
                 do {
-                    _ = try record.write(into: &prepared.document)
+                    _ = try record.write(into: &months[month, default: empty].document)
                 } catch {
                     throw Self.writeFailure(error, file: entry.file, operation: "storing record \(record.id)")
                 }
-                prepared.changed = true
-                months[month] = prepared
+                months[month, default: empty].changed = true
                 located[RecordID(record.id)] = (month, record.id)
                 if !replacing { summary.recordsAdded += 1 }
             }
@@ -292,7 +295,7 @@ public struct Migration: Sendable {
             guard BackingFiles.status(storePath + "/" + target)?.isRegularFile != true else { continue }
             let source = entry.folder.folderPath + "/" + image
             if BackingFiles.status(storePath + "/" + source)?.isRegularFile == true {
-                if !imageCopies.contains(where: { $0.to == target }) {
+                if plannedImageTargets.insert(target).inserted {
                     imageCopies.append((source, target))
                     summary.imagesCopied += 1
                 }
@@ -325,13 +328,17 @@ public struct Migration: Sendable {
             var document = prepared.document
             let path = storePath + "/" + month.documentPath
             try BackingFiles.makeDirectories(BackingFiles.parentPath(path))
-            try BackingFiles.writeAtomically(document.save(), to: path)
+            let bytes: [UInt8]
+            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: month.documentPath, operation: "save", cause: error) }
+            try BackingFiles.writeAtomically(bytes, to: path)
             done += 1
             progress(done, total)
         }
         if writeTags {
             var document = tags.document
-            try BackingFiles.writeAtomically(document.save(), to: storePath + "/tags.automerge")
+            let bytes: [UInt8]
+            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: "tags.automerge", operation: "save", cause: error) }
+            try BackingFiles.writeAtomically(bytes, to: storePath + "/tags.automerge")
             done += 1
             progress(done, total)
         }

@@ -23,6 +23,13 @@ enum Measuring {
         }
     }
 
+    /// The document's full save; a refused save (times a document chunk cannot hold) ends the benchmark.
+    static func save(_ document: inout Document) -> [UInt8] {
+        do { return try document.save() } catch {
+            StoreSaveBenchmark.fail("save: \(error)")
+        }
+    }
+
     /// Runs `body` `count` times (after one warm-up run) and returns each run's microseconds, sorted.
     static func measure(_ count: Int, _ body: () -> Void) -> [Double] {
         body()

@@ -51,7 +51,7 @@ extension MinutafsBench {
                 let bytes = Measuring.readFile(path)
                 let loadTime = Measuring.median(Measuring.measure(runs) { _ = Measuring.load(bytes, path) })
                 var document = Measuring.load(bytes, path)
-                let saveTime = Measuring.median(Measuring.measure(runs) { _ = document.save() })
+                let saveTime = Measuring.median(Measuring.measure(runs) { _ = Measuring.save(&document) })
                 // Every change merged into an empty document (the work of a first sync).
                 let mergeAll = Measuring.median(Measuring.measure(runs) { var empty = Document(); try? empty.merge(document) })
                 var mergeText = "-"
@@ -104,7 +104,7 @@ extension MinutafsBench {
 
         func run() {
             var document = Measuring.load(Measuring.readFile(file), file)
-            Measuring.printSamples(Measuring.measure(count) { _ = document.save() })
+            Measuring.printSamples(Measuring.measure(count) { _ = Measuring.save(&document) })
         }
     }
 
@@ -141,7 +141,7 @@ extension MinutafsBench {
                 counter += 1
                 try? document.put(.timestamp(1_700_000_000_000 + counter), forKey: "endTime", in: record)
                 document.commit(time: counter)
-                _ = document.save()
+                _ = Measuring.save(&document)
             })
         }
     }
@@ -157,7 +157,7 @@ extension MinutafsBench {
             guard let record = Measuring.firstRecord(document) else { throw ExitCode.failure }
             try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
             document.commit(time: 1_700_000_000)
-            Measuring.writeFile(document.save(), output)
+            Measuring.writeFile(Measuring.save(&document), output)
         }
     }
 
@@ -176,7 +176,7 @@ extension MinutafsBench {
         func run() throws {
             var generator = MonthGenerator(year: 2024, month: 3, seed: UInt64(records))
             guard var document = try? generator.document(records: records) else { throw ExitCode.failure }
-            Measuring.writeFile(document.save(), output)
+            Measuring.writeFile(Measuring.save(&document), output)
         }
     }
 
@@ -190,10 +190,10 @@ extension MinutafsBench {
             for count in [100, 1_000, 10_000] {
                 var generator = MonthGenerator(year: 2024, month: 3, seed: UInt64(count))
                 guard var document = try? generator.document(records: count) else { throw ExitCode.failure }
-                let bytes = document.save()
+                let bytes = Measuring.save(&document)
                 let runs = count >= 10_000 ? 5 : 20
                 let loadTime = Measuring.median(Measuring.measure(runs) { _ = Measuring.load(bytes, "generated") })
-                let saveTime = Measuring.median(Measuring.measure(runs) { _ = document.save() })
+                let saveTime = Measuring.median(Measuring.measure(runs) { _ = Measuring.save(&document) })
                 // Two replicas that diverged by 20 record edits each.
                 var left = document.fork(actor: ActorID(bytes: [UInt8](repeating: 1, count: 16)))
                 var right = document.fork(actor: ActorID(bytes: [UInt8](repeating: 2, count: 16)))
@@ -216,7 +216,7 @@ extension MinutafsBench {
                     counter += 1
                     try? edited.put(.timestamp(counter), forKey: "endTime", in: record)
                     edited.commit(time: counter)
-                    _ = edited.save()
+                    _ = Measuring.save(&edited)
                 })
                 let columns = [count, bytes.count, document.changeCount, Int(loadTime), Int(saveTime), Int(mergeTime), Int(editTime)]
                     .map { String($0).padding(toLength: 10, withPad: " ", startingAt: 0) }
@@ -255,7 +255,7 @@ extension MinutafsBench {
             }
             tags.commit(time: 1_450_000_000)
             try? FileManager.default.createDirectory(atPath: folder + "/records", withIntermediateDirectories: true)
-            Measuring.writeFile(tags.save(), folder + "/tags.automerge")
+            Measuring.writeFile(Measuring.save(&tags), folder + "/tags.automerge")
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
             for year in firstYear..<(firstYear + years) {
                 for month in 1...12 {
@@ -264,7 +264,7 @@ extension MinutafsBench {
                     let monthName = month < 10 ? "0\(month)" : "\(month)"
                     let yearFolder = folder + "/records/\(year)"
                     try? FileManager.default.createDirectory(atPath: yearFolder + "/" + monthName, withIntermediateDirectories: true)
-                    Measuring.writeFile(document.save(), yearFolder + "/" + monthName + ".automerge")
+                    Measuring.writeFile(Measuring.save(&document), yearFolder + "/" + monthName + ".automerge")
                     for key in document.keys(of: .root) {
                         guard case .object(let record, _)? = document.value(of: .root, key: key),
                               case .object(let images, .list)? = document.value(of: record, key: "images") else { continue }

@@ -35,9 +35,10 @@ enum Verdicts {
                 for head in document.heads.map(\.hexString).sorted() { output += "head \(head)\n" }
                 for line in document.conflictLines() { output += "conflict \(line)\n" }
                 for line in document.changeLines() { output += "change \(line)\n" }
-                if let saveDirectory {
+                // A save refused (`unsavableValue`) writes no file: there are no bytes to compare.
+                if let saveDirectory, let saved = try? document.save() {
                     let name = (path as NSString).lastPathComponent
-                    _ = FileManager.default.createFile(atPath: "\(saveDirectory)/\(name)", contents: Data(document.save()))
+                    _ = FileManager.default.createFile(atPath: "\(saveDirectory)/\(name)", contents: Data(saved))
                 }
             } catch {
                 output += "error \(error.kind) \(error.description.replacingOccurrences(of: "\n", with: " "))\n"

@@ -23,7 +23,7 @@ extension Minutafs {
 
                 Examples:
                   minutafs demo ./demo-store
-                  minutafs demo /tmp/store --seed 7 --now 2025-06-30T12:00:00Z --timezone UTC
+                  minutafs demo ./store-2025 --seed 7 --now 2025-06-30T12:00:00Z --timezone UTC
                 """)
 
         @Argument(help: ArgumentHelp("The folder to write the store to (new or empty).", valueName: "dir"))

@@ -9,8 +9,8 @@ extension Minutafs {
                 Files are written atomically: a temporary file in the same folder, flushed to \
                 disk, then renamed over the destination, so a sync tool never sees half a file.
 
-                Examples:
-                  minutafs doc compact records/2024/03.automerge
+                Examples (in a store's year folder, records/2024):
+                  minutafs doc compact 03.automerge
                   minutafs doc merge -o 03.automerge 03.automerge "03 (1).automerge"
                 """,
             subcommands: [Compact.self, Merge.self, SyncFirst.self, SyncServe.self]
@@ -27,9 +27,9 @@ extension Minutafs.Doc {
                 change chunks are folded in and the file usually gets smaller. Without -o the \
                 input is replaced in place, and left untouched when nothing would change.
 
-                Examples:
-                  minutafs doc compact records/2024/03.automerge
-                  minutafs doc compact records/2024/03.automerge -o /tmp/03.automerge
+                Examples (in a store's year folder, records/2024):
+                  minutafs doc compact 03.automerge
+                  minutafs doc compact 03.automerge -o ~/03.automerge
                 """
         )
 
@@ -46,7 +46,8 @@ extension Minutafs.Doc {
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     let original = try DocumentFile.readBytes(atPath: input)
                     var document = try DocumentFile.load(original, from: input)
-                    let saved = document.save()
+                    // Loaded back before it is written: in place, the input is replaced only by a file that loads.
+                    let saved = try DocumentFile.loadableSave(of: &document, for: input)
                     if let output {
                         try DocumentFile.write(saved, toPath: output)
                     } else if saved != original {
@@ -65,7 +66,7 @@ extension Minutafs.Doc {
                 then saves the result. Every order gives the same state; the saved bytes list the \
                 changes in the order they were merged. The output may be one of the inputs.
 
-                Example:
+                Example (in a store's year folder, records/2024):
                   minutafs doc merge -o 03.automerge 03.automerge "03 (1).automerge"
                 """
         )
@@ -96,7 +97,7 @@ extension Minutafs.Doc {
                         throw CommandFailure(path: input, cause: "cannot merge: \(error)")
                     }
                 }
-                try DocumentFile.write(merged.save(), toPath: output)
+                try DocumentFile.write(DocumentFile.loadableSave(of: &merged, for: output), toPath: output)
             }
         }
     }

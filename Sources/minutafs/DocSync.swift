@@ -72,7 +72,11 @@ extension Minutafs.Doc {
                 } catch let failure as SyncFrameChannel.Failure {
                     throw CommandFailure(path: "standard input", cause: failure.description)
                 }
-                try DocumentFile.write(document.save(), toPath: output)
+                let bytes: [UInt8]
+                do { bytes = try document.save() } catch {
+                    throw CommandFailure(path: output, cause: "cannot save: \(error)")
+                }
+                try DocumentFile.write(bytes, toPath: output)
             }
         }
 

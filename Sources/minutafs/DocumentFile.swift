@@ -22,6 +22,7 @@ enum DocumentFile {
     /// The cause alone: the command line already names the file.
     static func cause(_ error: StoreError) -> String {
         if case .system(_, _, let code) = error { return String(cString: strerror(code.rawValue)) }
+        if case .unloadableDocument(_, let reason) = error { return reason.description + "; it is left untouched" }
         return error.description
     }
 
@@ -47,6 +48,29 @@ enum DocumentFile {
             throw CommandFailure(path: path, cause: "it holds changes whose dependencies are missing; it is left untouched")
         }
         return document
+    }
+
+    /// The full save of `document`, checked to load back to the same heads before anything is written
+    /// (SPEC 5a: a loadable file is never replaced by one that does not load).
+    ///
+    /// - Throws: `CommandFailure` naming `path` (the file the document is for) when the engine refuses
+    ///   the save (changes whose times a document chunk cannot hold, named) or its bytes do not load.
+    static func loadableSave(of document: inout Document, for path: String) throws(CommandFailure) -> [UInt8] {
+        let saved: [UInt8]
+        do { saved = try document.save() } catch {
+            throw CommandFailure(path: path, cause: "cannot be saved: \(error); nothing was written")
+        }
+        do {
+            let reloaded = try Document.load(saved)
+            guard reloaded.heads == document.heads else {
+                throw CommandFailure(path: path, cause: "its save loads back to other heads; nothing was written")
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(path: path, cause: "its save does not load back (\(error)); nothing was written")
+        }
+        return saved
     }
 
     /// Replaces the file at `path` with `bytes` atomically and durably (SPEC §5). A file already

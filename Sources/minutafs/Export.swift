@@ -67,7 +67,7 @@ extension Minutafs {
                     logger.warning("\(store) has no tags.automerge: \(directory)/tags.json lists no tags, and records keep tag ids that name none")
                 }
                 if summary.conflictCopies > 0 {
-                    logger.notice("merged \(summary.conflictCopies) conflict cop\(summary.conflictCopies == 1 ? "y" : "ies") in memory; `minutafs merge \(store)` merges them in the store")
+                    FileHandle.standardError.write(Data((WaitingCopiesNotice.line(merged: summary.conflictCopies) + "\n").utf8))
                 }
                 if summary.recordsWithoutStartTime > 0 {
                     logger.warning("\(summary.recordsWithoutStartTime) record(s) have no usable startTime; written as <id>.json, which the legacy app cannot read")

@@ -37,10 +37,13 @@ extension Minutafs {
 
                 Examples:
                   minutafs mount ~/Dropbox/Minuta ~/minuta
-                  minutafs mount --create ~/Dropbox/Minuta ~/minuta
-                  minutafs mount -f -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
                   ls ~/minuta/.minutafs/history/
-                  minutafs restore ~/minuta/.minutafs/history/2024-03-10/records/2024/03/2024-03-08_090000.json
+                  H=~/minuta/.minutafs/history
+                  minutafs restore $H/2024-11-22/records/2024/11/2024-11-21_183900.json
+                  fusermount3 -u ~/minuta
+                  minutafs mount -o ro --timezone Europe/Berlin ~/Dropbox/Minuta ~/minuta
+                  fusermount3 -u ~/minuta
+                  minutafs mount --create ~/NewStore ~/minuta
                 """)
 
         @Argument(help: "The store folder (the sync tool's Minuta folder).")
@@ -220,9 +223,14 @@ enum MountDaemon {
     }
 
     static func startInBackground(arguments: [String], mountPoint: String) throws(CommandFailure) {
-        guard let executable = Bundle.main.executablePath ?? arguments.first else {
-            throw CommandFailure(path: mountPoint, cause: "cannot find the minutafs executable")
+        // The kernel's link to this process's executable: Foundation's Bundle.main traps when a folder
+        // on the way to the executable is closed to the user running it.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else {
+            throw CommandFailure(path: mountPoint, cause: "cannot find the minutafs executable (/proc/self/exe: \(String(cString: strerror(errno))))")
         }
+        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(arguments.dropFirst()) + ["-f"]

@@ -13,8 +13,17 @@ extension Minutafs {
                 reports/YYYY/MM.svg; as text, a table of its records and its hours by tag. --year YYYY \
                 prints the year: as csv, reports/YYYY/summary.csv (months by tags, in hours); as text, its \
                 months and tags. Without either, the latest month with records. Times are in the store's \
-                time zone (--timezone, default the local one); a running timer counts up to now. The store \
-                is only read.
+                time zone (--timezone, default the local one); a running timer counts up to now; a record \
+                counts in the month and on the day it starts, whichever month's document holds it.
+
+                Rounding: each row shows its own duration, the exact time from start to end rounded half up \
+                to the minute (H:MM) and to the hundredth of an hour (hours), the same way everywhere; every \
+                total (per tag, per month, the year, the picture's legend) is the sum of the rows it covers, \
+                so the printed rows add up exactly to the printed totals.
+
+                The store is only read: conflict copies waiting beside a document are merged in memory and \
+                not written (run `minutafs merge` or mount the store to merge them into it), so the numbers \
+                are those a mount shows; how many were merged is said on standard error.
 
                 Exit status: 0 printed; 1 the store could not be read or has no such month or year; 64 usage error.
 
@@ -61,21 +70,22 @@ extension Minutafs {
 
         func run() throws {
             try reportingFailures {
-                let opened = try StoreCommandSupport.openExistingStore(store, timeZone: timezone)
+                let opened = try StoreCommandSupport.openExistingStore(store, timeZone: timezone, readOnly: true)
                 let reports = StoreReports(store: opened)
                 let output: [UInt8]
                 do throws(StoreError) {
-                    output = try render(reports, store: opened)
+                    output = try render(reports)
                 } catch {
                     throw CommandFailure(path: store, cause: error.description)
                 }
                 FileHandle.standardOutput.write(Data(output))
+                WaitingCopiesNotice.print(for: opened)
             }
         }
 
-        private func render(_ reports: StoreReports, store opened: Store) throws(StoreError) -> [UInt8] {
+        private func render(_ reports: StoreReports) throws(StoreError) -> [UInt8] {
             if let year {
-                let months = try opened.months(inYear: year)
+                let months = try reports.months(inYear: year)
                 guard !months.isEmpty else { throw .notFound("records/\(year): no records in \(year)") }
                 switch format {
                 case .csv: return try reports.contents(of: .summary(year: year))
@@ -87,10 +97,10 @@ extension Minutafs {
             }
             let chosen: Month
             if let month, let parsed = Self.parseMonth(month) {
-                guard opened.hasMonth(parsed) else { throw .notFound("\(parsed.documentPath): no records in \(parsed)") }
+                guard try reports.hasReports(parsed) else { throw .notFound("\(parsed.documentPath): no records in \(parsed)") }
                 chosen = parsed
             } else {
-                guard let latest = try opened.months().max() else { throw .notFound("records: no records in the store") }
+                guard let latest = try reports.months().max() else { throw .notFound("records: no records in the store") }
                 chosen = latest
             }
             switch format {

@@ -28,14 +28,20 @@ extension Minutafs {
                 `cp SNAPSHOT/tags.json MOUNT/tags.json` instead sets EVERY tag back to that instant: \
                 tags created since are deleted, and renames and archivings since are undone.
 
+                After the write it reads the record or tag back from the mount: "restored" is printed \
+                only when it is as in the snapshot.
+
                 Exit status: 0 restored (or already as in the snapshot); 1 the path is not in a \
-                snapshot, the record or tag is not there, or the mount refused the write (the reason \
-                is in MOUNT/.minutafs/errors); 64 usage error.
+                snapshot, the record or tag is not there, the mount refused the write (the reason \
+                is in MOUNT/.minutafs/errors), or the record or tag read back differs from the \
+                snapshot (each field that differs is named); 64 usage error.
 
                 Examples:
-                  minutafs restore ~/minuta/.minutafs/history/2024-11-24T08:00/records/2024/11/2024-11-22_091500.json
-                  minutafs restore --tag Meeting ~/minuta/.minutafs/history/2024-11-22
-                  minutafs restore --tag 3499450C-7F1D-41E0-9E00-4A6CAE04BC6F ~/minuta/.minutafs/history/2024-11-22/tags.json
+                  H=~/minuta/.minutafs/history
+                  minutafs restore $H/2024-11-24T08:00/records/2024/11/2024-11-22_090200.json
+                  minutafs restore --tag Meetings $H/2024-11-22
+                  minutafs restore --tag 62ACF36B-A9BB-4187-B573-0E4353BE559D \\
+                      $H/2024-11-22/tags.json
                 """)
 
         @Argument(help: ArgumentHelp(
@@ -82,6 +88,9 @@ enum RestoreError: Error, CustomStringConvertible {
     case ambiguousTag(String, candidates: [TagSummary])
     /// The mount refused or failed the write.
     case writeFailed(file: String, operation: String, errno: Int32, mountRoot: String)
+    /// The write returned 0, but the record or tag read back is not as in the snapshot: `differences`
+    /// names each field (`endTime is "…", the snapshot has "…"`).
+    case notApplied(file: String, differences: [String], mountRoot: String)
 
     /// A tag as the messages name it: `"Meeting" (3499450C-...)`.
     struct TagSummary {
@@ -114,6 +123,9 @@ enum RestoreError: Error, CustomStringConvertible {
             errno == EINVAL
                 ? "\(file): the mount refused the restored content; the reason is in \(mountRoot)/.minutafs/errors"
                 : "\(file): \(operation) failed: \(String(cString: strerror(errno)))"
+        case .notApplied(let file, let differences, let mountRoot):
+            "\(file): not restored: read back after the write, " + differences.joined(separator: "; ")
+                + "; see \(mountRoot)/.minutafs/conflicts and \(mountRoot)/.minutafs/errors"
         }
     }
 }
@@ -173,7 +185,9 @@ struct SnapshotLocation {
         if let live = liveRecordFile(holding: RecordID(id), preferring: snapshotMonth) {
             if let current = try? Self.read(live), current == bytes { return "record \(id) is already as in \(instant): \(live)" }
             try write(bytes, to: live, creating: false)
-            return "restored record \(id) as of \(instant): \(live)"
+            let restored = try readBack(RecordID(id), as: bytes, snapshotFile: snapshotFile, preferring: snapshotMonth, written: live)
+            // Its start may have moved it to another month folder: both names are said.
+            return "restored record \(id) as of \(instant): \(live)" + (restored == live ? "" : " (now \(restored))")
         }
         // Deleted since: created again under its id, in the month folder it was in (the mount files
         // it by its start). The snapshot's name may show another record now; then its id names it.
@@ -181,7 +195,43 @@ struct SnapshotLocation {
         var target = snapshotMonth + "/" + inside[3]
         if access(target, F_OK) == 0 { target = snapshotMonth + "/" + RecordID(id).text + ".json" }
         try write(bytes, to: target, creating: true)
-        return "restored deleted record \(id) as of \(instant): \(target)"
+        let restored = try readBack(RecordID(id), as: bytes, snapshotFile: snapshotFile, preferring: snapshotMonth, written: target)
+        return "restored deleted record \(id) as of \(instant): \(target)" + (restored == target ? "" : " (now \(restored))")
+    }
+
+    /// The live record file of `id` after a restore wrote `bytes` (it may have moved with its start):
+    /// its path, when it shows what the snapshot shows.
+    /// - Throws: ``RestoreError/notApplied(file:differences:mountRoot:)`` naming each field that differs.
+    private func readBack(_ id: RecordID, as bytes: [UInt8], snapshotFile: String, preferring month: String, written: String) throws(RestoreError) -> String {
+        let expected = try Self.parse(bytes, file: snapshotFile)
+        guard let live = liveRecordFile(holding: id, preferring: month) else {
+            throw .notApplied(file: written, differences: ["the record is not in the mount"], mountRoot: mountRoot)
+        }
+        let differences = Self.differences(try Self.parse(try Self.read(live), file: live), from: expected)
+        guard differences.isEmpty else { throw .notApplied(file: live, differences: differences, mountRoot: mountRoot) }
+        return live
+    }
+
+    /// Each member where `live` differs from the snapshot's `expected` object, as a phrase.
+    static func differences(_ live: JSONValue, from expected: JSONValue) -> [String] {
+        guard case .object(let liveMembers) = live, case .object(let expectedMembers) = expected else {
+            return live == expected ? [] : ["it is not the snapshot's object"]
+        }
+        let keys = (expectedMembers.map(\.key) + liveMembers.map(\.key)).reduce(into: [String]()) { keys, key in
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys.compactMap { key -> String? in
+            let now = liveMembers.first { $0.key == key }?.value
+            let then = expectedMembers.first { $0.key == key }?.value
+            guard now != then else { return nil }
+            return "\(key) is \(now.map(Self.shown) ?? "absent"), the snapshot has \(then.map(Self.shown) ?? "none")"
+        }
+    }
+
+    /// A value as one line of JSON.
+    private static func shown(_ value: JSONValue) -> String {
+        String(decoding: JSONWriter.pretty(value).dropLast(), as: UTF8.self)
+            .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
     }
 
     /// The live record file that shows `id`: in `preferredMonth` first, then in every month folder.
@@ -236,6 +286,13 @@ struct SnapshotLocation {
             restored.append(chosen)
         }
         try write(JSONWriter.pretty(.object([(key: "tags", value: .array(restored))])), to: liveFile, creating: false)
+        // Read back: "restored" only for a tag that is as in the snapshot now.
+        let readBack = try Self.tags(in: liveFile).first { Self.id(of: $0) == RecordID(id) }
+        guard let readBack else { throw .notApplied(file: liveFile, differences: ["tag \(summary.description) is not in it"], mountRoot: mountRoot) }
+        let differences = Self.differences(readBack, from: chosen)
+        guard differences.isEmpty else {
+            throw .notApplied(file: liveFile, differences: differences.map { "tag \(summary.description): " + $0 }, mountRoot: mountRoot)
+        }
         return "restored tag \(summary.description) as of \(instant)"
     }
 

@@ -18,7 +18,8 @@ extension Minutafs {
                 never written over. While the store is mounted this changes nothing and says so: the \
                 mount merges conflict copies itself.
                 Exit status: 0 when everything was merged, 1 when a copy was quarantined or not merged, \
-                or the folder is not a store or could not be read.
+                the store is mounted (the mount merges; nothing was changed), or the folder is not a store \
+                or could not be read.
 
                 Example:
                   minutafs merge ~/Dropbox/Minuta
@@ -91,25 +92,30 @@ enum StoreCommandSupport {
     /// a folder with neither `tags.automerge` nor `records/` (a wrong path, or the sync tool's parent
     /// folder), which would otherwise be "checked" or mounted with nothing in it (`StoreFolder`).
     /// `creating` is how to start a new store there instead, for a command that can.
+    /// `readOnly`: the command only reads, and reads each document merged in memory with the conflict
+    /// copies waiting beside it, as a mount shows them (`Store+WaitingCopies.swift`).
     static func openExistingStore(
         _ path: String, creating hint: String? = nil, timeZone: String? = nil, stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        cacheDirectory: String? = nil, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         if !path.isEmpty { try MountedPath.refuse(path) }
         try StoreFolder.checkExistingStore(path, creating: hint)
-        return try open(path, timeZone: timeZone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, log: log)
+        return try open(path, timeZone: timeZone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory, readOnly: readOnly, log: log)
     }
 
     static func open(
         _ path: String, timeZone: String? = nil, stateDirectory: String? = nil, cacheDirectory: String? = nil,
-        indexesRecordHolders: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }
+        indexesRecordHolders: Bool = true, readOnly: Bool = false, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(CommandFailure) -> Store {
         guard let zone = StoreTimeZone(identifier: timeZone) else {
             throw CommandFailure(path: path, cause: "unknown time zone \(timeZone ?? "")")
         }
+        // The store folder, not the link to it: `Store` never follows a link at its own path (a folder
+        // replaced by one under a mount is not the store), so a link the user named is resolved here.
+        let path = MountDaemon.absolute(path)
         do {
             return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
-                             indexesRecordHolders: indexesRecordHolders, log: log)
+                             indexesRecordHolders: indexesRecordHolders, mergesWaitingCopiesInMemory: readOnly, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
@@ -139,9 +145,11 @@ enum StoreCommandSupport {
     }
 
     /// The writer lock of the store a document file belongs to (`STORE/tags.automerge` or
-    /// `STORE/records/YYYY/MM.automerge`), or nil for a file outside any store.
+    /// `STORE/records/YYYY/MM.automerge`), or nil for a file outside any store. The path is resolved
+    /// first (`ResolvedPath`: relative, `..`, links, a file not yet there), so no spelling of a
+    /// store's document gets past the lock of a store in use.
     static func lockForDocument(atPath path: String) throws(CommandFailure) -> StoreLock? {
-        let absolute = MountDaemon.absolute(path)
+        let absolute = ResolvedPath.of(path)
         let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
         var root: [String]?
@@ -168,6 +176,9 @@ enum StoreCommandSupport {
         } catch {
             if case .storeInUse(_, let holder) = error {
                 throw CommandFailure(path: storePath, cause: "the store is in use: \(holder); \(hint)")
+            }
+            if case let .storeHeldByStuckMount(_, mountPoint, process, connection) = error {
+                throw CommandFailure(path: storePath, cause: StoreError.stuckMountReason(mountPoint: mountPoint, process: process, connection: connection))
             }
             throw CommandFailure(path: storePath, cause: error.description)
         }

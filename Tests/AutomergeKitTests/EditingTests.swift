@@ -29,9 +29,9 @@ struct EditingTests {
         try document.delete(forKey: "raw")
         document.commit(time: 1_705_311_001)
 
-        let saved = document.save()
+        let saved = try document.save()
         var loaded = try Document.load(saved)
-        #expect(loaded.save() == saved)
+        #expect(try loaded.save() == saved)
         #expect(loaded.heads == document.heads)
         #expect(loaded.changes.map(\.hash) == document.changes.map(\.hash))
         #expect(loaded.text(of: comment) == "Hello big  wörld")
@@ -46,7 +46,7 @@ struct EditingTests {
     func incrementalSave() throws {
         var document = Document(actor: alice)
         try document.put(.string("one"), forKey: "a")
-        var file = document.save()
+        var file = try document.save()
         try document.put(.string("two"), forKey: "b")
         document.commit(time: 1)
         file += document.saveIncremental()

@@ -76,6 +76,6 @@ struct CompactChangeTests {
         #expect(loaded.text(of: text) == "")
         var fromChanges = try Document.load(document.changeChunks(since: []).flatMap { $0 })
         #expect(fromChanges.heads == document.heads)
-        _ = fromChanges.save()
+        _ = try fromChanges.save()
     }
 }

@@ -23,7 +23,7 @@ struct RootKeysTests {
         document.commit(time: 10)
         try document.delete(forKey: "B")
         document.commit(time: 11)
-        var bytes = document.save()
+        var bytes = try document.save()
         #expect(try Document.rootKeysWritten(inFile: bytes) == ["A", "B"])
         try document.put(.int(2), forKey: "C")
         document.commit(time: 12)

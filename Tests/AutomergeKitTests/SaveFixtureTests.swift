@@ -9,7 +9,7 @@ struct SaveFixtureTests {
           arguments: try Fixtures.names(withExtension: "saved.automerge").map { String($0.dropLast(".saved.automerge".count)) })
     func resave(name: String) throws {
         var document = try Document.load(Fixtures.bytes("\(name).automerge"))
-        let saved = document.save()
+        let saved = try document.save()
         #expect(ByteDifference(actual: saved, expected: try Fixtures.bytes("\(name).saved.automerge")) == nil)
     }
 
@@ -18,7 +18,7 @@ struct SaveFixtureTests {
     func fixedPoint(file: String) throws {
         let bytes = try Fixtures.bytes(file)
         var document = try Document.load(bytes)
-        let saved = document.save()
+        let saved = try document.save()
         #expect(ByteDifference(actual: saved, expected: bytes) == nil)
     }
 
@@ -41,7 +41,7 @@ struct SaveFixtureTests {
     func mergeBytes(order: MergeOrder) throws {
         let expectedFile = try #require(order.scenario.mergedFile(forOrder: order.letters))
         var merged = try order.merge()
-        let saved = merged.save()
+        let saved = try merged.save()
         #expect(ByteDifference(actual: saved, expected: try Fixtures.bytes(expectedFile)) == nil)
     }
 
@@ -52,7 +52,7 @@ struct SaveFixtureTests {
     func mergeIsIdempotent(order: MergeOrder) throws {
         let mergedBytes = try Fixtures.bytes(order.scenario.inputFile("merged"))
         var merged = try order.merge()
-        let saved = merged.save()
+        let saved = try merged.save()
         #expect(ByteDifference(actual: saved, expected: mergedBytes) == nil)
     }
 
@@ -60,7 +60,7 @@ struct SaveFixtureTests {
           arguments: try GroupedMergeOrder.all())
     func mergeOrderGroups(order: GroupedMergeOrder) throws {
         var merged = try order.evaluate(order.expression)
-        let saved = merged.save()
+        let saved = try merged.save()
         #expect(ByteDifference(actual: saved, expected: try Fixtures.bytes(order.expectedFile)) == nil)
     }
 }

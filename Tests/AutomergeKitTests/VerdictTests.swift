@@ -71,7 +71,7 @@ struct VerdictTests {
         if !verdict.changes.isEmpty { #expect(document.changeLines() == verdict.changes) }
         if let saved = verdict.saved {
             var copy = document
-            #expect(copy.save() == (try Fixtures.bytes(saved, in: "verdicts")), "the reference's save is \(saved)")
+            #expect(try copy.save() == (try Fixtures.bytes(saved, in: "verdicts")), "the reference's save is \(saved)")
         }
         #expect(LoadPromise.broken(by: bytes) == nil)
     }

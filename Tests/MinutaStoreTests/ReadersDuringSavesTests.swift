@@ -19,7 +19,7 @@ struct ReadersDuringSavesTests {
         return Array(try JSONSerialization.data(withJSONObject: object))
     }
 
-    @Test("reads of other months, held or loaded first, do not wait for a save whose folder fsync takes a second")
+    @Test("reads of other months, held or loaded first, do not wait for a save held inside its folder fsync")
     func readsOfOtherMonthsDoNotWaitForASave() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
@@ -27,26 +27,32 @@ struct ReadersDuringSavesTests {
             let file = try #require(try store.recordFiles(in: Self.january).first)
             let held = try #require(try store.recordFiles(in: Self.august).first)
             let bytes = try Self.withComment("saved on a slow disk", file)
-            FaultInjection.delay(.fsyncDirectory, milliseconds: 1000, under: path)
-            defer { FaultInjection.clearDelay(.fsyncDirectory, under: path) }
+            // The save's folder fsync does not return until the reads below are done: a read that
+            // waited for the save would never finish (and the deadline below would say so).
+            let hold = FaultInjection.hold(.fsyncDirectory, under: path)
+            defer { hold.release() }
             let saved = Mutex<Result<Store.WriteOutcome, StoreError>?>(nil)
             let saving = Thread {
                 let outcome = Result { () throws(StoreError) -> Store.WriteOutcome in try store.writeRecordFile(bytes, named: file.name, in: Self.january) }
                 saved.withLock { $0 = outcome }
             }
             saving.start()
-            Thread.sleep(forTimeInterval: 0.2)  // the save is in its folder fsync (a second long) now
-            let start = ContinuousClock.now
-            let loaded = try store.recordFiles(in: Self.july)  // never read: decoded and rendered now
-            let again = try store.recordFile(named: held.name, in: Self.august)  // held: its view published
-            let elapsed = ContinuousClock.now - start
-            let savedMeanwhile = saved.withLock { $0 != nil }
-            #expect(!loaded.isEmpty)
-            #expect(again?.contents == held.contents)
-            #expect(!savedMeanwhile, "the save ended before the reads: they did not run during it")
-            #expect(elapsed < .milliseconds(500), "reads of other months took \(elapsed) during a save of January")
-            let deadline = Date().addingTimeInterval(30)
-            while saved.withLock({ $0 == nil }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            try #require(hold.waitUntilReached(), "the save never reached its folder fsync")
+            let reads = Mutex<(loaded: [RecordFile], again: RecordFile?)?>(nil)
+            let reading = Thread {
+                let loaded = (try? store.recordFiles(in: Self.july)) ?? []  // never read: decoded and rendered now
+                let again = try? store.recordFile(named: held.name, in: Self.august)  // held: its view published
+                reads.withLock { $0 = (loaded, again ?? nil) }
+            }
+            reading.start()
+            let readsDone = eventually(within: 60) { reads.withLock { $0 != nil } }
+            #expect(readsDone, "reads of July and August waited for the save of January")
+            #expect(saved.withLock { $0 == nil }, "the save ended while held")
+            let result = reads.withLock { $0 }
+            #expect(result?.loaded.isEmpty == false)
+            #expect(result?.again?.contents == held.contents)
+            hold.release()
+            #expect(eventually(within: 60) { saved.withLock { $0 != nil } }, "the save did not finish once released")
             #expect(try saved.withLock { $0 }?.get().changed == true)
             let after = try #require(try store.recordFile(named: file.name, in: Self.january))
             #expect(String(decoding: after.contents, as: UTF8.self).contains("saved on a slow disk"))

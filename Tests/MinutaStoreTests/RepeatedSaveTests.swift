@@ -33,7 +33,7 @@ struct RepeatedSaveTests {
 
                 let bytes = try Fixtures.contents(ofFileAtPath: documentPath)
                 var loaded = try Document.load(bytes)
-                let compact = loaded.save()
+                let compact = try loaded.save()
                 largestExcess = max(largestExcess, bytes.count - compact.count)
                 if bytes.count < previousSize { compactions += 1 }
                 previousSize = bytes.count

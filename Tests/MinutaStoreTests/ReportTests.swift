@@ -31,17 +31,17 @@ struct ReportTests {
         #expect(rows[1] == ["2024-01-15", "2024-01-15 09:00:00", "2024-01-15 09:30:00", "0:30", "0.50", "Work, paid", "plain", "0", "R0"])
     }
 
-    @Test("three records of 20 minutes are 1.00 hours together, shared out as 0.34, 0.33 and 0.33: rounded once, then distributed")
-    func hoursRoundOnce() throws {
+    @Test("three records of 20 minutes are 0.33 hours each and 0.99 together: every row its own number, every total their sum")
+    func hoursRoundPerRow() throws {
         let records = (0..<3).map { Self.record("R\($0)", start: Self.nine + Int64($0) * 20 * Self.minute, minutes: 20) }
         let report = MonthReport(month: Self.january, records: records, tags: Self.tags, timeZone: .utc, now: 0)
         let sheet = try PythonScript.csvRows(TimesheetCSV.bytes(report))
-        #expect(sheet.dropFirst().map { $0[4] } == ["0.34", "0.33", "0.33"])
+        #expect(sheet.dropFirst().map { $0[4] } == ["0.33", "0.33", "0.33"])
         #expect(sheet.dropFirst().map { $0[3] } == ["0:20", "0:20", "0:20"])
         let byTag = try PythonScript.csvRows(TagSummaryCSV.bytes(report))
-        #expect(byTag == [["tag", "hours", "records", "share"], ["Work, paid", "1.00", "3", "100.0%"], ["total", "1.00", "3", "100.0%"]])
+        #expect(byTag == [["tag", "hours", "records", "share"], ["Work, paid", "0.99", "3", "100.0%"], ["total", "0.99", "3", "100.0%"]])
         let summary = try PythonScript.csvRows(YearSummaryCSV.bytes([report], tags: Self.tags))
-        #expect(summary == [["month", "Work, paid", "total"], ["2024-01", "1.00", "1.00"], ["total", "1.00", "1.00"]])
+        #expect(summary == [["month", "Work, paid", "total"], ["2024-01", "0.99", "0.99"], ["total", "0.99", "0.99"]])
     }
 
     @Test("untagged time and time under each tag id tags.json lacks get rows of their own, in by-tag and summary")
@@ -105,22 +105,34 @@ struct ReportTests {
         let reports = StoreReports(store: store, clock: { Self.fixtureNow })
         let expected = try Fixtures.directory("stores") + "/app-2024.expected"
         let tagDump = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expected + "/tags.json"))) as? [String: Any])
-        var yearTotal: Int64 = 0
         let summary = try PythonScript.csvRows(reports.contents(of: .summary(year: "2024")))
+        // The fixture's record dumps, by the month each record starts in (UTC: the store's zone here),
+        // whichever document holds it (SPEC 9).
+        var byStart: [Month: [String: [String: Any]]] = [:]
+        for month in 1...12 {
+            let dump = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(expected)/records/2024/\(ISO8601Pad.two(month)).json"))) as? [String: [String: Any]])
+            for (id, record) in dump {
+                let start = try #require((record["startTime"] as? [String: Any])?["_ts"] as? NSNumber).int64Value
+                let startMonth = try #require(StoreTimeZone.utc.month(ofMilliseconds: start))
+                byStart[startMonth, default: [:]][id] = record
+            }
+        }
+        var yearHundredths: Int64 = 0
         for month in 1...12 {
             let name = ISO8601Pad.two(month)
             let monthValue = try #require(Month(year: 2024, month: month))
-            let dump = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(expected)/records/2024/\(name).json"))) as? [String: [String: Any]])
-            // The independent sum: endTime (or now, for a running timer) minus startTime, from the dump.
-            var total: Int64 = 0
+            let dump = byStart[monthValue] ?? [:]
+            // The independent sum: each record's endTime (or now, for a running timer) minus its
+            // startTime, rounded half up to hundredths of an hour with integers, added up.
+            var hundredths: Int64 = 0
             var unknown = 0
             for record in dump.values {
                 let start = try #require((record["startTime"] as? [String: Any])?["_ts"] as? NSNumber).int64Value
                 let end = ((record["endTime"] as? [String: Any])?["_ts"] as? NSNumber)?.int64Value ?? Self.fixtureNow
-                total += max(0, end - start)
+                hundredths += (max(0, end - start) + 18_000) / 36_000
                 if let tag = record["tagId"] as? String, tagDump[tag] == nil { unknown += 1 }
             }
-            yearTotal += total
+            yearHundredths += hundredths
             let sheet = try PythonScript.csvRows(reports.contents(of: .timesheet(monthValue)))
             #expect(sheet.count == dump.count + 1, "\(name).csv rows")
             #expect(Set(sheet.dropFirst().map { $0[8] }) == Set(dump.keys), "\(name).csv ids")
@@ -128,21 +140,19 @@ struct ReportTests {
             let byTag = try PythonScript.csvRows(reports.contents(of: .byTag(monthValue)))
             let totalRow = try #require(byTag.last)
             #expect(totalRow[0] == "total")
-            let hours = try #require(Double(totalRow[1]))
-            #expect(abs(hours - Double(total) / 3_600_000) <= 0.005, "\(name): \(hours) h, the dump says \(Double(total) / 3_600_000)")
+            #expect(totalRow[1] == ReportRoundingTests.hoursText(hundredths: hundredths), "\(name): the dump's rows add up to \(hundredths) hundredths")
             #expect(totalRow[2] == String(dump.count))
             let unknownRows = byTag.filter { $0[0].hasPrefix("(unknown tag ") }.reduce(0) { $0 + (Int($1[2]) ?? 0) }
             #expect(unknownRows == unknown, "\(name): records under unknown tags")
-            // The month's row of summary.csv shows the same rounded total as its by-tag file.
+            // The month's row of summary.csv shows the same total as its by-tag file.
             #expect(summary.first { $0[0] == "2024-\(name)" }?.last == totalRow[1], "\(name): summary.csv and \(name)-by-tag.csv")
         }
-        // The year's total adds up the printed months (each rounded once), so it is within 0.005 h a
-        // month of the exact sum.
+        // The year's total adds up the printed months, which add up their printed rows.
         let yearCell = try #require(summary.last?.last)
         let yearHours = try #require(Decimal(string: yearCell))
         let monthCells = try summary.dropFirst().dropLast().map { try #require(Decimal(string: $0.last ?? "")) }
         #expect(monthCells.reduce(0, +) == yearHours)
-        #expect(abs(NSDecimalNumber(decimal: yearHours).doubleValue - Double(yearTotal) / 3_600_000) <= 0.005 * Double(monthCells.count))
+        #expect(yearCell == ReportRoundingTests.hoursText(hundredths: yearHundredths))
     }
 
     /// Reports read the records' values from the documents instead of parsing the files back (faster

@@ -3,10 +3,13 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// A save is compared with what the writer could have read (SPEC 5b): a script read a record, another
-/// device's change of one field was merged, and the script saved its old content with another field
-/// changed. The merged field keeps the other device's value; a field the writer really changed to a
-/// third value keeps the writer's, and the merged value is listed in `.minutafs/conflicts`.
+/// A save is compared with what its writer read (SPEC 5b): a script read a record, another device's
+/// change of one field was merged and shown (published), and the script saved its old content with
+/// another field changed. The merged field keeps the other device's value, and the value not applied
+/// is listed; a field the writer really changed to a third value keeps the writer's, and the merged
+/// value is listed in `.minutafs/conflicts`. A writer that read after the merge was shown, or that
+/// restores a snapshot, sets what it writes, even the value the merge replaced; one whose reads are
+/// unknown too, and the merged value it replaced is listed.
 @Suite struct StaleSaveTests {
     let january = Month(year: 2024, month: 1)!
 
@@ -51,21 +54,92 @@ import TestSupport
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
             let read = try shownRecord(store)
+            let readAt = ContinuousClock.now
             let readText = StoreFixture.text(read.contents)
+            let readEnd = try #require(try Self.field("endTime", of: read))
             try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
             #expect(try store.synchronizeDocuments() == ["records/2024/01.automerge"])
+            store.publishMerges()
             #expect(try Self.field("endTime", of: try shownRecord(store)) == "2024-01-03T09:00:00Z")
 
             // The script writes back what it read, with only the comment changed.
             let saved = try Self.setting("comment", to: "from the script", in: readText)
-            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january, reading: .at(readAt))
             let after = try shownRecord(store)
             #expect(try Self.field("endTime", of: after) == "2024-01-03T09:00:00Z", "the other device's endTime was reverted")
             #expect(try Self.field("comment", of: after) == "from the script")
-            #expect(try store.conflictReport().isEmpty)
+            // Not applied, and said so: both values, and how to set it anyway.
+            let conflicts = try store.conflictReport().joined()
+            #expect(conflicts.contains("endTime") && conflicts.contains("not applied") && conflicts.contains("\"2024-01-03T09:00:00Z\"")
+                && conflicts.contains("write it again to set \"\(readEnd)\"") && conflicts.contains("record \(BadInput.recordID)"), "\(conflicts)")
             // And on disk, for every device.
             let fresh = try Store(path: path, timeZone: .utc)
             #expect(try Self.field("endTime", of: try shownRecord(fresh)) == "2024-01-03T09:00:00Z")
+
+            // Written again (the save counts as a read now): it is set.
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january, reading: .at(ContinuousClock.now))
+            #expect(try Self.field("endTime", of: try shownRecord(store)) == readEnd)
+        }
+    }
+
+    @Test("a writer that read after the merge was shown sets the value the merge replaced; so does a restore; an unknown reader too, and the merged value is listed",
+          arguments: [WriterRead.restoring, .unknown, .at(.now + .seconds(3600))])
+    func deliberateOldValueApplies(reading: WriterRead) throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let old = try shownRecord(store)
+            let oldEnd = try #require(try Self.field("endTime", of: old))
+            try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
+            _ = try store.synchronizeDocuments()
+            store.publishMerges()
+            let merged = try shownRecord(store)
+            #expect(try Self.field("endTime", of: merged) == "2024-01-03T09:00:00Z")
+            // `.at` an instant after the publication: a fresh read (vim after `:e!`, `sed -i`, a script run now).
+            let saved = try Self.setting("endTime", to: oldEnd, in: StoreFixture.text(merged.contents))
+            _ = try store.writeRecordFile(Array(saved.utf8), named: merged.name, in: january, reading: reading)
+            #expect(try Self.field("endTime", of: try shownRecord(store)) == oldEnd, "a deliberate save was dropped")
+            let conflicts = try store.conflictReport().joined()
+            if reading == .unknown {
+                #expect(conflicts.contains("did not read the file through the mount") && conflicts.contains("2024-01-03T09:00:00Z"), "\(conflicts)")
+            } else {
+                #expect(conflicts.isEmpty, "\(conflicts)")
+            }
+        }
+    }
+
+    @Test("after an intermediate edit, the value the merge replaced can be set again")
+    func intermediateEdit() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let oldEnd = try #require(try Self.field("endTime", of: try shownRecord(store)))
+            try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
+            _ = try store.synchronizeDocuments()
+            store.publishMerges()
+            for value in ["2024-01-03T09:01:00Z", oldEnd] {
+                let shown = try shownRecord(store)
+                let saved = try Self.setting("endTime", to: value, in: StoreFixture.text(shown.contents))
+                _ = try store.writeRecordFile(Array(saved.utf8), named: shown.name, in: january, reading: .at(ContinuousClock.now))
+                #expect(try Self.field("endTime", of: try shownRecord(store)) == value)
+            }
+            #expect(try store.conflictReport().isEmpty)
+        }
+    }
+
+    @Test("a read after the merge but before the mount showed it is a read from before it")
+    func unpublishedMergeIsUnseen() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let read = try shownRecord(store)
+            try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
+            _ = try store.synchronizeDocuments()
+            // Not published: the kernel may still show the old pages to whoever opens now.
+            let readAt = ContinuousClock.now
+            let saved = try Self.setting("comment", to: "from the script", in: StoreFixture.text(read.contents))
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january, reading: .at(readAt))
+            #expect(try Self.field("endTime", of: try shownRecord(store)) == "2024-01-03T09:00:00Z")
         }
     }
 
@@ -75,10 +149,12 @@ import TestSupport
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
             let read = try shownRecord(store)
+            let readAt = ContinuousClock.now
             try otherDeviceSets("comment", to: "from the phone", store: path, folder: folder)
             _ = try store.synchronizeDocuments()
+            store.publishMerges()
             let saved = try Self.setting("comment", to: "from the laptop", in: StoreFixture.text(read.contents))
-            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january, reading: .at(readAt))
             #expect(try Self.field("comment", of: try shownRecord(store)) == "from the laptop")
             let conflicts = try store.conflictReport().joined()
             #expect(conflicts.contains("comment") && conflicts.contains("from the phone") && conflicts.contains("from the laptop"), "\(conflicts)")
@@ -91,12 +167,14 @@ import TestSupport
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
             let read = try shownRecord(store)
+            let readAt = ContinuousClock.now
             let readText = StoreFixture.text(read.contents)
             let hadComment = try Self.field("comment", of: read)
             try otherDeviceSets("tagId", to: "7A0E1F4B-0000-4000-8000-000000000001", store: path, folder: folder)
             _ = try store.synchronizeDocuments()
+            store.publishMerges()
             let saved = readText.replacingOccurrences(of: "\"startTime\"", with: "\"note\": \"x\",\n  \"startTime\"")
-            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january)
+            _ = try store.writeRecordFile(Array(saved.utf8), named: read.name, in: january, reading: .at(readAt))
             let after = try shownRecord(store)
             #expect(try Self.field("tagId", of: after) == "7A0E1F4B-0000-4000-8000-000000000001")
             #expect(try Self.field("comment", of: after) == hadComment)
@@ -104,8 +182,8 @@ import TestSupport
             // No merge touched another record: writing an older value there is an ordinary edit.
             let other = try #require(try store.recordFiles(in: january).first { $0.id == BadInput.otherRecordID })
             let changed = try Self.setting("comment", to: "first", in: StoreFixture.text(other.contents))
-            _ = try store.writeRecordFile(Array(changed.utf8), named: other.name, in: january)
-            _ = try store.writeRecordFile(other.contents, named: other.name, in: january)
+            _ = try store.writeRecordFile(Array(changed.utf8), named: other.name, in: january, reading: .at(readAt))
+            _ = try store.writeRecordFile(other.contents, named: other.name, in: january, reading: .at(readAt))
             let back = try #require(try store.recordFiles(in: january).first { $0.id == BadInput.otherRecordID })
             #expect(back.contents == other.contents)
         }
@@ -119,6 +197,7 @@ extension StaleSaveTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let store = try Store(path: path, timeZone: .utc)
             let read = StoreFixture.text(try store.tagsFile())
+            let readAt = ContinuousClock.now
             // Another device renames Yoga and adds a tag; its tags document replaces the store's.
             let device = try StoreFixture.copyOfAppStore(into: folder, name: "device")
             let other = try Store(path: device, timeZone: .utc)
@@ -128,14 +207,23 @@ extension StaleSaveTests {
             _ = try other.writeTagsFile(Array(renamed.utf8))
             try Shell.run("cp '\(device)/tags.automerge' '\(path)/.incoming' && mv '\(path)/.incoming' '\(path)/tags.automerge'")
             #expect(try store.synchronizeDocuments() == ["tags.automerge"])
+            store.publishMerges()
             // The script changes one tag's color in what it read and writes it all back.
             let saved = read.replacingOccurrences(of: "\"color\": \"#0A84FF\"", with: "\"color\": \"#000000\"")
             #expect(saved != read)
-            _ = try store.writeTagsFile(Array(saved.utf8))
+            _ = try store.writeTagsFile(Array(saved.utf8), reading: .at(readAt))
             let after = StoreFixture.text(try Store(path: path, timeZone: .utc).tagsFile())
             #expect(after.contains("\"Gardening\""), "the other device's new tag was deleted")
             #expect(after.contains("\"Stretching\"") && !after.contains("\"Yoga\""), "the other device's rename was reverted")
             #expect(after.contains("#000000"))
+            let conflicts = try store.conflictReport().joined()
+            #expect(conflicts.contains("left out by a save that read tags.json before") && conflicts.contains("\"Yoga\""), "\(conflicts)")
+
+            // Saved again from a fresh read, without the new tag: now it is deleted, as written.
+            let fresh = try #require(try JSONSerialization.jsonObject(with: Data(try store.tagsFile())) as? [String: [[String: Any]]])
+            let withoutIt = try JSONSerialization.data(withJSONObject: ["tags": (fresh["tags"] ?? []).filter { $0["name"] as? String != "Gardening" }])
+            _ = try store.writeTagsFile([UInt8](withoutIt), reading: .at(ContinuousClock.now))
+            #expect(!StoreFixture.text(try store.tagsFile()).contains("\"Gardening\""))
         }
     }
 }

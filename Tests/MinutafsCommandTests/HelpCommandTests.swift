@@ -16,7 +16,7 @@ struct HelpCommandTests {
         (["restore", "--help"], "minutafs restore --tag Meeting"),
         (["--help"], "start"),
         (["start", "--help"], "minutafs start --tag Work"),
-        (["stop", "--help"], "minutafs stop --at 17:45"),
+        (["stop", "--help"], "minutafs stop --at -5m"),
         (["now", "--help"], "minutafs now --json"),
         (["continue", "--help"], "minutafs continue ~/minuta"),
     ] as [([String], String)])

@@ -82,3 +82,74 @@ struct ManPageTests {
         }
     }
 }
+
+/// The man page's SYNOPSIS and `--help` say the same about every command's options, and `--help`
+/// examples can be copied as they print at 80 columns.
+struct ManPageSynopsisTests {
+    /// The options (`--tag`, `-f`) named in `text`, without `--help` and `--version`.
+    static func options(in text: String) -> Set<String> {
+        let pattern = #/(^|[^A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9-]*)/#
+        return Set(text.matches(of: pattern).map { String($0.output.2) }).subtracting(["--help", "-h", "--version"])
+    }
+
+    /// The SYNOPSIS lines of `command` (from each `.B minutafs COMMAND` line to its `.br`), joined.
+    static func synopsis(of command: String, in page: String) -> String {
+        let lines = ManPageTests.section("SYNOPSIS", of: page).split(separator: "\n", omittingEmptySubsequences: false)
+        var text = ""
+        var inCommand = false
+        for line in lines {
+            if line.hasPrefix(".B minutafs ") {
+                let rest = line.dropFirst(".B minutafs ".count)
+                inCommand = rest == command || rest.hasPrefix(command + " ")
+                if inCommand { text += " " + rest.dropFirst(command.count) }
+                continue
+            }
+            if line == ".br" { inCommand = false }
+            if inCommand { text += " " + line }
+        }
+        return text
+    }
+
+    /// Each option of `--help`'s OPTIONS section with its other spellings (`["-o", "--output"]`).
+    static func optionGroups(inHelp help: String) -> [Set<String>] {
+        guard let start = help.range(of: "\nOPTIONS:\n") else { return [] }
+        return help[start.upperBound...].split(separator: "\n").compactMap { line -> Set<String>? in
+            guard line.hasPrefix("  -") else { return nil }
+            let names = line.dropFirst(2).prefix { $0 != " " || true }.split(separator: " ").prefix { $0.hasPrefix("-") }
+            let group = Set(names.map { String($0.hasSuffix(",") ? $0.dropLast() : $0) }).subtracting(["--help", "-h", "--version"])
+            return group.isEmpty ? nil : group
+        }
+    }
+
+    @Test("the man page's SYNOPSIS names exactly the options each command's --help lists")
+    func synopsisMatchesHelp() throws {
+        let page = try ManPageTests.manPage()
+        for command in try ManPageTests.commands() {
+            let help = try MinutafsBinary.run(command.split(separator: " ").map(String.init) + ["--help"]).outputText
+            let groups = Self.optionGroups(inHelp: help)
+            let fromPage = Self.options(in: Self.synopsis(of: command, in: page))
+            let missing = groups.filter { $0.isDisjoint(with: fromPage) }.map { $0.sorted().joined(separator: "/") }
+            let unknown = fromPage.filter { name in !groups.contains { $0.contains(name) } }
+            #expect(missing.isEmpty && unknown.isEmpty,
+                    "minutafs \(command): the man page's SYNOPSIS lacks \(missing.sorted()) and names \(unknown.sorted()), which --help does not")
+        }
+    }
+
+    @Test("every --help example line prints whole at 80 columns (none split onto a line of its own)")
+    func examplesFitEightyColumns() throws {
+        for command in try [""] + ManPageTests.commands() {
+            let arguments = command.split(separator: " ").map(String.init) + ["--help"]
+            let help = try MinutafsBinary.run(arguments, environment: ["COLUMNS": "80"]).outputText
+            var inExamples = false
+            for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("Example") { inExamples = true; continue }
+                if line.hasPrefix("USAGE:") || (inExamples && line.isEmpty) { inExamples = false }
+                guard inExamples else { continue }
+                // An example starts at two spaces; its continuation (after a backslash) at six.
+                let indent = line.prefix { $0 == " " }.count
+                #expect(indent == 2 || indent == 6, "minutafs \(command) --help, a split example line: \"\(line)\"")
+                #expect(line.count <= 80, "minutafs \(command) --help, an example past 80 columns: \"\(line)\"")
+            }
+        }
+    }
+}

@@ -60,7 +60,12 @@ struct MigrateCommandTests {
             let documents = try folderSnapshot(store, suffix: ".automerge")
             #expect(Set(documents.keys).isSuperset(of: ["tags.automerge", "records/2023/12.automerge", "records/2024/01.automerge",
                                                         "records/2024/03.automerge", "records/2025/03.automerge"]))
-            #expect(documents["records/2024/04.automerge"] == nil || true)
+            // The record filed in April's folder starts on 31 March (UTC): it is in March's document, not April's.
+            let misfiledID = try #require(fixture.records.first { $0.comment == "Filed in April" }?.id)
+            let march = try MinutafsBinary.run(["inspect", store + "/records/2024/03.automerge"])
+            #expect(march.status == 0 && march.outputText.contains("\"\(misfiledID)\""), "\(march.outputText)")
+            let april = try MinutafsBinary.run(["inspect", store + "/records/2024/04.automerge"])
+            #expect(april.status == 0 && !april.outputText.contains(misfiledID), "\(april.outputText)")
             // The legacy files and images are untouched; the misfiled record's image was copied to March.
             let after = try folderSnapshot(store)
             for (path, bytes) in legacy { #expect(after[path] == bytes, "\(path) changed") }

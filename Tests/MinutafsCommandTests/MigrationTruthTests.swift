@@ -19,7 +19,7 @@ struct MigrationTruthTests {
         let process = Process()
         if asNobody {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", try MinutafsBinary.path()] + arguments
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", try MinutafsBinary.pathForAnyUser()] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: try MinutafsBinary.path())
             process.arguments = arguments

@@ -57,17 +57,29 @@ struct MountScriptTests {
         var stopPost: [[String]] = []
     }
 
-    /// The unit's Exec lines as systemd would run them: specifiers (%I, %i, %h, %E), the paths
-    /// `make install` fills in, and `${VAR}` (one word) and `$VAR` (split, gone when empty)
+    /// `systemd-escape ARGUMENTS`'s one line of output.
+    static func systemdEscape(_ arguments: [String]) throws -> String {
+        let result = try run(["/usr/bin/systemd-escape"] + arguments)
+        try #require(result.status == 0, "systemd-escape \(arguments): \(result.output)")
+        return result.output.trimmingCharacters(in: .newlines)
+    }
+
+    /// The unit's Exec lines as systemd would run them for the instance `systemd-escape --path store`
+    /// (as the README says to enable it): specifiers (%i, %I, %f by systemd's own unescaping, %h, %E),
+    /// the paths `make install` fills in, and `${VAR}` (one word) and `$VAR` (split, gone when empty)
     /// from Environment= lines and `overrides` (what the EnvironmentFile would set).
     static func commands(ofUnit text: String, store: String, home: String, overrides: [String: String]) throws -> UnitCommands {
         var environment: [String: String] = [:]
         var commands = UnitCommands()
         var section = ""
         let binary = try MinutafsBinary.path()
+        let instance = try systemdEscape(["--path", store])
+        let unescaped = try systemdEscape(["--unescape", instance])
+        let unescapedPath = try systemdEscape(["--unescape", "--path", instance])
         func specifiers(_ word: String) -> String {
-            word.replacingOccurrences(of: "%I", with: store)
-                .replacingOccurrences(of: "%i", with: String(store.dropFirst()).replacingOccurrences(of: "/", with: "-"))
+            word.replacingOccurrences(of: "%I", with: unescaped)
+                .replacingOccurrences(of: "%i", with: instance)
+                .replacingOccurrences(of: "%f", with: unescapedPath)
                 .replacingOccurrences(of: "%h", with: home).replacingOccurrences(of: "%E", with: home + "/.config")
                 .replacingOccurrences(of: "@BINDIR@", with: (binary as NSString).deletingLastPathComponent)
                 .replacingOccurrences(of: "@LIBEXECDIR@", with: scripts)
@@ -117,7 +129,9 @@ struct MountScriptTests {
             let commands = try Self.commands(ofUnit: unit, store: store, home: folder,
                                              overrides: ["MINUTAFS_MOUNTPOINT": mountPoint, "MINUTAFS_OPTIONS": "--timezone UTC"])
             #expect(commands.start.count >= 5 && commands.start[1] == "mount" && commands.start[2] == "-f", "\(commands.start)")
-            #expect(commands.start.suffix(2) == [store, mountPoint], "\(commands.start)")
+            // The store reaches every command as the absolute path it was enabled with.
+            try #require(commands.start.suffix(2) == [store, mountPoint], "\(commands.start)")
+            try #require(commands.startPre.first?.last == store, "\(commands.startPre)")
             #expect(commands.stop == [["/usr/bin/fusermount3", "-u", mountPoint]])
 
             for command in commands.startPre {
@@ -276,6 +290,15 @@ struct MountScriptTests {
             #expect(try Self.run(["/usr/bin/fusermount3", "-u", mountPoint]).status == 0)
             #expect(eventually(within: 10) { !Self.isMounted(mountPoint) })
         }
+    }
+
+    @Test("minutafs-wait-and-mount -h prints its comment block and nothing of the script")
+    func waitHelp() throws {
+        let result = try Self.run([Self.scripts + "/minutafs-wait-and-mount", "-h"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("minutafs-wait-and-mount: waits until"), "\(result.output)")
+        #expect(result.output.contains("Exit status: 0 ready or mounted"), "\(result.output)")
+        #expect(!result.output.contains("set -eu") && !result.output.contains("#"), "\(result.output)")
     }
 
     @Test("minutafs-wait-and-mount gives up after its timeout with a message")

@@ -36,6 +36,22 @@ struct ReportCommandTests {
         #expect(rendering.pngWidth == rendering.svgWidth)
     }
 
+    /// SPEC section 9: "the rule is stated in `report --help`, the man page and the README".
+    @Test("report --help, the man page and the README state the rounding rule: each row its own duration rounded half up, totals the sums of rows")
+    func roundingRuleStated() throws {
+        let help = try MinutafsBinary.run(["report", "--help"])
+        #expect(help.status == 0)
+        let manPage = try String(contentsOfFile: Fixtures.packageRoot + "/docs/minutafs.1", encoding: .utf8)
+        let readme = try String(contentsOfFile: Fixtures.packageRoot + "/README.md", encoding: .utf8)
+        for (name, text) in [("report --help", help.outputText), ("docs/minutafs.1", manPage), ("README.md", readme)] {
+            // Line breaks and roff's hyphens aside, the words are there.
+            let flat = text.replacingOccurrences(of: "\\-", with: "-").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(flat.contains("rounded half up"), "\(name) does not say how a row is rounded")
+            #expect(flat.contains("own duration"), "\(name) does not say that each row shows its own duration")
+            #expect(flat.contains("sum of the rows"), "\(name) does not say that totals are sums of the rows")
+        }
+    }
+
     @Test("usage errors exit 64; a month without records is one line and exit 1")
     func errors() throws {
         #expect(try MinutafsBinary.run(["report", try Self.sample(), "--year", "2024", "--format", "svg"]).status == 64)

@@ -157,7 +157,7 @@ struct DeferredWorkMountTests {
             #expect(!FileManager.default.fileExists(atPath: mounted.store), "something was created at the old path")
             #expect(try folderSnapshot(moved) == movedBefore)
             let status = try mounted.text(mounted.mountPoint + "/.minutafs/status")
-            #expect(status.contains("moved, deleted or replaced"), "\(status)")
+            #expect(status.contains("moved to \(moved) while mounted"), "\(status)")
             let errors = try mounted.text(mounted.mountPoint + "/.minutafs/errors")
             #expect(errors.contains("moved, deleted or replaced"), "\(errors)")
             #expect(try mounted.text(record) == shown, "what the mount holds stays readable")

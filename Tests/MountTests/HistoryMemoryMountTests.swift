@@ -23,7 +23,7 @@ struct HistoryMemoryMountTests {
             _ = try document.putObject(.list, forKey: "images", in: record)
         }
         _ = document.commit(time: 1_717_000_000_000)
-        return document.save()
+        return try document.save()
     }
 
     /// The mount process's resident memory in MB (`VmRSS` of `/proc/PID/status`).

@@ -120,6 +120,26 @@ struct RestoreMountTests {
         }.map { folder + "/" + $0 }
     }
 
+    @Test("restore with a relative path, run in the month folder right after a save by sed -i there, restores the record")
+    func relativePathFromTheMonthFolder() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let march = mounted.mountPoint + "/records/2024/03"
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: march).filter { $0.hasSuffix(".json") }.sorted().first)
+            let snapshot = "../../../.minutafs/history/" + Self.snapshotDay + "/records/2024/03/" + name
+            let original = try mounted.text(march + "/" + name)
+            // The save renames a new version over the record in the shell's current folder: the folder
+            // itself must stay the shell's current folder (getcwd), as on a local disk.
+            let edit = try Shell.run("cd '\(march)' && sed -i 's/\"comment\": \"[^\"]*\"/\"comment\": \"edited by sed\"/' '\(name)' && /bin/pwd")
+            #expect(edit.status == 0 && edit.output.hasPrefix(march), "\(edit.output)")
+            #expect(try mounted.text(march + "/" + name).contains("edited by sed"))
+            let result = try MinutafsBinary.run(["restore", snapshot], in: march)
+            #expect(result.status == 0, "\(result.errorText)")
+            #expect(try mounted.text(march + "/" + name) == original)
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
     @Test("restore of a record file sets only that record back: another record edited since keeps its edit; a deleted one and a moved one come back with their ids")
     func restoreOneRecord() throws {
         try withTemporaryDirectory { folder in

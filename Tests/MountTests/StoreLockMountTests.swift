@@ -85,7 +85,7 @@ struct StoreLockMountTests {
             let pid = mounted.process.processIdentifier
             try Shell.run("chmod -R a+rX '\(mounted.store)'")
             let before = try folderSnapshot(mounted.store)
-            let binary = try MinutafsBinary.path()
+            let binary = try MinutafsBinary.pathForAnyUser()
             let merge = try SecurityTests.asNobody("env -u HOME -u XDG_STATE_HOME '\(binary)' merge '\(mounted.store)'; echo \"status $?\"", in: folder)
             #expect(merge.output.contains("the store is in use: mounted at \(mounted.mountPoint) by process \(pid)"), "\(merge.output)")
             #expect(merge.output.hasSuffix("status 1\n"), "\(merge.output)")

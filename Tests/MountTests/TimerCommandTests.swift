@@ -149,11 +149,11 @@ import TestSupport
             #expect(listed, "\(conflicts)")
             let shown = try mounted.text(mounted.mountPoint + "/records/" + monthPath + "/" + name)
             let shownEnd = try #require((try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])?["endTime"] as? String)
-            // One line names both ends (as typed JSON timestamps): the one shown and the other.
+            // One line names both ends, as the record file shows dates: the one shown and the other.
             let line = try #require(conflicts.split(separator: "\n").first { $0.contains("endTime") }.map(String.init))
-            let shownMilliseconds = try #require(ISO8601.milliseconds(from: shownEnd))
             let phoneMilliseconds = try #require(ISO8601.milliseconds(from: phoneEnd))
-            #expect(line.contains(String(shownMilliseconds)) && line.contains(String(phoneMilliseconds)), "\(line)")
+            #expect(line.contains("\"\(shownEnd)\"") && line.contains("\"\(ISO8601.string(milliseconds: phoneMilliseconds))\""), "\(line)")
+            #expect(!line.contains("_ts"), "\(line)")
             #expect(try Self.minutafs(["now", mounted.mountPoint]).status == 1)
             #expect(mounted.unmount() == 0)
         }

@@ -30,7 +30,7 @@ struct UnreadableDocumentMountTests {
             case .changeWithMissingDependency:
                 var later = try Document.load(original).fork()
                 try later.put(.string("one"), forKey: "first")
-                _ = later.save()
+                _ = try later.save()
                 try later.put(.string("two"), forKey: "second")
                 return original + later.saveIncremental()
             case .bitFlipWithChecksum:

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The built `minutafs` executable, run as a user would run it.
 ///
@@ -25,6 +26,42 @@ public enum MinutafsBinary {
         throw FixtureError("no minutafs executable at \(candidates.joined(separator: " or ")); run `swift build` first")
     }
 
+    /// ``path()``, or a copy of it that every user can reach: tests that run `minutafs` as another user
+    /// (`nobody`) need one, and a clone under a folder closed to others (root's home, a `mktemp -d`
+    /// folder, mode 0700) has its build there. The copy is made once per test process, in a 0755
+    /// folder under /tmp, and made again when the build changed.
+    public static func pathForAnyUser() throws -> String {
+        let built = try path()
+        if isReachableByAnyone(built) { return built }
+        return try anyUserCopy.withLock { copy throws -> String in
+            let status = try FileManager.default.attributesOfItem(atPath: built)
+            let stamp = "\(status[.size] ?? 0)-\((status[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+            if let copy, copy.stamp == stamp, FileManager.default.isExecutableFile(atPath: copy.path) { return copy.path }
+            let folder = "/tmp/minutafs-binary-\(getpid())"
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+            let target = folder + "/minutafs"
+            try FileManager.default.copyItem(atPath: built, toPath: target)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: target)
+            copy = (target, stamp)
+            return target
+        }
+    }
+
+    private static let anyUserCopy = Mutex<(path: String, stamp: String)?>(nil)
+
+    /// Whether every folder on the way to `path` lets others through and `path` lets them run it.
+    static func isReachableByAnyone(_ path: String) -> Bool {
+        var current = ""
+        for component in path.split(separator: "/").dropLast() {
+            current += "/" + component
+            var info = stat()
+            guard stat(current, &info) == 0, info.st_mode & 0o001 != 0 else { return false }
+        }
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o005 == 0o005
+    }
+
     /// The built `minutafs-bench` executable: beside ``path()``.
     public static func benchPath() throws -> String {
         URL(fileURLWithPath: try path()).deletingLastPathComponent().appendingPathComponent("minutafs-bench").path
@@ -41,7 +78,8 @@ public enum MinutafsBinary {
         _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil, wrapper: [String] = [],
         executable: String? = nil
     ) throws -> CommandResult {
-        let executable = try executable ?? path()
+        // Another user (a wrapper such as ``asNobody``) runs a copy every user can reach.
+        let executable = try executable ?? (wrapper.isEmpty ? path() : pathForAnyUser())
         return try withTemporaryDirectory { folder in
             let outputPath = folder + "/stdout"
             let errorPath = folder + "/stderr"

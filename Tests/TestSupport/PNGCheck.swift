@@ -12,6 +12,9 @@ public enum PNGCheck {
         public var pixels: [String: Int]
         /// The text of every `<text>` element, in order.
         public var texts: [String]
+        /// The smallest box (left, top, right, bottom, in pixels, inclusive) holding every opaque pixel
+        /// that is not white; nil when there is none.
+        public var ink: (left: Int, top: Int, right: Int, bottom: Int)?
     }
 
     static let script = #"""
@@ -40,6 +43,7 @@ public enum PNGCheck {
         stride = width * bpp
         previous = bytearray(stride)
         counts = {c: 0 for c in colors}
+        box = None
         for y in range(height):
             start = y * (stride + 1)
             kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
@@ -61,9 +65,11 @@ public enum PNGCheck {
                 key = '#%02X%02X%02X' % (px[0], px[1], px[2])
                 if key in counts:
                     counts[key] += 1
+                if key != '#FFFFFF':
+                    box = [x, y, x, y] if box is None else [min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)]
             previous = line
         print(json.dumps({'svgWidth': int(float(root.get('width'))), 'svgHeight': int(float(root.get('height'))),
-                          'pngWidth': width, 'pngHeight': height, 'pixels': counts, 'texts': texts}))
+                          'pngWidth': width, 'pngHeight': height, 'pixels': counts, 'texts': texts, 'ink': box}))
         """#
 
     /// Checks that `svg` is well-formed XML, renders it and counts the pixels of `colors` (`#RRGGBB`).
@@ -77,7 +83,9 @@ public enum PNGCheck {
                   let pngWidth = object["pngWidth"] as? Int, let pngHeight = object["pngHeight"] as? Int,
                   let pixels = object["pixels"] as? [String: Int], let texts = object["texts"] as? [String]
             else { throw FixtureError("the PNG check printed \(output)") }
-            return Rendering(svgWidth: svgWidth, svgHeight: svgHeight, pngWidth: pngWidth, pngHeight: pngHeight, pixels: pixels, texts: texts)
+            let box = (object["ink"] as? [Any])?.compactMap { $0 as? Int } ?? []
+            let ink = box.count == 4 ? (box[0], box[1], box[2], box[3]) : nil
+            return Rendering(svgWidth: svgWidth, svgHeight: svgHeight, pngWidth: pngWidth, pngHeight: pngHeight, pixels: pixels, texts: texts, ink: ink)
         }
     }
 }

@@ -131,6 +131,10 @@ struct RLEEncoder<Value: ColumnValue> {
 struct DeltaEncoder {
     private(set) var rle = RLEEncoder<Int64>()
     private var previous: Int64 = 0
+    /// Whether a value's difference from the previous one did not fit in 64 bits: the column was
+    /// written with the difference saturated, as the reference writes it, and no loader reads it back
+    /// as written (the reference wraps, this engine refuses). The encoder's caller refuses to save.
+    private(set) var overflowed = false
 
     init() {}
 
@@ -138,7 +142,12 @@ struct DeltaEncoder {
     mutating func append(_ value: Int64?) {
         guard let value else { rle.appendNull(); return }
         let (difference, overflow) = value.subtractingReportingOverflow(previous)
-        rle.appendValue(overflow ? (value < previous ? Int64.min : Int64.max) : difference)
+        if overflow {
+            overflowed = true
+            rle.appendValue(value < previous ? Int64.min : Int64.max)
+        } else {
+            rle.appendValue(difference)
+        }
         previous = value
     }
 
@@ -149,6 +158,7 @@ struct DeltaEncoder {
     mutating func reset() {
         rle.reset()
         previous = 0
+        overflowed = false
     }
 }
 

@@ -177,19 +177,36 @@ struct DocumentChunk {
     }
 
     /// Encodes the chunk as the reference's `save()` does, compressing long columns.
-    func encode() -> [UInt8] {
-        encode(operationColumns: OperationColumns.encode(operations, layout: .document))
+    func encode() throws(ColumnOverflow) -> [UInt8] {
+        try encode(operationColumns: OperationColumns.encode(operations, layout: .document))
     }
 
     /// ``encode()`` with the operation columns already encoded (``operations`` is not read).
-    func encode(operationColumns: [(ColumnSpecification, [UInt8])]) -> [UInt8] {
+    func encode(operationColumns: [(ColumnSpecification, [UInt8])]) throws(ColumnOverflow) -> [UInt8] {
         var cache = CompressedColumnCache()
-        return encode(operationColumns: operationColumns, cache: &cache)
+        return try encode(operationColumns: operationColumns, cache: &cache)
+    }
+
+    /// A change column that cannot hold a row's value: its difference from the previous row's does not
+    /// fit in 64 bits (a time at each end of `Int64`). Saved anyway, as the reference saves it, the
+    /// column would be read back as other values, other change hashes: a file no loader accepts.
+    struct ColumnOverflow: Error {
+        /// The column, in words ("time", "sequence number", ...).
+        var column: String
+        /// The row (the change's position in the chunk) whose value cannot be written.
+        var row: Int
+        /// Its value and the previous row's.
+        var value: Int64, previous: Int64
     }
 
     /// ``encode(operationColumns:)`` taking each compressed column from `cache` when its bytes did
     /// not change since the save that filled it.
-    func encode(operationColumns: [(ColumnSpecification, [UInt8])], cache: inout CompressedColumnCache) -> [UInt8] {
+    ///
+    /// - Throws: ``ColumnOverflow`` when a delta-encoded change column cannot hold a value. Found
+    ///   while encoding (the encoders note an overflow as they compute the delta), so a save that can
+    ///   be written costs nothing more; the row is looked for only once one has overflowed. The
+    ///   operation columns' deltas are of op counters, which the loaders keep below 2^32: they cannot overflow.
+    func encode(operationColumns: [(ColumnSpecification, [UInt8])], cache: inout CompressedColumnCache) throws(ColumnOverflow) -> [UInt8] {
         var actorColumn = RLEEncoder<UInt64>()
         var sequence = DeltaEncoder(), maxOperation = DeltaEncoder(), time = DeltaEncoder()
         var message = RLEEncoder<ColumnString>()
@@ -204,6 +221,9 @@ struct DocumentChunk {
             dependencyCount.appendValue(UInt64(change.dependencies.count))
             for dependency in change.dependencies { dependencyIndex.append(Int64(dependency)) }
             extra.append(.bytes(change.extraBytes))
+        }
+        if time.overflowed || sequence.overflowed || maxOperation.overflowed || dependencyIndex.overflowed {
+            throw firstOverflow()
         }
         let (extraMetadata, extraRaw) = extra.finish()
         let changeColumns: [(ColumnSpecification, [UInt8])] = [
@@ -233,6 +253,27 @@ struct DocumentChunk {
             if let index = headIndices[head] { contents.appendLength(index) }
         }
         return Chunk.encode(type: .document, contents: contents).bytes
+    }
+
+    /// The first row whose value a delta-encoded change column cannot hold (after one overflowed).
+    private func firstOverflow() -> ColumnOverflow {
+        let columns: [(String, (ChangeRow) -> [Int64])] = [
+            ("time", { [$0.time] }), ("sequence number", { [Int64(truncatingIfNeeded: $0.sequence)] }),
+            ("max op", { [Int64(truncatingIfNeeded: $0.maxOperation)] }),
+            ("dependency index", { $0.dependencies.map { Int64($0) } }),
+        ]
+        for (column, values) in columns {
+            var previous: Int64 = 0
+            for (row, change) in changes.enumerated() {
+                for value in values(change) {
+                    if value.subtractingReportingOverflow(previous).overflow {
+                        return ColumnOverflow(column: column, row: row, value: value, previous: previous)
+                    }
+                    previous = value
+                }
+            }
+        }
+        return ColumnOverflow(column: "change", row: 0, value: 0, previous: 0)
     }
 
     /// For each head, its position in the change list; filled in by the caller that knows it.

@@ -1,6 +1,7 @@
 /// What `Document.load` promises for any bytes at all: a typed `AutomergeError`, or a document that
 /// is usable (read, re-saved, re-loaded to the same heads and bytes, merged into another document
-/// that then saves and loads).
+/// that then saves and loads). A save may refuse with a typed error (`unsavableValue`: a document
+/// chunk cannot hold the changes' times); then nothing is written, which keeps the promise.
 ///
 /// The fuzz target (`minutafs-fuzz`) traps on a broken promise; the tests (`MutationTests`,
 /// `FuzzRegressionTests`) expect none. Both ask this one check, so they cannot drift apart.
@@ -41,7 +42,8 @@ public enum LoadPromise {
         _ = document.typedJSON()
         _ = document.conflictLines()
         _ = document.changeLines()
-        let saved = document.save()
+        // A refused save writes nothing: no bytes that do not load.
+        guard let saved = try? document.save() else { return nil }
         var reloaded: Document
         do {
             reloaded = try Document.load(saved)
@@ -49,12 +51,14 @@ public enum LoadPromise {
             return .savedBytesDoNotLoad(error: error)
         }
         guard reloaded.heads == document.heads else { return .reloadChangedHeads }
-        guard reloaded.save() == saved else { return .resaveChangedBytes }
+        guard (try? reloaded.save()) == saved else { return .resaveChangedBytes }
         // Merged into another document, as a conflict copy is merged into its primary.
         var primary = Document()
         guard (try? primary.merge(document)) != nil else { return nil }
         do {
-            _ = try Document.load(primary.save())
+            // A refused save is kept too (the merge brought two times too far apart to encode).
+            guard let merged = try? primary.save() else { return nil }
+            _ = try Document.load(merged)
         } catch {
             return .mergedBytesDoNotLoad(error: error)
         }

@@ -32,8 +32,9 @@ extension Document {
         }
         if let theirHave = state.theirHave, let theirNeed = state.theirNeed {
             let sendWholeDocument = state.theirHeads?.isEmpty == true && !state.haveResponded && state.supportsV2
-            if sendWholeDocument {
-                var blob = encodedDocument()
+            // A document that cannot be saved (`save()` refuses change times 2^63 apart, which the
+            // reference saves as bytes no loader accepts) goes as its changes instead.
+            if sendWholeDocument, var blob = try? encodedDocument() {
                 for change in queue { blob += change.bytes }
                 sentNow = history.map(\.hash)
                 setBlob(blob)

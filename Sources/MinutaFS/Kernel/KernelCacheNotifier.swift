@@ -2,18 +2,49 @@ import CFuse3
 import Dispatch
 import Synchronization
 
-/// Sends cache invalidations to the kernel through the session.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Sends cache invalidations to the kernel through the session, and never one that can wait for a request
+/// the mount has not answered.
 ///
-/// Entry invalidations take the directory's lock in the kernel, so they are sent from a serial queue of
-/// their own, never from a request handler; they are coalesced while the queue is busy. Inode
-/// invalidations for the mount's own saves are sent at once, from the handler, so that the program's
-/// next `stat` after `close` already sees the tree's size.
+/// That rule (libfuse's, for `fuse_lowlevel_notify_inval_entry`) matters most when the mount dies: a
+/// notice that waits in the kernel keeps its thread in state D, so the killed process never closes
+/// `/dev/fuse`, the kernel never aborts the connection, the request holding the lock is never answered,
+/// and the mount, its store lock and the programs using it hang until someone writes to the
+/// connection's `abort` file. And it is not only a matter of requests this mount has read: the kernel
+/// takes a folder's lock before it queues a `rename`, so a lock can be held by a request still waiting
+/// in the kernel's queue, which no bookkeeping of the mount can see. So each notice is of a kind that
+/// takes no lock a request can hold:
+/// - A changed name (`KernelCacheNotice.entry`): `fuse_lowlevel_notify_inval_entry` takes the folder's
+///   lock, which `lookup`, `create`, `unlink`, `rename` (of both folders) and the like hold while they
+///   wait for the answer. Instead the connection's epoch is incremented (`FUSE_NOTIFY_INC_EPOCH`,
+///   Linux 6.16): an atomic increment, after which the kernel looks up again every name it cached
+///   before, at its next use, in the program's own thread. A kernel without it is sent nothing for
+///   names: it caches them for a second only (`KernelServer.entryTimeout`).
+/// - A file's attributes and pages (`KernelCacheNotice.inode` of a file, `invalidateNow`): dropping
+///   pages locks each page, and a `read` in flight holds its pages locked until its answer. So only the
+///   attributes are dropped (a spin lock); the pages go in the reader's own thread: the kernel drops
+///   them when the attributes it asks for again show another size or time (`auto_inval_data`), and at
+///   an `open` that does not keep them.
+/// - A folder's attributes and kept listing (`.inode` of a folder that is the parent of an `.entry` in
+///   the same batch, as every caller sends them): a listing's pages are locked only while the kernel
+///   copies entries into them, never across a request, so they are dropped here.
+///
+/// Notices are sent from a serial queue of their own and coalesced while it is busy; `invalidateNow`
+/// sends at once, from the handler, so the program's next `stat` after `close` already sees the tree's
+/// size.
 final class KernelCacheNotifier: KernelCacheInvalidating {
     private struct State {
         var session: SessionPointer?
         var isOpen = true
         var pending: [KernelCacheNotice] = []
         var isDrainScheduled = false
+        /// The kernel refused `FUSE_NOTIFY_INC_EPOCH` (older than 6.16): it is not tried again.
+        var lacksEpochs = false
     }
 
     private let state = Mutex(State())
@@ -26,7 +57,8 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
 
     func invalidateNow(inode: UInt64) {
         guard let session = state.withLock({ $0.isOpen ? $0.session : nil }) else { return }
-        _ = fuse_lowlevel_notify_inval_inode(session.raw, inode, 0, 0)
+        // A negative offset: attributes only, no page lock (see the type's comment).
+        _ = fuse_lowlevel_notify_inval_inode(session.raw, inode, -1, 0)
     }
 
     func invalidateSoon(_ notices: [KernelCacheNotice]) {
@@ -43,32 +75,84 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
 
     private func drain() {
         while true {
-            let batch = state.withLock { state -> (SessionPointer, [KernelCacheNotice])? in
+            let batch = state.withLock { state -> (SessionPointer, [KernelCacheNotice], lacksEpochs: Bool)? in
                 guard state.isOpen, let session = state.session, !state.pending.isEmpty else {
                     state.isDrainScheduled = false
                     state.pending = []
                     return nil
                 }
                 defer { state.pending = [] }
-                return (session, state.pending)
+                return (session, state.pending, state.lacksEpochs)
             }
-            guard let (session, notices) = batch else { return }
-            var sent = Set<KernelCacheNotice>()
-            for notice in notices where sent.insert(notice).inserted {
-                // The kernel answers ENOENT for what it does not cache; nothing to do then.
-                switch notice {
-                case .inode(let inode):
-                    _ = fuse_lowlevel_notify_inval_inode(session.raw, inode, 0, 0)
-                case .entry(let parent, let name):
-                    _ = name.withCString { fuse_lowlevel_notify_inval_entry(session.raw, parent, $0, name.utf8.count) }
-                }
-            }
+            guard let (session, notices, lacksEpochs) = batch else { return }
+            send(Self.plan(notices, entriesByEpoch: !lacksEpochs), to: session)
         }
     }
 
+    /// What one batch of notices becomes.
+    struct Plan: Equatable {
+        /// Increment the epoch once (every changed name of the batch).
+        var incrementsEpoch = false
+        /// The changed names, each once.
+        var entries: [KernelCacheNotice] = []
+        /// Folders whose attributes and kept listing are dropped.
+        var folders: [UInt64] = []
+        /// Files (or folders not named as a parent) whose attributes only are dropped.
+        var attributes: [UInt64] = []
+    }
+
+    /// Sorts `notices` into the kinds of `Plan`, each once, in their first order.
+    static func plan(_ notices: [KernelCacheNotice], entriesByEpoch: Bool) -> Plan {
+        var plan = Plan()
+        var parents = Set<UInt64>()
+        var seen = Set<KernelCacheNotice>()
+        for notice in notices where seen.insert(notice).inserted {
+            guard case .entry(let parent, _) = notice else { continue }
+            parents.insert(parent)
+            plan.entries.append(notice)
+            plan.incrementsEpoch = entriesByEpoch
+        }
+        var inodes = Set<UInt64>()
+        for notice in notices {
+            guard case .inode(let inode) = notice, inodes.insert(inode).inserted else { continue }
+            if parents.contains(inode) { plan.folders.append(inode) } else { plan.attributes.append(inode) }
+        }
+        return plan
+    }
+
+    private func send(_ plan: Plan, to session: SessionPointer) {
+        // The kernel answers ENOENT for what it does not cache; nothing to do then.
+        // Never `fuse_lowlevel_notify_inval_entry`, which takes the folder's lock (see the type's comment):
+        // a kernel without epochs keeps names for a second only.
+        if plan.incrementsEpoch && !Self.incrementEpoch(of: session) {
+            state.withLock { $0.lacksEpochs = true }
+        }
+        for folder in plan.folders {
+            _ = fuse_lowlevel_notify_inval_inode(session.raw, folder, 0, 0)
+        }
+        for inode in plan.attributes {
+            _ = fuse_lowlevel_notify_inval_inode(session.raw, inode, -1, 0)
+        }
+    }
+
+    /// `FUSE_NOTIFY_INC_EPOCH` (code 8 of the kernel's `fuse_notify_code`, a header and no body), written
+    /// to `/dev/fuse` directly: libfuse 3.14 has no call for it. False when the kernel refused it.
+    private static func incrementEpoch(of session: SessionPointer) -> Bool {
+        // struct fuse_out_header { uint32_t len; int32_t error; uint64_t unique; }, in the machine's order.
+        var header = [UInt8]()
+        withUnsafeBytes(of: UInt32(16)) { header += $0 }
+        withUnsafeBytes(of: Int32(8)) { header += $0 }
+        withUnsafeBytes(of: UInt64(0)) { header += $0 }
+        let descriptor = fuse_session_fd(session.raw)
+        var written: Int
+        repeat {
+            written = header.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        } while written < 0 && errno == EINTR
+        return written == header.count
+    }
+
     /// Stops sending: notices not yet sent are dropped, and this returns once none is being sent, so the
-    /// session can be destroyed. Call while the worker threads still serve requests: a notice being sent
-    /// may wait for a directory lock held by a program that waits for a reply.
+    /// session can be destroyed.
     func close() {
         state.withLock { state in
             state.isOpen = false

@@ -12,7 +12,9 @@ enum KernelOperations {
             guard let connection else { return }
             if let userdata {
                 let server = Unmanaged<KernelServer>.fromOpaque(userdata).takeUnretainedValue()
-                server.connectionStarted(kernelCanOpenFiles: connection.pointee.capable & UInt32(FUSE_CAP_NO_OPEN_SUPPORT) != 0)
+                server.connectionStarted(
+                    kernelCanOpenFiles: connection.pointee.capable & UInt32(FUSE_CAP_NO_OPEN_SUPPORT) != 0,
+                    protocolMinor: connection.pointee.proto_minor)
             }
             // open(O_TRUNC) arrives as one open with O_TRUNC, not a truncate then an open: the handle starts
             // empty and the tree gets one write.

@@ -22,6 +22,12 @@ struct KernelRequest: ~Copyable {
         fuse_req_userdata(raw).map { Unmanaged<KernelServer>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// The thread that made the request (`fuse_req_ctx`); 0 when the kernel names none.
+    var threadID: Int32 {
+        guard let context = fuse_req_ctx(raw) else { return 0 }
+        return context.pointee.pid
+    }
+
     consuming func reply(error: Errno) {
         _ = fuse_reply_err(raw, error.rawValue)
         discard self
@@ -33,9 +39,10 @@ struct KernelRequest: ~Copyable {
         discard self
     }
 
-    /// `lookup`, `mkdir`: a name and its attributes, which the kernel may cache for `timeout` seconds.
-    consuming func reply(entry attributes: NodeAttributes, owner: FileOwner, timeout: Double) {
-        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout)
+    /// `lookup`, `mkdir`: a name and its attributes, which the kernel may cache for `entryTimeout` and
+    /// `timeout` seconds.
+    consuming func reply(entry attributes: NodeAttributes, owner: FileOwner, timeout: Double, entryTimeout: Double) {
+        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout, entryTimeout: entryTimeout)
         _ = fuse_reply_entry(raw, &entry)
         discard self
     }
@@ -59,9 +66,9 @@ struct KernelRequest: ~Copyable {
 
     consuming func reply(
         created attributes: NodeAttributes, opened: OpenedFile, info: UnsafeMutablePointer<fuse_file_info>,
-        owner: FileOwner, timeout: Double
+        owner: FileOwner, timeout: Double, entryTimeout: Double
     ) {
-        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout)
+        var entry = fuse_entry_param(attributes, owner: owner, timeout: timeout, entryTimeout: entryTimeout)
         info.pointee.fh = opened.handle
         info.pointee.keep_cache = 0
         info.pointee.direct_io = 0
@@ -151,12 +158,12 @@ extension TreeTime {
 }
 
 extension fuse_entry_param {
-    init(_ attributes: NodeAttributes, owner: FileOwner, timeout: Double) {
+    init(_ attributes: NodeAttributes, owner: FileOwner, timeout: Double, entryTimeout: Double) {
         self.init()
         ino = attributes.inode
         generation = 0  // inode numbers are never reused within a mount
         attr = stat(attributes, owner: owner)
         attr_timeout = timeout
-        entry_timeout = timeout
+        entry_timeout = entryTimeout
     }
 }

@@ -23,6 +23,15 @@ final class KernelServer: Sendable {
     /// the kernel offers it. `open` and `flush` are then answered with `ENOSYS`, after which the kernel
     /// sends no OPEN, FLUSH or RELEASE at all, and reads come without a handle (see `read`).
     let kernelOpensFiles = Atomic<Bool>(false)
+    /// The program of each thread that made a request (what a save is compared with: SPEC 5b).
+    let threadGroups = ThreadGroups()
+    /// Whether the kernel takes `FUSE_NOTIFY_INC_EPOCH` (protocol 7.44, Linux 6.16), seen at `init`:
+    /// `KernelCacheNotifier` then makes the kernel look up changed names again without taking a folder's
+    /// lock. Without it, no name is invalidated (that notice takes the folder's lock, which a request the
+    /// mount has not answered may hold), so names are cached for `entryTimeoutWithoutEpochs` only.
+    let kernelHasEpochs = Atomic<Bool>(true)
+    /// How long a kernel without epochs may trust a name: how late it may see a change underneath.
+    static let entryTimeoutWithoutEpochs = 1.0
 
     init(fileSystem: FuseFileSystem, owner: FileOwner, cacheTimeout: Double) {
         self.fileSystem = fileSystem
@@ -35,7 +44,7 @@ final class KernelServer: Sendable {
     func lookUp(_ request: consuming KernelRequest, parent: fuse_ino_t, name: UnsafePointer<CChar>?) {
         do throws(Errno) {
             let attributes = try fileSystem.lookUp(try Self.name(name), inDirectory: parent)
-            request.reply(entry: attributes, owner: owner, timeout: cacheTimeout)
+            request.reply(entry: attributes, owner: owner, timeout: cacheTimeout, entryTimeout: entryTimeout)
         } catch {
             request.reply(error: error)
         }
@@ -122,8 +131,14 @@ final class KernelServer: Sendable {
 
     /// Called at `init`: a read-only mount saves nothing, so it needs to see no `open` or `close` and
     /// lets the kernel open files itself, when the kernel can.
-    func connectionStarted(kernelCanOpenFiles: Bool) {
+    func connectionStarted(kernelCanOpenFiles: Bool, protocolMinor: UInt32) {
         kernelOpensFiles.store(fileSystem.isReadOnly && kernelCanOpenFiles, ordering: .relaxed)
+        kernelHasEpochs.store(protocolMinor >= 44, ordering: .relaxed)
+    }
+
+    /// How long the kernel may trust a name (see `kernelHasEpochs`).
+    var entryTimeout: Double {
+        kernelHasEpochs.load(ordering: .relaxed) ? cacheTimeout : min(cacheTimeout, Self.entryTimeoutWithoutEpochs)
     }
 
     func open(_ request: consuming KernelRequest, inode: fuse_ino_t, info: UnsafeMutablePointer<fuse_file_info>?) {
@@ -131,7 +146,7 @@ final class KernelServer: Sendable {
         if kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
         guard let info else { return request.reply(error: .invalidArgument) }
         do throws(Errno) {
-            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags))
+            let opened = try fileSystem.open(inode: inode, flags: OpenFlags(rawValue: info.pointee.flags), program: threadGroups.program(ofThread: request.threadID))
             request.reply(opened: opened, info: info)
         } catch {
             request.reply(error: error)
@@ -147,8 +162,8 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             let (attributes, opened) = try fileSystem.create(
                 try Self.name(name), inDirectory: parent, permissions: mode & 0o7777,
-                flags: OpenFlags(rawValue: info.pointee.flags))
-            request.reply(created: attributes, opened: opened, info: info, owner: owner, timeout: cacheTimeout)
+                flags: OpenFlags(rawValue: info.pointee.flags), program: threadGroups.program(ofThread: request.threadID))
+            request.reply(created: attributes, opened: opened, info: info, owner: owner, timeout: cacheTimeout, entryTimeout: entryTimeout)
         } catch {
             request.reply(error: error)
         }
@@ -192,7 +207,7 @@ final class KernelServer: Sendable {
         // No-open mode: an fsync of a file the kernel opened itself, which has nothing to save.
         if info.pointee.fh == 0 && kernelOpensFiles.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: 0)) }
         do throws(Errno) {
-            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush)
+            try fileSystem.save(handle: info.pointee.fh, isFlush: isFlush, program: threadGroups.program(ofThread: request.threadID))
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)
@@ -278,7 +293,7 @@ final class KernelServer: Sendable {
                     index += 1  // gone since the listing was taken
                     continue
                 }
-                var parameters = fuse_entry_param(attributes, owner: owner, timeout: cacheTimeout)
+                var parameters = fuse_entry_param(attributes, owner: owner, timeout: cacheTimeout, entryTimeout: entryTimeout)
                 if isDotEntry {
                     parameters.attr.st_ino = ino_t(inode)  // shown as d_ino; no reference is taken for . and ..
                 }
@@ -318,7 +333,7 @@ final class KernelServer: Sendable {
     func makeDirectory(_ request: consuming KernelRequest, parent: fuse_ino_t, name: UnsafePointer<CChar>?) {
         do throws(Errno) {
             let attributes = try fileSystem.makeDirectory(try Self.name(name), inDirectory: parent)
-            request.reply(entry: attributes, owner: owner, timeout: cacheTimeout)
+            request.reply(entry: attributes, owner: owner, timeout: cacheTimeout, entryTimeout: entryTimeout)
         } catch {
             request.reply(error: error)
         }
@@ -358,7 +373,7 @@ final class KernelServer: Sendable {
         do throws(Errno) {
             try fileSystem.rename(
                 try Self.name(name), inDirectory: parent, to: try Self.name(newName), inDirectory: newParent,
-                flags: RenameFlags(rawValue: flags))
+                flags: RenameFlags(rawValue: flags), program: threadGroups.program(ofThread: request.threadID))
             request.reply(error: Errno(rawValue: 0))
         } catch {
             request.reply(error: error)

@@ -111,14 +111,19 @@ package enum BackingFiles {
         do { return try body() } catch let error as Errno { throw error } catch { throw .ioError }
     }
 
-    /// `open(2)` through swift-system (tried again when a signal interrupts it), always close-on-exec.
+    /// `open(2)` through swift-system (tried again when a signal interrupts it), always close-on-exec
+    /// and non-blocking: no open in the store ever waits (SPEC 5b). Opening a FIFO for reading, or a
+    /// device, without `O_NONBLOCK` waits for a writer or the device, in a thread the kernel cannot
+    /// interrupt while the mount serves a request; with it the open returns at once, and the caller
+    /// checks with `fstat` on the descriptor that it is a regular file before reading (on a regular file
+    /// `O_NONBLOCK` changes nothing).
     static func openDescriptor(
         _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [], permissions: mode_t? = nil
     ) throws(Errno) -> FileDescriptor {
         // The C-string form: no `FilePath` is parsed for a path that is only passed on.
         try systemCall {
             try path.withCString { path in
-                try FileDescriptor.open(path, mode, options: options.union(.closeOnExec),
+                try FileDescriptor.open(path, mode, options: options.union([.closeOnExec, .nonBlocking]),
                                         permissions: permissions.map { FilePermissions(rawValue: $0) })
             }
         }
@@ -134,12 +139,16 @@ package enum BackingFiles {
     package static func readWithIdentity(_ path: String, limit: Int = 1 << 30, followingSymbolicLinks: Bool = false) throws(StoreError) -> (bytes: [UInt8], identity: Identity) {
         let descriptor: FileDescriptor
         do { descriptor = try openDescriptor(path, .readOnly, options: followingSymbolicLinks ? [] : .noFollow) } catch {
+            // ENXIO: a Unix socket, or a device with no driver, at the name.
+            if error == .noSuchAddressOrDevice { throw .unloadableDocument(file: path, reason: .notARegularFile) }
             throw .system(file: path, operation: "open", errno: error)
         }
         defer { try? descriptor.close() }
         let info: Stat
         do { info = try descriptor.stat() } catch { throw .system(file: path, operation: "fstat", errno: error) }
-        guard info.type == .regular else { throw .system(file: path, operation: "read", errno: .isDirectory) }
+        // A FIFO, socket, device or folder at the name: never read (a FIFO's read would wait for a
+        // writer); the caller reports it as a file that is not a document (SPEC 5a, 5b).
+        guard info.type == .regular else { throw .unloadableDocument(file: path, reason: .notARegularFile) }
         guard info.size <= limit else { throw .system(file: path, operation: "read", errno: .fileTooLarge) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.size))
@@ -304,6 +313,7 @@ package enum BackingFiles {
             throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
         }
         if let milliseconds = FaultInjection.delay(for: .fsyncDirectory, path: path) { usleep(UInt32(milliseconds) * 1000) }
+        FaultInjection.waitIfHeld(.fsyncDirectory, path: path)
         guard fsync(descriptor.rawValue) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// System-call failures a test makes the store see, to prove each is handled (a folder whose fsync
@@ -31,6 +32,56 @@ package enum FaultInjection {
 
     package static func clearDelay(_ point: Point, under folder: String) {
         delays.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    }
+
+    /// A system call a test holds until it lets it go: the test learns when a thread is inside it
+    /// (`waitUntilReached`), checks what other threads can do meanwhile, then `release`s it. No clock
+    /// decides anything.
+    package final class Hold: Sendable {
+        fileprivate let point: Point
+        fileprivate let folder: String
+        private let reached = DispatchSemaphore(value: 0)
+        private let released = DispatchSemaphore(value: 0)
+
+        fileprivate init(point: Point, folder: String) {
+            self.point = point
+            self.folder = folder
+        }
+
+        /// Whether a thread reached the held call within `seconds` (a deadline for a test that went
+        /// wrong, not a measurement).
+        package func waitUntilReached(seconds: Double = 60) -> Bool {
+            reached.wait(timeout: .now() + seconds) == .success
+        }
+
+        /// Lets the held call (and every later one) go on; the hold is removed.
+        package func release() {
+            FaultInjection.holds.withLock { $0.removeAll { $0 === self } }
+            released.signal()
+        }
+
+        fileprivate func holdHere() {
+            reached.signal()
+            released.wait()
+            released.signal()  // a second thread at the same point goes on too
+        }
+    }
+
+    private static let holds = Mutex<[Hold]>([])
+
+    /// Holds the next calls of `point` for paths under `folder` until the returned hold is released.
+    package static func hold(_ point: Point, under folder: String) -> Hold {
+        let hold = Hold(point: point, folder: folder)
+        holds.withLock { $0.append(hold) }
+        return hold
+    }
+
+    /// Waits here while a test holds `point` for `path`.
+    static func waitIfHeld(_ point: Point, path: String) {
+        let hold = holds.withLock { list in
+            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }
+        }
+        hold?.holdHere()
     }
 
     /// How much longer `point` takes for `path`; nil when no test slowed it.

@@ -31,7 +31,7 @@ struct MonthViewCache: Sendable {
     }
 
     /// Bump when the rendering of records (`RecordView`, `RecordNaming`) or this format changes.
-    static let formatVersion = 1
+    static let formatVersion = 2
     private static let magic = Array("minutafs view cache\n".utf8)
 
     let folder: String

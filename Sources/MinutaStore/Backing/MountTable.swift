@@ -17,11 +17,28 @@ public struct MountTable: Sendable, Equatable {
         public let fileSystemType: String
         /// What is mounted: a device, or the store folder of a minutafs mount.
         public let source: String
+        /// The file system's device number, as the kernel writes it (`MAJ:MIN`), or nil when the line
+        /// had none that reads as one.
+        public let device: (major: UInt64, minor: UInt64)?
 
-        public init(mountPoint: String, fileSystemType: String, source: String) {
+        public init(mountPoint: String, fileSystemType: String, source: String, device: (major: UInt64, minor: UInt64)? = nil) {
             self.mountPoint = mountPoint
             self.fileSystemType = fileSystemType
             self.source = source
+            self.device = device
+        }
+
+        public static func == (left: Mount, right: Mount) -> Bool {
+            left.mountPoint == right.mountPoint && left.fileSystemType == right.fileSystemType && left.source == right.source
+                && left.device?.major == right.device?.major && left.device?.minor == right.device?.minor
+        }
+
+        /// The folder of a FUSE mount's connection in the FUSE control file system
+        /// (`/sys/fs/fuse/connections/N`, N being the device number in the kernel's own encoding,
+        /// `MAJOR << 20 | MINOR`), where writing `1` to `abort` ends a connection whose server is stuck.
+        public var fuseConnection: String? {
+            guard isFUSE, let device else { return nil }
+            return "/sys/fs/fuse/connections/\(device.major << 20 | device.minor)"
         }
 
         /// A minutafs mount; ``source`` is its store.
@@ -46,7 +63,11 @@ public struct MountTable: Sendable, Equatable {
             guard fields.count >= 9, let separator = fields[6...].firstIndex(of: "-"), separator + 2 < fields.count else { continue }
             let mountPoint = Self.unescaped(fields[4])
             guard mountPoint.hasPrefix("/") else { continue }
-            mounts.append(Mount(mountPoint: mountPoint, fileSystemType: Self.unescaped(fields[separator + 1]), source: Self.unescaped(fields[separator + 2])))
+            let numbers = fields[2].split(separator: ":")
+            let device = numbers.count == 2 ? UInt64(numbers[0]).flatMap { major in UInt64(numbers[1]).map { (major, $0) } } : nil
+            mounts.append(Mount(
+                mountPoint: mountPoint, fileSystemType: Self.unescaped(fields[separator + 1]), source: Self.unescaped(fields[separator + 2]),
+                device: device))
         }
         self.mounts = mounts
     }

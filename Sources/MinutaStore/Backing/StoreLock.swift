@@ -36,7 +36,8 @@ public final class StoreLock: Sendable {
             let identity = fstat(opened, &info) == 0 ? (device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
             close(opened)
             if code == EWOULDBLOCK {
-                throw .storeInUse(store: storePath, holder: identity.map { Self.holder(device: $0.device, inode: $0.inode) } ?? "another minutafs process")
+                guard let identity else { throw .storeInUse(store: storePath, holder: "another minutafs process") }
+                throw Self.refusal(storePath: storePath, device: identity.device, inode: identity.inode)
             }
             throw .system(file: storePath, operation: "lock the store folder (flock)", errno: Errno(rawValue: code))
         }
@@ -44,6 +45,36 @@ public final class StoreLock: Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Why the folder with `device` and `inode` cannot be locked: a mount that was killed and cannot
+    /// end (its process a zombie whose connection still waits: ``StoreError/storeHeldByStuckMount(store:mountPoint:process:connection:)``),
+    /// or whoever else holds it (``holder(device:inode:)``).
+    static func refusal(storePath: String, device: UInt64, inode: UInt64) -> StoreError {
+        let locks = (try? BackingFiles.read("/proc/locks", limit: 64 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if let pid = Self.lockingProcess(inLocks: locks, major: Self.major(device), minor: Self.minor(device), inode: inode),
+           Self.isDefunct(status: (try? BackingFiles.read("/proc/\(pid)/status", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""),
+           let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode), let connection = mount.fuseConnection {
+            return .storeHeldByStuckMount(store: storePath, mountPoint: mount.mountPoint, process: pid, connection: connection)
+        }
+        return .storeInUse(store: storePath, holder: Self.holder(device: device, inode: inode))
+    }
+
+    /// Whether `/proc/PID/status` text is a process that has ended (`State: Z`) yet, holding a lock,
+    /// still has a thread that has not: a killed process stuck in the kernel.
+    static func isDefunct(status text: String) -> Bool {
+        text.split(separator: "\n").contains { $0.hasPrefix("State:") && $0.dropFirst("State:".count).drop { $0 == " " || $0 == "\t" }.hasPrefix("Z") }
+    }
+
+    /// The minutafs mount whose source is the folder with `device` and `inode` (by identity: the source is
+    /// the path the mount was given, which may be another name for it), the last one in the table.
+    private static func minutafsMount(ofFolderWithDevice device: UInt64, inode: UInt64) -> MountTable.Mount? {
+        guard let table = try? MountTable.current() else { return nil }
+        return table.mounts.last { mount in
+            guard mount.isMinutafs else { return false }
+            var info = stat()
+            return stat(mount.source, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+        }
+    }
 
     /// Who holds the lock of the folder with `device` and `inode`, in words: "mounted at M by
     /// process P", "process P (minutafs merge /x)", or "another minutafs process" when the
@@ -53,15 +84,8 @@ public final class StoreLock: Sendable {
         let pid = Self.lockingProcess(inLocks: locks, major: Self.major(device), minor: Self.minor(device), inode: inode)
         let arguments = pid.map(Self.commandLine(ofProcess:)) ?? []
         let isMount = pid == nil || arguments.dropFirst().contains("mount")
-        if isMount, let table = try? MountTable.current() {
-            // The minutafs mount whose source is this very folder (by identity: the source is
-            // the path the mount was given, which may be another name for it).
-            let mount = table.mounts.last { mount in
-                guard mount.isMinutafs else { return false }
-                var info = stat()
-                return stat(mount.source, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
-            }
-            if let mount { return "mounted at \(mount.mountPoint)" + (pid.map { " by process \($0)" } ?? "") }
+        if isMount, let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode) {
+            return "mounted at \(mount.mountPoint)" + (pid.map { " by process \($0)" } ?? "")
         }
         guard let pid else { return "another minutafs process" }
         guard let program = arguments.first else { return "process \(pid)" }

@@ -29,11 +29,13 @@ public enum UnreadableReason: Sendable, Equatable, CustomStringConvertible {
         case .empty:
             return "the file is empty (a sync tool may still be downloading it)"
         case .notARegularFile:
-            return "it is not a regular file (a folder, FIFO or device is where the document belongs); move it away to use this month again"
+            return "it is not a regular file (a folder, FIFO, socket or device is where the document belongs); move it away to use this month again"
         case .symbolicLink:
             return "it is a symbolic link, which minutafs never follows or replaces; put the document itself there to use this month again"
         case .cannotRead(let code):
             return "it cannot be read (\(String(cString: strerror(code.rawValue))))"
+        case .format(let error) where error.kind == .unsavableValue:
+            return "it loads, but holds a change this minutafs could not save in the document (\(error)); a broken device's clock may have written it"
         case .format(let error) where isNewerFormat:
             return "it was written in a newer Automerge format than this minutafs understands (\(error)); a newer minutafs may read it"
         case .format(let error):

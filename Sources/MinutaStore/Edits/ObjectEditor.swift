@@ -170,11 +170,19 @@ package struct ObjectEditor {
             try engine(key) { (d: inout Document) throws(AutomergeError) in try d.delete(forKey: key, in: object) } (&document)
             return
         }
-        let desired = try TypedValue.desired(new, field: key)
-        if let stored = document.value(of: object, key: key), !TypedValue.sameKind(desired, stored) {
-            throw .wrongType(field: key, expected: TypedValue.kindName(stored) + " like the stored value")
+        let stored = document.value(of: object, key: key)
+        let desired = TypedValue.fitted(try TypedValue.desired(new, field: key), to: stored, in: document)
+        if let stored, !TypedValue.sameKind(desired, stored) {
+            // A number that does not fit the stored number's type is stored with the type JSON gives it.
+            let isNumberForNumber: Bool
+            if case .scalar(let written) = desired, case .scalar(let kind) = stored {
+                isNumberForNumber = TypedValue.isNumber(written) && TypedValue.isNumber(kind)
+            } else {
+                isNumberForNumber = false
+            }
+            if !isNumberForNumber { throw .wrongType(field: key, expected: TypedValue.kindName(stored) + " like the stored value") }
         }
-        switch (desired, document.value(of: object, key: key)) {
+        switch (desired, stored) {
         case (.scalar(.counter(let total)), .scalar(.counter(let stored))?):
             try engine(key) { (d: inout Document) throws(AutomergeError) in try d.increment(forKey: key, in: object, by: total &- stored) } (&document)
         case (.text(let text), .object(_, .text)?):

@@ -84,6 +84,7 @@ final class StoreEvents: Sendable {
     func noteConflicts(_ lines: [String]) {
         guard !lines.isEmpty else { return }
         record.withLock { $0.conflictLines += lines }
+        for line in lines { log("conflict: " + (line.hasSuffix("\n") ? String(line.dropLast()) : line)) }
     }
 
     func countSavedDocument() {

@@ -35,27 +35,27 @@ package enum RecordView {
             if case .scalar(.timestamp(let milliseconds)) = value {
                 members.append((key, .string(ISO8601.string(milliseconds: milliseconds))))
             } else {
-                members.append((key, TypedValue.json(value, in: document)))
+                members.append((key, TypedValue.json(value, in: document, numbers: .plain)))
             }
         }
         if let value = document.value(of: record, key: "tagId") {
-            members.append(("tagId", TypedValue.json(value, in: document)))
+            members.append(("tagId", TypedValue.json(value, in: document, numbers: .plain)))
         }
         if let value = document.value(of: record, key: "comment") {
             if case .object(let text, .text) = value {
                 members.append(("comment", .string(document.text(of: text))))
             } else {
-                members.append(("comment", TypedValue.json(value, in: document)))
+                members.append(("comment", TypedValue.json(value, in: document, numbers: .plain)))
             }
         }
         if let value = document.value(of: record, key: "images") {
-            members.append(("images", TypedValue.json(value, in: document)))
+            members.append(("images", TypedValue.json(value, in: document, numbers: .plain)))
         } else {
             members.append(("images", .array([])))
         }
         for key in document.keys(of: record) where !knownKeys.contains(where: { $0.utf8.elementsEqual(key.utf8) }) {
             if let value = document.value(of: record, key: key) {
-                members.append((key, TypedValue.json(value, in: document)))
+                members.append((key, TypedValue.json(value, in: document, numbers: .plain)))
             }
         }
         return .object(members)

@@ -36,12 +36,12 @@ package enum TagView {
             } else if case .object(let text, .text) = value, key == "name" {
                 members.append((key, .string(document.text(of: text))))
             } else {
-                members.append((key, TypedValue.json(value, in: document)))
+                members.append((key, TypedValue.json(value, in: document, numbers: .plain)))
             }
         }
         for key in document.keys(of: tag.object) where !knownKeys.contains(where: { $0.utf8.elementsEqual(key.utf8) }) {
             if let value = document.value(of: tag.object, key: key) {
-                members.append((key, TypedValue.json(value, in: document)))
+                members.append((key, TypedValue.json(value, in: document, numbers: .plain)))
             }
         }
         return .object(members)

@@ -4,26 +4,46 @@ import AutomergeKit
 /// (strings, signed integers, booleans, null, maps, lists), tagged objects otherwise
 /// (`{"_ts": ms}`, `{"_counter": n}`, `{"_uint": n}`, `{"_f64": x}`, `{"_bytes": "hex"}`,
 /// `{"_text": "..."}`, `{"_table": {...}}`), as SPEC section 2 defines them.
+///
+/// Record and tag files (`Numbers.plain`) show unsigned integers and finite floats as plain JSON
+/// numbers (a float always with a point or an exponent, `2.5`, `1000.0`, `1e+20`); a save then keeps
+/// each number's stored type where the written value fits it (`fitted(_:to:in:)`).
 package enum TypedValue {
-    package static func json(_ value: Value, in document: Document, depth: Int = 0) -> JSONValue {
+    /// How numbers JSON has no type for are shown.
+    package enum Numbers {
+        /// `{"_uint": n}` and `{"_f64": x}`: every type said (`minutafs inspect`, the fixtures' format).
+        case tagged
+        /// Plain JSON numbers (record and tag files); a float that is not finite stays tagged.
+        case plain
+    }
+
+    package static func json(_ value: Value, in document: Document, depth: Int = 0, numbers: Numbers = .tagged) -> JSONValue {
         switch value {
-        case .scalar(let scalar): return json(scalar)
+        case .scalar(let scalar): return json(scalar, numbers: numbers)
         case .object(let id, let type):
             guard depth < 64 else { return .null }
             switch type {
             case .text: return .object([("_text", .string(document.text(of: id)))])
             case .list:
-                return .array(document.elements(of: id).compactMap { $0.last.map { json($0.value, in: document, depth: depth + 1) } })
+                return .array(document.elements(of: id).compactMap { $0.last.map { json($0.value, in: document, depth: depth + 1, numbers: numbers) } })
             case .map, .table:
                 let members: [(key: String, value: JSONValue)] = document.keys(of: id).compactMap { key in
-                    document.value(of: id, key: key).map { (key, json($0, in: document, depth: depth + 1)) }
+                    document.value(of: id, key: key).map { (key, json($0, in: document, depth: depth + 1, numbers: numbers)) }
                 }
                 return type == .map ? .object(members) : .object([("_table", .object(members))])
             }
         }
     }
 
-    package static func json(_ scalar: ScalarValue) -> JSONValue {
+    package static func json(_ scalar: ScalarValue, numbers: Numbers = .tagged) -> JSONValue {
+        switch (scalar, numbers) {
+        case (.uint(let number), .plain): return .unsignedInteger(number)
+        case (.f64(let number), .plain) where number.isFinite: return .number(number)
+        default: return json(scalar)
+        }
+    }
+
+    private static func json(_ scalar: ScalarValue) -> JSONValue {
         switch scalar {
         case .null: .null
         case .boolean(let flag): .bool(flag)
@@ -151,14 +171,65 @@ package enum TypedValue {
             case .null: "null"
             case .boolean: "true or false"
             case .int: "an integer"
-            case .uint: "{\"_uint\": n}"
-            case .f64: "{\"_f64\": x}"
+            case .uint: "a number"
+            case .f64: "a number"
             case .string: "a string"
             case .bytes: "{\"_bytes\": \"hex\"}"
             case .counter: "{\"_counter\": n}"
             case .timestamp: "{\"_ts\": milliseconds}"
             case .unknown: "{\"_unknown\": {...}}"
             }
+        }
+    }
+
+    /// `desired` with each number given the type of the stored number at its place (`stored`, read in
+    /// `document`), where the written value fits that type exactly: a plain `7` written over an
+    /// unsigned integer stays unsigned, `3` over a float becomes `3.0`, `4.0` over a signed integer
+    /// stays an integer. A number that does not fit (`2.5` over an integer, `-1` over an unsigned one)
+    /// keeps the type JSON gives it. Maps are matched by key and lists by position, all the way down.
+    package static func fitted(_ desired: Desired, to stored: Value?, in document: Document, depth: Int = 0) -> Desired {
+        guard let stored, depth < 64 else { return desired }
+        switch (desired, stored) {
+        case (.scalar(let scalar), .scalar(let kind)):
+            return .scalar(fitted(scalar, to: kind) ?? scalar)
+        case (.map(let members), .object(let id, .map)), (.table(let members), .object(let id, .table)):
+            let fittedMembers = members.map { member in
+                (key: member.key, value: fitted(member.value, to: document.value(of: id, key: member.key), in: document, depth: depth + 1))
+            }
+            if case .map = desired { return .map(fittedMembers) }
+            return .table(fittedMembers)
+        case (.list(let items), .object(let id, .list)):
+            let elements = document.elements(of: id)
+            return .list(items.enumerated().map { index, item in
+                fitted(item, to: index < elements.count ? elements[index].last?.value : nil, in: document, depth: depth + 1)
+            })
+        default:
+            return desired
+        }
+    }
+
+    /// `value` as a number of `kind`'s type, when it is a number that type holds exactly.
+    private static func fitted(_ value: ScalarValue, to kind: ScalarValue) -> ScalarValue? {
+        switch (value, kind) {
+        case (.int(let number), .uint) where number >= 0: return .uint(UInt64(number))
+        case (.int(let number), .f64):
+            let double = Double(number)
+            return Int64(exactly: double) == number ? .f64(double) : nil
+        case (.uint(let number), .f64):
+            let double = Double(number)
+            return UInt64(exactly: double) == number ? .f64(double) : nil
+        case (.f64(let number), .int): return Int64(exactly: number).map { .int($0) }
+        case (.f64(let number), .uint): return UInt64(exactly: number).map { .uint($0) }
+        case (.uint(let number), .int): return Int64(exactly: number).map { .int($0) }
+        default: return nil
+        }
+    }
+
+    /// Whether a scalar is a number of any of the three types.
+    package static func isNumber(_ value: ScalarValue) -> Bool {
+        switch value {
+        case .int, .uint, .f64: true
+        default: false
         }
     }
 

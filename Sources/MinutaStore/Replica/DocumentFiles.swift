@@ -51,13 +51,30 @@ final class DocumentFiles: Sendable {
 
     /// Merges `other` into `loaded` (the document at `relative`); for a month document that gains
     /// changes, remembers the fields the merge changed, as the mount showed them before.
+    /// - Throws: ``AutomergeError/Kind/unsavableValue`` (and `loaded` is unchanged) when the merged
+    ///   document could not be saved whole (changes whose times lie at both ends of `Int64`): what
+    ///   brought those changes (a conflict copy, another device's version) is left as it is, unmerged,
+    ///   rather than the document taking in what it could never write (SPEC 5a).
     func merge(_ other: Document, into loaded: inout LoadedDocument, relative: String) throws(AutomergeError) {
+        try loaded.document.requireSavable(merging: other)
         loaded.noteMerged()
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
+        // The objects of a document by id, to name whose value a merge shows.
+        let objects: (Document) -> [RecordID: ObjectID]
         if Month(documentPath: relative) != nil {
             fields = SupersededValues.fields(of:)
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for key in document.keys(of: .root) { objects[RecordID(key)] = RecordView.object(key, in: document) }
+                return objects
+            }
         } else if relative == "tags.automerge" {
             fields = SupersededValues.tagFields(of:)
+            objects = { document in
+                var objects: [RecordID: ObjectID] = [:]
+                for tag in TagView.tags(in: document) { objects[RecordID(tag.id)] = tag.object }
+                return objects
+            }
         } else {
             try loaded.document.merge(other)
             return
@@ -70,7 +87,16 @@ final class DocumentFiles: Sendable {
         try loaded.document.merge(other)
         let after = fields(loaded.document)
         let now = now()
-        supersededValues.withLock { $0.noteMerge(before: before, after: after, now: now) }
+        var changes = SupersededValues.changes(before: before, after: after)
+        guard !changes.isEmpty else { return }
+        // Whose value a field shows now: the actor of its winning operation (of the object, for a new one).
+        let byID = objects(loaded.document)
+        for index in changes.indices {
+            guard let found = byID[changes[index].id] else { continue }
+            let actor = changes[index].field.flatMap { loaded.document.values(of: found, key: $0).last?.id.actor } ?? found.creatingOperation?.actor
+            changes[index].device = actor.map { String($0.hexString.prefix(8)) }
+        }
+        supersededValues.withLock { $0.noteMerge(changes, now: now) }
     }
 
 
@@ -83,7 +109,8 @@ final class DocumentFiles: Sendable {
 
     /// Reads and loads the document file at `relative` (an empty file does not count as a document).
     func readDocumentFile(_ relative: String) -> DocumentFileContents {
-        let file = absolute(relative)
+        // Read from the folder the store was opened on, wherever it went (`BackingFolder.readingPath`).
+        let file = folder.readingPath + "/" + relative
         // A symbolic link is never followed (nothing outside the store is reached), and never replaced
         // either: like a folder or a FIFO at a document's name, it is a file minutafs cannot read (SPEC 5b).
         guard let status = BackingFiles.status(file) else { return .absent }
@@ -94,8 +121,15 @@ final class DocumentFiles: Sendable {
         do {
             read = try BackingFiles.readWithIdentity(file)
         } catch {
-            guard case .system(_, _, let code) = error else { return .unreadable(.cannotRead(errno: .ioError), identity: status.identity) }
-            return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            switch error {
+            case .unloadableDocument(_, let reason):
+                // Replaced by a FIFO, socket or device between the `lstat` and the open.
+                return .unreadable(reason, identity: status.identity)
+            case .system(_, _, let code):
+                return code == .noSuchFileOrDirectory ? .absent : .unreadable(.cannotRead(errno: code), identity: status.identity)
+            default:
+                return .unreadable(.cannotRead(errno: .ioError), identity: status.identity)
+            }
         }
         guard !read.bytes.isEmpty else { return .unreadable(.empty, identity: read.identity) }
         do {
@@ -142,7 +176,7 @@ final class DocumentFiles: Sendable {
 
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String) throws(StoreError) {
-        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(absolute(relative))?.identity) {
+        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
     }
@@ -188,7 +222,7 @@ final class DocumentFiles: Sendable {
                 do { try merged.merge(existing) } catch { continue }
                 exists = true
             }
-            let written = try BackingFiles.writeTemporary(merged.save(), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
+            let written = try BackingFiles.writeTemporary(Self.loadableBytes(of: &merged), beside: absolute(copy), mode: mode, ownerOf: absolute(relative))
             if exists {
                 // Our own copy, which loaded and is merged in: replacing it loses nothing.
                 guard rename(written.path, absolute(copy)) == 0 else {
@@ -382,14 +416,25 @@ final class DocumentFiles: Sendable {
     /// appended change chunks. When the file is what `loaded` holds as `savedBytes`, the new changes'
     /// chunks are appended rather than the whole history encoded again, so a save costs what the change
     /// costs; past `appendLimit` appended bytes the document is written whole again (compacted).
+    ///
+    /// A document that cannot be saved whole (``Document/save()`` refuses: it was read from change
+    /// chunks whose times lie at both ends of `Int64`) keeps appending past the limit, or is written as
+    /// the change chunks of its history: bytes that load back, never a save that does not.
     static func bytesToWrite(_ loaded: inout LoadedDocument, over expected: BackingFiles.Identity?) -> (bytes: [UInt8], appended: Int) {
         guard let base = loaded.savedBytes, !base.isEmpty, let expected, expected == loaded.identity,
               loaded.savedChangeCount >= 0, loaded.savedChangeCount <= loaded.document.changeCount else {
-            return (loaded.document.save(), 0)
+            return (loadableBytes(of: &loaded.document), 0)
         }
         let chunks = loaded.document.changeChunks(afterFirst: loaded.savedChangeCount)
-        guard loaded.appendedBytes + chunks.count <= appendLimit else { return (loaded.document.save(), 0) }
+        if loaded.appendedBytes + chunks.count > appendLimit, let whole = try? loaded.document.save() { return (whole, 0) }
         return (base + chunks, loaded.appendedBytes + chunks.count)
+    }
+
+    /// The document's full save, or, when it cannot be saved whole (``Document/save()`` refuses), the
+    /// change chunks of its whole history, which load back to the same document.
+    static func loadableBytes(of document: inout Document) -> [UInt8] {
+        if let whole = try? document.save() { return whole }
+        return document.changeChunks(afterFirst: 0)
     }
 
     /// How many bytes of change chunks a store appends to a document file before it writes the

@@ -17,8 +17,8 @@ extension MonthPicture {
         public var legend: [Entry]
         /// Exact milliseconds of the month's records under each legend entry (as the CSVs count them).
         public var totals: [Entry: Int64]
-        /// The hundredths of an hour the legend prints for each entry: `MM-by-tag.csv`'s figures, so
-        /// they add up to the title's total.
+        /// The hundredths of an hour the legend prints for each entry: the sum of its rows' in `MM.csv`
+        /// (as `MM-by-tag.csv` prints them), so they add up to the title's total.
         public var hundredths: [Entry: Int64]
         /// Milliseconds of the month's records that lie outside its days (a record the app filed here
         /// that starts the evening before the 1st in the store's time zone, one that runs past the last

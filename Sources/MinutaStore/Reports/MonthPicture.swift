@@ -80,10 +80,15 @@ public enum MonthPicture {
             <text x="\(left)" y="42" fill="#555555">\(report.rows.count) records, time zone \(escaped(shortened(report.timeZone.identifier, to: 60)))</text>
 
             """
-        // Each legend column clips its text, so a long name or a large number never runs into the next.
+        // Each legend entry's name is clipped where its hours begin, so a long name is cut and the
+        // hours always show whole, right-aligned in the entry's column.
+        let legendHours = layout.legend.map { ReportDuration.hours(hundredths: layout.hundredths[$0] ?? 0) + " h" }
         svg += "<defs>"
-        for column in 0..<legendColumns {
-            svg += "<clipPath id=\"legend\(column)\"><rect x=\"\(left + column * columnWidth)\" y=\"\(bottom)\" width=\"\(columnWidth - 8)\" height=\"\(height - bottom)\"/></clipPath>"
+        for (index, hours) in legendHours.enumerated() {
+            let x = left + index % legendColumns * columnWidth + 17
+            let y = bottom + 32 + index / legendColumns * legendRow - 4
+            let width = max(0, columnWidth - 8 - 17 - Self.textWidth(hours) - 6)
+            svg += "<clipPath id=\"legend\(index)\"><rect x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(legendRow)\"/></clipPath>"
         }
         svg += "</defs>\n"
         // Hours axis and gridlines.
@@ -117,14 +122,17 @@ public enum MonthPicture {
             let column = index % legendColumns
             let x = left + column * columnWidth
             let y = bottom + 32 + index / legendColumns * legendRow
-            let hours = ReportDuration.hours(hundredths: layout.hundredths[entry] ?? 0) + " h"
+            let hours = legendHours[index]
             let name: String
             switch entry {
             case .category(let category): name = report.names.name(of: category)
             case .others(let count): name = "\(count) more"
             }
+            // About 7 pixels a character: the name is shortened with "…" to what its clip holds.
+            let nameRoom = max(1, (columnWidth - 8 - 17 - Self.textWidth(hours) - 6) / 7)
             svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(color(of: entry, tags: report.tagsByID))\"/>\n"
-            svg += "<text x=\"\(x + 17)\" y=\"\(y + 10)\" clip-path=\"url(#legend\(column))\">\(escaped(shortened(name, to: max(6, min(22, 29 - hours.count))))) \(hours)</text>\n"
+            svg += "<text x=\"\(x + 17)\" y=\"\(y + 10)\" clip-path=\"url(#legend\(index))\">\(escaped(shortened(name, to: nameRoom)))</text>\n"
+            svg += "<text x=\"\(x + columnWidth - 8)\" y=\"\(y + 10)\" text-anchor=\"end\">\(hours)</text>\n"
         }
         // Notes: what the bars do not show as recorded.
         let notesTop = bottom + 32 + max(1, (layout.legend.count + legendColumns - 1) / legendColumns) * legendRow
@@ -132,6 +140,12 @@ public enum MonthPicture {
             svg += "<text x=\"\(left)\" y=\"\(notesTop + index * noteRow + 10)\" fill=\"\(markColor)\">\(escaped(note))</text>\n"
         }
         return svg + "</svg>\n"
+    }
+
+    /// The pixels `text` (digits, `.`, ` h`) takes at the picture's 11-pixel font, rounded up: DejaVu
+    /// Sans and Verdana draw a digit in at most 7.7 pixels; 8 a character leaves room to spare.
+    static func textWidth(_ text: String) -> Int {
+        text.count * 8
     }
 
     static func format(_ value: Double) -> String {

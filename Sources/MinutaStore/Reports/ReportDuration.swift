@@ -1,10 +1,10 @@
-/// Exact durations in milliseconds and the two ways reports show them. Sums are always taken over
-/// milliseconds and rounded once, when shown; parts of a total are shared out by `ReportRounding`,
-/// so every printed column adds up to its printed total.
+/// Exact durations in milliseconds and the two ways reports show them: a duration is rounded half up
+/// to the unit shown (`ReportRounding`), and a total is the sum of the rounded figures it covers, so
+/// every printed column adds up to its printed total.
 public enum ReportDuration {
     /// Decimal hours with two places, rounded half up: `7.50`.
     public static func hours(_ milliseconds: Int64) -> String {
-        hours(hundredths: max(0, milliseconds).addingSaturated(18_000) / 36_000)
+        hours(hundredths: ReportRounding.rounded(milliseconds, unit: ReportRounding.hundredthOfHour))
     }
 
     /// Hundredths of an hour as decimal hours with two places: `750` is `7.50`.
@@ -13,9 +13,9 @@ public enum ReportDuration {
         return "\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 
-    /// `H:MM`, rounded to the nearest minute: `7:30`.
+    /// `H:MM`, rounded half up to the minute: `7:30`.
     public static func hoursAndMinutes(_ milliseconds: Int64) -> String {
-        hoursAndMinutes(minutes: max(0, milliseconds).addingSaturated(30_000) / 60_000)
+        hoursAndMinutes(minutes: ReportRounding.rounded(milliseconds, unit: ReportRounding.minute))
     }
 
     /// Minutes as `H:MM`: `450` is `7:30`.

@@ -12,7 +12,8 @@ public struct ReportNames: Sendable {
     /// The words the reports use for rows and columns of their own.
     static let reserved: Set<String> = ["total", "month", "(untagged)", ""]
 
-    public init(categories: [ReportCategory], tags: [ReportTag]) {
+    /// `reserving`: more names no category may take (the `other tags (N)` column of a summary).
+    public init(categories: [ReportCategory], tags: [ReportTag], reserving: Set<String> = []) {
         var byID: [String: ReportTag] = [:]
         var counts: [String: Int] = [:]
         for tag in tags where byID[tag.id] == nil {
@@ -20,7 +21,7 @@ public struct ReportNames: Sendable {
             counts[tag.name, default: 0] += 1
         }
         var names: [ReportCategory: String] = [:]
-        var used = Self.reserved
+        var used = Self.reserved.union(reserving)
         for category in categories {
             switch category {
             case .tag: continue

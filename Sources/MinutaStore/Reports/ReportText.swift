@@ -66,8 +66,8 @@ public enum ReportText {
         table.row(["total", ReportDuration.hours(hundredths: year.total), String(count)])
         var tagTable = TextTable(header: ["Tag", "Hours", "Records", "Share"], rightAligned: [1, 2, 3])
         let shares = year.shares
-        for (index, category) in year.columns.enumerated() {
-            tagTable.row([shown(year.names.name(of: category), columns: tagColumns), ReportDuration.hours(hundredths: year.columnTotals[index]),
+        for (index, name) in year.columnNames.enumerated() {
+            tagTable.row([shown(name, columns: tagColumns), ReportDuration.hours(hundredths: year.columnTotals[index]),
                           String(year.records[index]), ReportDuration.share(tenths: shares[index])])
         }
         tagTable.rule()
@@ -84,14 +84,16 @@ public enum ReportText {
         DisplayWidth.prefix(TerminalText.escaped(oneLine(text, limit: columns)), columns: columns)
     }
 
-    /// `text` on one line (line breaks become one space), shortened to `limit` characters with `…`.
-    /// Reads no more of `text` than it shows: a comment may be 16 MiB.
+    /// `text` on one line (each run of line breaks, LF, CR LF, U+2028 or U+2029, becomes one space),
+    /// shortened to `limit` characters with `…`. A carriage return on its own, like a tab, is kept, for
+    /// `TerminalText` to show escaped (`\u{D}`), never dropped in silence. Reads no more of `text`
+    /// than it shows: a comment may be 16 MiB.
     static func oneLine(_ text: String, limit: Int) -> String {
         var result = ""
         var count = 0
         var pendingSpace = false
         for character in text {
-            if character.isNewline {
+            if character == "\n" || character == "\r\n" || character == "\u{2028}" || character == "\u{2029}" {
                 pendingSpace = count > 0
                 continue
             }

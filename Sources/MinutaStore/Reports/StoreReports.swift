@@ -4,6 +4,15 @@ import Synchronization
 /// The reports of a store (SPEC section 9), computed when first read and kept until the records
 /// they show (or the tags) change: the store's month views are compared by identity first, so a
 /// read when nothing changed costs a comparison. A report with a running timer follows the clock.
+///
+/// A record counts in the month it starts in the store's time zone, whichever document holds it:
+/// the app files a record by the phone's zone, so April's document may hold a record that starts on
+/// 31 March here, and a record may cross a month's end. A month's reports therefore take the
+/// records of its own document that start in it (or have no usable start), and those of the
+/// neighbouring months' documents that start in it: zones differ by at most 26 hours, and a record
+/// another device moved stays in the document of its start's month. The store's views show a record
+/// held by two documents once (its holder index, `Store+DuplicateRecords.swift`), and ids are
+/// compared once more here, so no record counts twice.
 public final class StoreReports: Sendable {
     public let store: Store
     private let clock: @Sendable () -> Int64
@@ -24,9 +33,38 @@ public final class StoreReports: Sendable {
 
     public static let systemClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    /// The months whose reports `reports/YYYY/` shows.
+    /// The months whose reports `reports/YYYY/` shows: those with a document or an image folder, and
+    /// those without in which a record held by a neighbouring month's document starts.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
-        try store.months(inYear: yearName)
+        guard Month.isYearName(yearName), let year = Int(yearName) else { return [] }
+        var months = Set(try store.months(inYear: yearName))
+        let neighbours = [Month(year: year - 1, month: 12), Month(year: year + 1, month: 1)].compactMap { $0 }
+        let held = months.union(neighbours.filter(store.hasMonth))
+        for month in held {
+            for candidate in [month.previous, month.next].compactMap({ $0 })
+            where candidate.year == year && !months.contains(candidate) && !held.contains(candidate) {
+                if try holdsRecordsStarting(in: candidate, heldBy: month) { months.insert(candidate) }
+            }
+        }
+        return months.sorted()
+    }
+
+    /// Every month with reports, in order (``months(inYear:)`` for every year).
+    public func months() throws(StoreError) -> [Month] {
+        var years = Set(try store.months().map(\.year))
+        for year in Array(years) { years.formUnion([year - 1, year + 1]) }
+        var result: [Month] = []
+        for year in years.sorted() where (1...9999).contains(year) { result += try months(inYear: ISO8601.pad(year, 4)) }
+        return result
+    }
+
+    /// Whether `month` has reports (see ``months(inYear:)``).
+    public func hasReports(_ month: Month) throws(StoreError) -> Bool {
+        if store.hasMonth(month) { return true }
+        for neighbour in [month.previous, month.next].compactMap({ $0 }) where store.hasMonth(neighbour) {
+            if try holdsRecordsStarting(in: month, heldBy: neighbour) { return true }
+        }
+        return false
     }
 
     /// The bytes of a report file; `StoreError.notFound` for a month or year without records.
@@ -34,14 +72,22 @@ public final class StoreReports: Sendable {
         let months: [Month]
         switch file {
         case .timesheet(let month), .byTag(let month), .picture(let month):
-            guard store.hasMonth(month) else { throw .notFound("reports/\(month.yearName)/\(month.monthName)") }
+            guard try hasReports(month) else { throw .notFound("reports/\(month.yearName)/\(month.monthName)") }
             months = [month]
         case .summary(let year):
-            months = try store.months(inYear: year)
+            months = try self.months(inYear: year)
             guard !months.isEmpty else { throw .notFound("reports/\(year)/summary.csv") }
         }
-        var records: [[RecordFile]] = []
-        for month in months { records.append(try store.recordFiles(in: month)) }
+        // What the reports are made from: the files of each month and of its neighbours, loaded side
+        // by side when not held yet (on two or more cores their loads overlap instead of adding up).
+        prepare(Array(Set(months.flatMap(Self.sourceMonths(of:)))).sorted())
+        var sources: [Month: [RecordFile]] = [:]
+        for month in months {
+            for source in Self.sourceMonths(of: month) where sources[source] == nil {
+                sources[source] = store.hasMonth(source) ? try store.recordFiles(in: source) : []
+            }
+        }
+        let records = sources.keys.sorted().compactMap { sources[$0] }
         let tags = try store.tagsFile()
         if let cached = cache.withLock({ $0[file] }), !cached.dependsOnClock, cached.tags == tags, cached.records == records {
             return cached.bytes
@@ -50,7 +96,7 @@ public final class StoreReports: Sendable {
         let reportTags = Self.tags(tags)
         var reports: [MonthReport] = []
         for month in months {
-            reports.append(MonthReport(month: month, records: try reportRecords(in: month), tags: reportTags,
+            reports.append(MonthReport(month: month, records: reportRecords(in: month, files: sources), tags: reportTags,
                                        timeZone: store.timeZone, now: now))
         }
         let bytes: [UInt8]
@@ -63,6 +109,15 @@ public final class StoreReports: Sendable {
         let entry = Entry(records: records, tags: tags, bytes: bytes, dependsOnClock: reports.contains { $0.dependsOnClock })
         cache.withLock { $0[file] = entry }
         return bytes
+    }
+
+    /// Loads and renders those of `months` the store does not show yet, each on its own thread (the
+    /// documents decode without the store's lock, `Store+Prefetch.swift`).
+    private func prepare(_ months: [Month]) {
+        let store = self.store
+        let missing = months.filter { store.publishedViews.view(of: $0) == nil && store.hasMonth($0) }
+        guard missing.count > 1 else { return }
+        DispatchQueue.concurrentPerform(iterations: missing.count) { index in store.prefetch(missing[index]) }
     }
 
     /// Whether `file`'s contents follow the clock (a running timer in what it shows), so that they change
@@ -85,9 +140,42 @@ public final class StoreReports: Sendable {
         return ReportTag.tags(inTagsFile: json)
     }
 
-    /// The records of `month` as reports see them: the values its record files show, taken from the
-    /// document (no serializing and parsing back).
+    /// The months whose documents may hold records that count in `month`: it and its neighbours.
+    public static func sourceMonths(of month: Month) -> [Month] {
+        [month.previous, month, month.next].compactMap { $0 }
+    }
+
+    /// The records that count in `month`, read from the record files of it and its neighbours.
     func reportRecords(in month: Month) throws(StoreError) -> [ReportRecord] {
-        try store.recordValues(in: month).compactMap(ReportRecord.init(json:))
+        var files: [Month: [RecordFile]] = [:]
+        for source in Self.sourceMonths(of: month) where store.hasMonth(source) {
+            files[source] = try store.recordFiles(in: source)
+        }
+        return reportRecords(in: month, files: files)
+    }
+
+    /// The records that count in `month`, as the record files (`files`, by the month that holds them)
+    /// show them: those that start in it, and those of its own document without a usable start.
+    func reportRecords(in month: Month, files: [Month: [RecordFile]]) -> [ReportRecord] {
+        var seen = Set<RecordID>()
+        var records: [ReportRecord] = []
+        // Its own document first: a record held twice counts as the month's own copy shows it.
+        for holder in [month] + Self.sourceMonths(of: month).filter({ $0 != month }) {
+            for file in files[holder] ?? [] {
+                // A file's name is its start in the store's zone: another month's files are parsed only
+                // when their name says they may start in this one (the parsed start decides).
+                if holder != month && !file.name.hasPrefix(month.description + "-") { continue }
+                guard let json = try? JSONParser.parse(file.contents), let record = ReportRecord(json: json) else { continue }
+                let countsHere = record.start.map { store.timeZone.month(ofMilliseconds: $0) == month } ?? (holder == month)
+                guard countsHere, seen.insert(RecordID(record.id)).inserted else { continue }
+                records.append(record)
+            }
+        }
+        return records
+    }
+
+    /// Whether the document of `holder` holds a record that starts in `month`.
+    func holdsRecordsStarting(in month: Month, heldBy holder: Month) throws(StoreError) -> Bool {
+        !reportRecords(in: month, files: [holder: try store.recordFiles(in: holder)]).isEmpty
     }
 }

@@ -1,6 +1,7 @@
 /// `reports/YYYY/MM-by-tag.csv`: per tag the hours, the number of records and the share of the
 /// month, then the total. Untagged time and time under each unknown tag id have rows of their own;
-/// hours and shares add up to the total row (``MonthReport/Figures``).
+/// a tag's hours are the sum of its rows' in `MM.csv`, and hours and shares add up to the total row
+/// (``MonthReport/Figures``).
 public enum TagSummaryCSV {
     public static let header = ["tag", "hours", "records", "share"]
 

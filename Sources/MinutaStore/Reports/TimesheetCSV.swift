@@ -1,5 +1,6 @@
 /// `reports/YYYY/MM.csv`: one row per record of the month, by start. `duration` and `hours` are the
-/// month's figures (``MonthReport/Figures``): they add up to the month's and each tag's printed total.
+/// record's own duration, rounded half up (``MonthReport/Figures``): they add up to the month's and
+/// each tag's printed total.
 /// A timer running for more than a day says so in `end`.
 public enum TimesheetCSV {
     public static let header = ["date", "start", "end", "duration", "hours", "tag", "comment", "images", "id"]

@@ -14,18 +14,18 @@ extension Store {
 
     /// Reads a passed-through file, `relative` to the store.
     public func passThroughContents(_ relative: String) throws(StoreError) -> [UInt8] {
-        try BackingFiles.read(absolute(relative))
+        try BackingFiles.read(readable(relative))
     }
 
     public func passThroughStatus(_ relative: String) -> (isDirectory: Bool, size: Int, modificationSeconds: Int, modificationNanoseconds: Int)? {
-        guard let status = BackingFiles.status(absolute(relative)), status.isDirectory || status.isRegularFile else { return nil }
+        guard let status = BackingFiles.status(readable(relative)), status.isDirectory || status.isRegularFile else { return nil }
         return (status.isDirectory, Int(status.size), status.modificationSeconds, status.modificationNanoseconds)
     }
 
     /// The entries of a backing folder, without documents, conflict copies and sync-tool files,
     /// and without symbolic links (never followed out of the store).
     public func passThroughEntries(_ relative: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
-        let folder = relative.isEmpty ? path : absolute(relative)
+        let folder = relative.isEmpty ? backingFolder.readingPath : readable(relative)
         guard BackingFiles.status(folder)?.isDirectory == true else { return [] }
         return try BackingFiles.listDirectory(folder).compactMap { name in
             guard !Self.isHiddenBackingName(name), let status = BackingFiles.status(folder + "/" + name),

@@ -44,7 +44,7 @@ extension Store {
             return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil }
         }
         if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil }
-        let status = BackingFiles.status(absolute(month.documentPath))
+        let status = BackingFiles.status(readable(month.documentPath))
         return status == nil || unreadable.stillUnreadable(month.documentPath, identity: status?.identity) != nil
     }
 

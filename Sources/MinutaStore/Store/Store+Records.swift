@@ -19,8 +19,11 @@ extension Store {
     /// The record is the one named by the file or, for a new name, the one whose `id` the JSON
     /// gives; JSON without `id` creates a record. A startTime outside the document's month moves
     /// the record (and its images): new document first, then the old.
+    /// `reading` is what the writer had read of the record: a field it saves as it read it before a merge
+    /// it could not have seen keeps the merged value, and every such value is listed in
+    /// `.minutafs/conflicts` (SPEC 5b, `Edits/SupersededValues.swift`).
     /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
-    public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> WriteOutcome {
+    public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month, reading: WriterRead = .unknown) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
         guard bytes.count <= Self.maximumJSONFileSize else {
             let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
@@ -29,7 +32,7 @@ extension Store {
         }
         return try withDocumentWrites { () throws(StoreError) -> WriteOutcome in
             do throws(StoreError) {
-                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath)
+                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading)
                 noteWrittenBack(outcome.touchedMonths, by: displayPath)
                 return outcome
             } catch {
@@ -99,7 +102,7 @@ extension Store {
         return try findRecord(writtenID, preferring: month)
     }
 
-    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String) throws(StoreError) -> WriteOutcome {
+    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead) throws(StoreError) -> WriteOutcome {
         let written = try parseRecord(bytes, displayPath: displayPath)
         let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
         let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
@@ -111,7 +114,7 @@ extension Store {
         // costs the whole op set and history, on every save). Nothing is kept unless everything is
         // valid and saved: on any failure the month goes back as it was saved.
         let edit = try withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
-            let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath)
+            let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath, reading: reading)
             // Where the record belongs now: where it is, unless this write moved its start out of that month.
             let destination = filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
                                           holder: sourceMonth)
@@ -156,7 +159,7 @@ extension Store {
     /// smallest change: the record's object, its start before the write (nil: a new record; `.some(nil)`:
     /// one without a start), and the `.minutafs/conflicts` lines for merged values the write replaced.
     private func applyRecordEdit(
-        _ written: WrittenRecord, id: String, to source: inout LoadedDocument, displayPath: String
+        _ written: WrittenRecord, id: String, to source: inout LoadedDocument, displayPath: String, reading: WriterRead
     ) throws(StoreError) -> (object: ObjectID, previousStart: Int64??, conflictLines: [String]) {
         let currentView: [(key: String, value: JSONValue)]
         let object: ObjectID
@@ -175,9 +178,9 @@ extension Store {
             }
             currentView = []
         }
-        // What the writer could have read: values a merge replaced since stay merged (SPEC 5b).
+        // What the writer read: values it saved as read before a merge it could not see stay merged (SPEC 5b).
         let (fields, conflictLines) = reconcileWithMerges(written.members.filter { $0.key != "id" }, current: currentView, recordID: id,
-                                                          file: displayPath)
+                                                          file: displayPath, reading: reading)
         var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
         source.document = Document(actor: actor)
         do {

@@ -123,9 +123,18 @@ extension Store {
     }
 
     /// Merges `incoming` (the conflict copy at `copy`) into `loaded` and saves it as `primary`.
+    ///
+    /// A copy whose changes the primary could not be saved with (times at both ends of `Int64`: a
+    /// document chunk cannot hold them, `AutomergeError.Kind.unsavableValue`) is not merged: the
+    /// primary stays as it is, the copy stays where it is (it loads, and may be another device's only
+    /// record of its changes), and the change is named in `.minutafs/errors` and the merge's report.
     private func mergeAndSave(_ incoming: Document, from copy: String, into loaded: inout LoadedDocument, primary: String) throws(StoreError) -> CopyMerge {
         let before = loaded.document.changeCount
-        do { try documentFiles.merge(incoming, into: &loaded, relative: primary) } catch {
+        do { try documentFiles.merge(incoming, into: &loaded, relative: primary) } catch where error.kind == .unsavableValue {
+            let refusal = StoreError.documentOperationFailed(file: copy, operation: "merging it into \(primary)", cause: error)
+            events.noteOnce(refusal.description + "; the copy is left as it is, unmerged, and \(primary) is unchanged")
+            throw refusal
+        } catch {
             let destination = try quarantine(copy)
             return .quarantined(MergeReport(copy: copy, primary: primary, outcome: .quarantined(reason: error.description, movedTo: destination)))
         }

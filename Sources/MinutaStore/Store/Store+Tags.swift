@@ -2,7 +2,10 @@ import AutomergeKit
 
 /// Writing `tags.json`: tags keyed by id; a tag without id is created, a tag left out is deleted.
 extension Store {
-    public func writeTagsFile(_ bytes: [UInt8]) throws(StoreError) -> Bool {
+    /// Applies a written `tags.json`. `reading` is what the writer had read of it (see
+    /// ``writeRecordFile(_:named:in:reading:)``): a tag a merge brought in after that read is kept,
+    /// not deleted, when the list leaves it out.
+    public func writeTagsFile(_ bytes: [UInt8], reading: WriterRead = .unknown) throws(StoreError) -> Bool {
         guard bytes.count <= Self.maximumJSONFileSize else {
             let error = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
             recordRejection(error)
@@ -11,7 +14,7 @@ extension Store {
         return try withDocumentWrites { () throws(StoreError) -> Bool in
             try documentFiles.requireReadableFile("tags.automerge")
             do throws(StoreError) {
-                return try writeTags(bytes)
+                return try writeTags(bytes, reading: reading)
             } catch {
                 if case .rejected = error {
                     recordRejection(error)
@@ -23,7 +26,7 @@ extension Store {
     }
 
     /// Applies a written `tags.json` to the tags document and saves it with `state` released.
-    private func writeTags(_ bytes: [UInt8]) throws(StoreError) -> Bool {
+    private func writeTags(_ bytes: [UInt8], reading: WriterRead) throws(StoreError) -> Bool {
         let file = "tags.json"
         let parsed: JSONValue
         do { parsed = try JSONParser.parse(bytes) } catch {
@@ -38,10 +41,13 @@ extension Store {
             var kept = Set<RecordID>()
             var conflictLines: [String] = []
             for (position, entry) in entries.enumerated() {
-                conflictLines += try applyTag(entry, at: position, existing: existing, to: &document, kept: &kept)
+                conflictLines += try applyTag(entry, at: position, existing: existing, to: &document, kept: &kept, reading: reading)
             }
             // A tag another device added, merged after the writer read tags.json, is not in its list: kept.
-            for tag in existing where !kept.contains(RecordID(tag.id)) && !isTagNewerThanWriter(tag.id) {
+            for tag in existing where !kept.contains(RecordID(tag.id)) {
+                let omission = omissionOfTag(tag.id, reading: reading)
+                if let line = omission.conflictLine { conflictLines.append(line) }
+                guard omission.deletes else { continue }
                 // Fails only when the key is already gone: then there is nothing to delete.
                 do { try document.delete(forKey: tag.id) } catch {}
             }
@@ -56,7 +62,8 @@ extension Store {
     /// (created with the app's defaults when new, or without an id) gets the written fields. Returns the
     /// `.minutafs/conflicts` lines for merged values the write replaced; adds the tag's id to `kept`.
     private func applyTag(
-        _ entry: JSONValue, at position: Int, existing: [TagView.Tag], to document: inout Document, kept: inout Set<RecordID>
+        _ entry: JSONValue, at position: Int, existing: [TagView.Tag], to document: inout Document, kept: inout Set<RecordID>,
+        reading: WriterRead
     ) throws(StoreError) -> [String] {
         let file = "tags.json"
         guard case .object(let members) = entry else {
@@ -91,8 +98,8 @@ extension Store {
             if entry["color"] == nil { fields.append(("color", .string("#4A90D9"))) }
         }
         if !currentView.isEmpty {
-            // What the writer could have read: tag fields a merge changed since stay merged (SPEC 5b).
-            let reconciled = reconcileWithMerges(fields, current: currentView, recordID: id, file: "tags.json " + id)
+            // What the writer read: tag fields it saved as read before a merge it could not see stay merged (SPEC 5b).
+            let reconciled = reconcileWithMerges(fields, current: currentView, recordID: id, file: "tags.json " + id, reading: reading)
             fields = reconciled.fields
             conflictLines = reconciled.conflictLines
         }

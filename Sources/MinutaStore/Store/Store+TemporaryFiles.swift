@@ -73,7 +73,11 @@ extension Store {
                     } else {
                         let bringIn = { (loaded: inout LoadedDocument) throws(StoreError) in
                             loaded.noteMerged()
-                            do throws(AutomergeError) { try loaded.document.merge(leftover) } catch {
+                            // A leftover whose changes the primary could not be saved with stays as it is (SPEC 5a).
+                            do throws(AutomergeError) {
+                                try loaded.document.requireSavable(merging: leftover)
+                                try loaded.document.merge(leftover)
+                            } catch {
                                 throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error)
                             }
                             try self.documentFiles.save(&loaded, to: primary)

@@ -55,6 +55,14 @@ public final class Store: Sendable {
     let backingFolder: BackingFolder
     /// Whether records held by two month documents are found (`Store+DuplicateRecords.swift`).
     let indexesRecordHolders: Bool
+    /// Whether conflict copies are merged, in memory only, into the documents read (the read-only
+    /// commands; `Store+WaitingCopies.swift`).
+    let mergesWaitingCopiesInMemory: Bool
+    /// The conflict copies such a store found and merged (`Store+WaitingCopies.swift`).
+    let waitingCopyState = Mutex(WaitingCopyState())
+    /// The lost edits of deleted records found in each month's history, with the version of the file
+    /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
+    let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
 
     struct State: Sendable {
         var tags: LoadedDocument?
@@ -100,9 +108,14 @@ public final class Store: Sendable {
     ///
     /// With `indexesRecordHolders` false, a record that two month documents hold is shown in both: a
     /// one-shot command that looks at a few months (`minutafs now`) then reads no other document.
+    ///
+    /// With `mergesWaitingCopiesInMemory` (for commands that only read: `report`, `log`, `now`), each
+    /// document is read merged with the conflict copies waiting beside it, in memory, as a mount
+    /// would show it; such a store must not write (see `Store+WaitingCopies.swift`).
     public init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, clock: @escaping @Sendable () -> Int = Store.systemClock,
+        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
+        clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
         var absolute = path
@@ -120,6 +133,7 @@ public final class Store: Sendable {
         }
         self.path = absolute
         self.indexesRecordHolders = indexesRecordHolders
+        self.mergesWaitingCopiesInMemory = mergesWaitingCopiesInMemory
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
@@ -181,13 +195,13 @@ public final class Store: Sendable {
         try documentFiles.requireReadableFile(relative)
         switch documentFiles.readDocumentFile(relative) {
         case .absent:
-            return nil
+            return mergingWaitingCopies(into: nil, relative: relative)
         case .unreadable(let reason, let identity):
             documentFiles.markUnreadable(relative, reason: reason, identity: identity)
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
             documentFiles.clearUnreadable(relative)
-            return LoadedDocument(read: document, identity: identity, bytes: bytes)
+            return mergingWaitingCopies(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
         }
     }
 
@@ -203,7 +217,7 @@ public final class Store: Sendable {
 
     /// The months that have a document or an image folder, in order.
     public func months() throws(StoreError) -> [Month] {
-        let records = absolute("records")
+        let records = readable("records")
         guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         var result: [Month] = []
         for yearName in try BackingFiles.listDirectory(records) {
@@ -215,10 +229,11 @@ public final class Store: Sendable {
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
-        let folder = absolute("records/" + yearName)
+        let folder = readable("records/" + yearName)
         var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
-        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
+        guard BackingFiles.status(readable("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
+        result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
             if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
@@ -233,15 +248,16 @@ public final class Store: Sendable {
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     public func hasMonth(_ month: Month) -> Bool {
         if isDeletedDocument(month) { return true }
-        guard BackingFiles.status(absolute("records"))?.isDirectory == true,
-              BackingFiles.status(absolute("records/" + month.yearName))?.isDirectory == true else { return false }
-        return BackingFiles.status(absolute(month.documentPath)) != nil
-            || BackingFiles.status(absolute(month.folderPath))?.isDirectory == true
+        guard BackingFiles.status(readable("records"))?.isDirectory == true,
+              BackingFiles.status(readable("records/" + month.yearName))?.isDirectory == true else { return false }
+        return BackingFiles.status(readable(month.documentPath)) != nil
+            || BackingFiles.status(readable(month.folderPath))?.isDirectory == true
+            || hasWaitingCopies(month.documentPath)
     }
 
     /// The years that have at least one month folder or document, or an empty folder.
     public func years() throws(StoreError) -> [String] {
-        let records = absolute("records")
+        let records = readable("records")
         guard BackingFiles.status(records)?.isDirectory == true else { return [] }
         return try BackingFiles.listDirectory(records).filter { name in
             Month.isYearName(name) && BackingFiles.status(records + "/" + name)?.isDirectory == true

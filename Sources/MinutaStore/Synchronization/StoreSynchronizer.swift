@@ -86,6 +86,10 @@ public final class StoreSynchronizer: Sendable {
             if let carried = try? store.carryEditsToMovedRecords() { documents += carried.map { $0 + ".automerge" } }
             reportChanged(documents: documents)
         }
+        // Only now, with the kernel's caches of them dropped, can a program read what the merges changed:
+        // a save read before this is judged stale for those fields (SPEC 5b). Merges made elsewhere (a
+        // document loaded or written back meanwhile) are published by this too.
+        store.publishMerges()
         store.recordSynchronizationPass(mergeFailure: merged.failure)
     }
 

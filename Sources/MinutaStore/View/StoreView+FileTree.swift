@@ -21,8 +21,25 @@ extension StoreView: FileTree {
     /// Saves `contents` at `path`; the other paths the save changed (a record renamed by its new start
     /// time, its month folders, the reports that show it) go to the change handler.
     public func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
-        let changed = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path) }
+        try write(contents, toPath: path, origin: .unknown)
+    }
+
+    /// A save by a program whose reads the mount knows: judged by what it read (SPEC 5b, ``WriterRead``).
+    public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
+        let reading = Self.writerRead(origin)
+        let changed = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path, reading: reading) }
         report(changed.filter { $0 != path })
+    }
+
+    /// What a save's origin says the writer read: a history snapshot read last (after any read of the
+    /// saved file) is a restore (`cp` from `.minutafs/history/`); else its last read of the saved file;
+    /// else nothing known.
+    static func writerRead(_ origin: SaveOrigin) -> WriterRead {
+        if let last = origin.lastRead, TreePath.isWithin(last.path, directory: "/.minutafs/history"),
+           origin.readOfPath.map({ $0 <= last.instant }) ?? true {
+            return .restoring
+        }
+        return origin.readOfPath.map(WriterRead.at) ?? .unknown
     }
 
     public func removeFile(atPath path: String) throws(TreeError) {
@@ -103,7 +120,7 @@ extension TreeError {
         case .notFound, .invalidName: self.init(.noSuchFileOrDirectory, reason: reason)
         case .alreadyExists: self.init(.fileExists, reason: reason)
         case .notEmpty: self.init(.directoryNotEmpty, reason: reason)
-        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse: self.init(.ioError, reason: reason)
+        case .documentOperationFailed, .notAStore, .legacyStore, .storeInUse, .storeHeldByStuckMount: self.init(.ioError, reason: reason)
         case .system(_, _, let code): self.init(Self.passedOn.contains(code) ? code : .ioError, reason: reason)
         }
     }

@@ -174,9 +174,9 @@ public final class StoreView: Sendable {
         case .control:
             return Self.controlFiles.map { ($0, false) } + [("rejected", true)]
         case .reports:
-            return Set(try store.months().map(\.yearName)).sorted().map { ($0, true) }
+            return Set(try reports.months().map(\.yearName)).sorted().map { ($0, true) }
         case .reportYear(let year):
-            let months = try store.months(inYear: year)
+            let months = try reports.months(inYear: year)
             guard !months.isEmpty else { throw .notFound(path) }
             return ReportFile.names(for: months).map { ($0, false) }
         case .rejectedFolder:
@@ -200,10 +200,10 @@ public final class StoreView: Sendable {
         case .rejectedFolder:
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .reports:
-            guard try !store.months().isEmpty else { throw .notFound(path) }
+            guard try !reports.months().isEmpty else { throw .notFound(path) }
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records"), modificationNanoseconds: 0, isWritable: false)
         case .reportYear(let year):
-            guard try !store.months(inYear: year).isEmpty else { throw .notFound(path) }
+            guard try !reports.months(inYear: year).isEmpty else { throw .notFound(path) }
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime("records/" + year), modificationNanoseconds: 0, isWritable: false)
         case .report(let file):
             // The kernel keeps its pages until its month or the tags change (`reportPaths`), unless a
@@ -308,11 +308,22 @@ public final class StoreView: Sendable {
         }
     }
 
+    /// What the status's `store:` line adds when the backing folder is no longer at the store's path:
+    /// where it was moved (what the mount shows is what it read last, read-only), or that it is gone.
+    static func backingFolderNote(_ store: Store, noted: Bool) -> String {
+        guard noted || !store.backingFolderIsPresent else { return "" }
+        if let target = store.backingFolderMovedTo {
+            return " (moved to \(target) while mounted: the mount shows what it read last, read-only, and every write fails "
+                + "with EROFS; unmount and mount it from where it is now)"
+        }
+        return " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)"
+    }
+
     func statusText() -> String {
         let status = store.status()
         let pending = pendingWorkReporter.withLock { $0 }?.report() ?? PendingWork()
         return """
-        store: \(store.path)\(status.backingFolderGone || !store.backingFolderIsPresent ? " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)" : "")
+        store: \(store.path)\(Self.backingFolderNote(store, noted: status.backingFolderGone))
         mount: \(mountDescription)\(logDescription.isEmpty ? "" : "\nlog: " + logDescription)
         time zone: \(store.timeZone.identifier)
         history: .minutafs/history (not listed; ls it for the days; minutafs restore sets one record or tag back)
@@ -414,15 +425,15 @@ public final class StoreView: Sendable {
 
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
-    func storeWrite(_ contents: [UInt8], toPath path: String) throws(StoreError) -> [String] {
+    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> [String] {
         let place = try place(of: path)
         if place.isReadOnlyView { throw Self.readOnly(path, "write") }
         switch place {
         case .tags:
-            _ = try store.writeTagsFile(contents)
+            _ = try store.writeTagsFile(contents, reading: reading)
             return ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
         case .record(let month, let name):
-            let outcome = try store.writeRecordFile(contents, named: name, in: month)
+            let outcome = try store.writeRecordFile(contents, named: name, in: month, reading: reading)
             var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
             for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
             changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
@@ -487,10 +498,12 @@ public final class StoreView: Sendable {
     }
 
     /// The report files (and their folders) that show these months: what a change to them makes stale.
+    /// A month's document holds records that count in the months beside it too (`StoreReports`), so
+    /// their reports are included.
     public func reportPaths(showing months: [Month]) -> [String] {
         var paths: [String] = []
         var years = Set<String>()
-        for month in Set(months) {
+        for month in Set(months.flatMap(StoreReports.sourceMonths(of:))) {
             paths += ReportFile.paths(showing: month)
             years.insert(month.yearName)
         }

@@ -87,7 +87,11 @@ struct StoreSyncSide {
         do { try BackingFiles.makeDirectories(BackingFiles.parentPath(full)) } catch {
             throw CommandFailure(path: full, cause: error.description)
         }
-        try DocumentFile.write(document.save(), toPath: full)
+        let bytes: [UInt8]
+        do { bytes = try document.save() } catch {
+            throw CommandFailure(path: full, cause: "cannot save: \(error)")
+        }
+        try DocumentFile.write(bytes, toPath: full)
     }
 
     func readImage(_ path: String) throws(CommandFailure) -> [UInt8] {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MinutaStore
 import MinutaTimer
 
 extension Minutafs {
@@ -12,7 +13,9 @@ extension Minutafs {
                 modules read: {"text": "1:23 Work", "tooltip": "...", "class": "running"} ("long" for a \
                 timer running more than a day, "idle" with exit status 1 when none runs). --format fills \
                 %t (tag), %c (comment), %e (time so far, H:MM), %s (start), %i (record id), %% (a percent \
-                sign). Text from the store is printed with control characters escaped.
+                sign). Text from the store is printed with control characters escaped. A store that is not \
+                mounted is read merged in memory with the conflict copies waiting beside its documents \
+                (nothing is written; standard error says how many).
 
                 Examples:
                   minutafs now ~/minuta
@@ -49,6 +52,7 @@ extension Minutafs {
                     print(display.text, terminator: "")
                 }
                 isIdle = timers.isEmpty
+                if let backend = actions.backend as? StoreTimerBackend { WaitingCopiesNotice.print(for: backend.store) }
             }
             // Nothing running: exit status 1, for `if minutafs now; then ...` and prompts.
             if isIdle { throw ExitCode.failure }

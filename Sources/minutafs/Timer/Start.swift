@@ -17,9 +17,9 @@ extension Minutafs {
                 --at takes HH:MM (today), YYYY-MM-DDTHH:MM (the store's time zone; Z or +02:00 for \
                 another), an offset back from now (-15m, -1h30m) or now.
 
-                Examples:
+                Examples (the store named, or the one in ~/.config/minutafs/config):
+                  minutafs start --tag work --at -1h
                   minutafs start --tag Work --comment "sync bug" ~/minuta
-                  minutafs start --tag work --at 09:30
                   minutafs start --at -15m --keep ~/Dropbox/Minuta
                 """)
 

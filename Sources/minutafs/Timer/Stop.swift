@@ -11,9 +11,10 @@ extension Minutafs {
                 Sets the end of each running timer (a record without an end) to now, or to --at. Exit \
                 status 1, with a message, when no timer runs. --at takes the forms `start --at` takes.
 
-                Examples:
+                Examples (the store named, or the one in ~/.config/minutafs/config):
+                  minutafs stop --at -5m
+                  minutafs start ~/minuta
                   minutafs stop ~/minuta
-                  minutafs stop --at 17:45
                 """)
 
         @Option(parsing: .unconditional, help: "When the timer ended (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")

@@ -66,8 +66,9 @@ enum TimerPlace {
         if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
         try StoreFolder.checkExistingStore(path, creating: nil)
         // A command that reads or writes a few recent months reads no other document (no holder index).
+        // A command that only reads (`now`) reads waiting conflict copies too, merged in memory.
         let store = try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
-                                                 indexesRecordHolders: false)
+                                                 indexesRecordHolders: false, readOnly: !writing)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
         return StoreTimerBackend(store: store, lock: lock)
     }

@@ -43,6 +43,8 @@ final class InMemoryTree: FileTree {
     private struct State {
         var nodes: [String: Node] = [:]
         var calls: [Call] = []
+        /// What the mount said of each save's program (`write(_:toPath:origin:)`), in order.
+        var origins: [(path: String, origin: SaveOrigin)] = []
         var changeHandler: (@Sendable ([String]) -> Void)?
         /// Re-lays out JSON written to it (as the real store does): tests that the mount shows the tree's bytes.
         var normalizesJSON = false
@@ -227,6 +229,16 @@ final class InMemoryTree: FileTree {
     /// to the tree if it is still there a while after its last close.
     func settles(fileNamed name: String, inDirectory path: String) -> Bool {
         path.hasPrefix("/records/") && name.hasSuffix(".txt")
+    }
+
+    /// The origins of the saves so far (see `write(_:toPath:origin:)`).
+    var origins: [(path: String, origin: SaveOrigin)] {
+        state.withLock { $0.origins }
+    }
+
+    func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
+        state.withLock { $0.origins.append((path, origin)) }
+        try write(contents, toPath: path)
     }
 
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The documentation tells the truth: every shell example of README.md runs as shown, top to bottom,
+/// in a sandbox home folder, and succeeds (exit 0), as a reader typing it would see.
+///
+/// Each fenced `sh` block is run by bash with `set -e -o pipefail` in the sandbox (HOME, TZ=UTC, the
+/// built `minutafs` first on PATH), after the markers written just above it in README.md:
+/// - `<!-- doctest: skip: REASON -->`: not run; the reason says what a test machine lacks.
+/// - `<!-- doctest: before: COMMANDS -->` and `<!-- doctest: after: COMMANDS -->`: run before and after
+///   the block (what the text around the block assumes, such as a mounted store).
+/// - `<!-- doctest: in: FOLDER -->`: the folder the block runs in (default: the sandbox's work folder).
+/// An interactive editor in an example (`vim FILE`) stands for "open this file": the sandbox's `vim`
+/// checks that FILE exists.
+@Suite(.serialized)
+struct DocumentationTests {
+    struct Block {
+        var line: Int
+        var script: String
+        var skipReason: String?
+        var before: [String] = []
+        var after: [String] = []
+        var folder: String?
+    }
+
+    /// The `sh` blocks of a Markdown text, with their markers.
+    static func blocks(ofMarkdown text: String) -> [Block] {
+        var blocks: [Block] = []
+        var pending = Block(line: 0, script: "")
+        var current: Block?
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if var block = current {
+                if line == "```" {
+                    blocks.append(block)
+                    current = nil
+                    pending = Block(line: 0, script: "")
+                } else {
+                    block.script += String(rawLine.drop { $0 == " " && rawLine.hasPrefix("  ") }) + "\n"
+                    current = block
+                }
+                continue
+            }
+            if line.hasPrefix("<!-- doctest: "), line.hasSuffix("-->") {
+                let body = line.dropFirst("<!-- doctest: ".count).dropLast(3).trimmingCharacters(in: .whitespaces)
+                if body.hasPrefix("skip:") { pending.skipReason = String(body.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+                if body.hasPrefix("before:") { pending.before.append(String(body.dropFirst(7))) }
+                if body.hasPrefix("after:") { pending.after.append(String(body.dropFirst(6))) }
+                if body.hasPrefix("in:") { pending.folder = String(body.dropFirst(3)).trimmingCharacters(in: .whitespaces) }
+                continue
+            }
+            if line == "```sh" {
+                var block = pending
+                block.line = index + 1
+                current = block
+            } else if !line.isEmpty {
+                pending = Block(line: 0, script: "")
+            }
+        }
+        return blocks
+    }
+
+    /// A sandbox home folder: `bin/vim` (checks its files exist), a work folder, and the environment
+    /// the examples run in (the built `minutafs` first on PATH, TZ=UTC, XDG folders inside it).
+    struct Sandbox {
+        let home: String
+        let work: String
+        let environment: [String: String]
+
+        init(in folder: String) throws {
+            home = folder + "/home"
+            work = folder + "/work"
+            try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            // vim FILE in an example: the file must be there; an editor needs a person.
+            let vim = "#!/bin/sh\nfor file; do test -f \"$file\" || { echo \"vim: no such file: $file\" >&2; exit 1; }; done\n"
+            guard FileManager.default.createFile(atPath: home + "/bin/vim", contents: Data(vim.utf8)), chmod(home + "/bin/vim", 0o755) == 0 else {
+                throw FixtureError("cannot write \(home)/bin/vim")
+            }
+            let binaryFolder = URL(fileURLWithPath: try MinutafsBinary.path()).deletingLastPathComponent().path
+            environment = [
+                "HOME": home, "TZ": "UTC", "LC_ALL": "C.UTF-8",
+                "PATH": home + "/bin:" + binaryFolder + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
+                "XDG_STATE_HOME": home + "/.local/state", "XDG_CACHE_HOME": home + "/.cache",
+                "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": "", "MINUTAFS_STORE": "", "COLUMNS": "80",
+            ]
+        }
+
+        /// Runs `setup` (in the work folder), then `before` and `script` (in `folder`, `~` meaning the
+        /// sandbox's home), then `after` (in the work folder) as one bash script that stops at the first
+        /// command that fails.
+        func run(_ script: String, in folder: String?, setup: [String] = [], before: [String] = [], after: [String] = []) throws -> Shell.Result {
+            let text = """
+                set -e -o pipefail
+                cd \(work)
+                \(setup.joined(separator: "\n"))
+                cd \(folder.map { $0.replacingOccurrences(of: "~", with: home) } ?? work)
+                \(before.joined(separator: "\n"))
+                \(script)
+                cd \(work)
+                \(after.joined(separator: "\n"))
+                """
+            return try Shell.run("bash -c \(DocumentationTests.quoted(text)) 2>&1", environment: environment)
+        }
+
+        /// Takes down every mount left in the sandbox.
+        static func unmountAll(in folder: String) {
+            _ = try? Shell.run("grep ' \(folder)/' /proc/self/mounts | cut -d' ' -f2 | xargs -r -n1 fusermount3 -u -z")
+        }
+    }
+
+    @Test("README.md's shell examples run as shown, in order, and succeed")
+    func readmeExamples() throws {
+        let readme = try String(contentsOfFile: Fixtures.packageRoot + "/README.md", encoding: .utf8)
+        let blocks = Self.blocks(ofMarkdown: readme)
+        #expect(blocks.count >= 10, "found \(blocks.count) sh blocks")
+        for block in blocks where block.skipReason != nil {
+            #expect(!(block.skipReason ?? "").isEmpty, "README.md:\(block.line): a skipped example says why")
+        }
+        try withTemporaryDirectory { folder in
+            defer { Sandbox.unmountAll(in: folder) }
+            let sandbox = try Sandbox(in: folder)
+            for block in blocks where block.skipReason == nil {
+                let result = try sandbox.run(block.script, in: block.folder, before: block.before, after: block.after)
+                #expect(result.status == 0, "README.md:\(block.line) exited \(result.status):\n\(block.script)\n--- output:\n\(result.output)")
+                if result.status != 0 { break }  // the later examples build on this one
+            }
+        }
+    }
+
+    /// What a command's `--help` examples assume (the store the examples name is always there: the demo
+    /// store at ~/Dropbox/Minuta, written with the README's `--now`), and where they run.
+    struct Scenario {
+        var folder: String?
+        var before: [String] = []
+        var after: [String] = []
+    }
+
+    static let demo = "minutafs demo ~/Dropbox/Minuta --now 2024-11-24T12:00:00Z --timezone UTC >/dev/null && mkdir -p ~/minuta"
+    static let mount = "minutafs mount ~/Dropbox/Minuta ~/minuta >/dev/null"
+    static let unmount = "fusermount3 -u ~/minuta"
+    static let configured = "mkdir -p ~/.config/minutafs && echo \"store = $HOME/minuta\" > ~/.config/minutafs/config"
+    static let scenarios: [String: Scenario] = [
+        "": Scenario(after: [unmount]),
+        "mount": Scenario(after: [unmount]),
+        "doc": Scenario(folder: "~/Dropbox/Minuta/records/2024", before: [#"cp 03.automerge "03 (1).automerge""#]),
+        "doc compact": Scenario(folder: "~/Dropbox/Minuta/records/2024"),
+        "doc merge": Scenario(folder: "~/Dropbox/Minuta/records/2024", before: [#"cp 03.automerge "03 (1).automerge""#]),
+        // The demo store has a conflict copy waiting: check lists it (exit 1) until it is merged.
+        "check": Scenario(before: ["minutafs merge ~/Dropbox/Minuta >/dev/null"]),
+        // A store from before the app used Automerge: the demo store exported to that layout.
+        "migrate": Scenario(before: [
+            "mv ~/Dropbox/Minuta ~/Dropbox/Minuta.documents && minutafs export ~/Dropbox/Minuta.documents ~/Dropbox/Minuta >/dev/null",
+        ]),
+        "log": Scenario(before: [mount], after: [unmount]),
+        "restore": Scenario(before: [mount], after: [unmount]),
+        "start": Scenario(before: [mount, configured], after: [unmount]),
+        "stop": Scenario(before: [mount, configured, "minutafs start --at -1h ~/minuta >/dev/null"], after: [unmount]),
+        "now": Scenario(before: [mount, configured, "minutafs start ~/minuta >/dev/null"], after: [unmount]),
+        "continue": Scenario(before: [mount, "minutafs start --tag Work ~/minuta >/dev/null && minutafs stop ~/minuta >/dev/null"], after: [unmount]),
+    ]
+
+    /// The example lines of a `--help` text (a line ending in a backslash continues on the next).
+    static func examples(ofHelp help: String) -> [String] {
+        var lines: [String] = []
+        var inExamples = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Example") { inExamples = true; continue }
+            if line.hasPrefix("USAGE:") || (inExamples && line.isEmpty) { inExamples = false }
+            guard inExamples else { continue }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if let last = lines.last, last.hasSuffix("\\") {
+                lines[lines.count - 1] = String(last.dropLast()) + text
+            } else {
+                lines.append(text)
+            }
+        }
+        return lines
+    }
+
+    @Test("every command's --help examples run as shown and succeed", arguments: ["", "mount", "inspect", "doc", "doc compact", "doc merge",
+        "merge", "check", "migrate", "export", "demo", "report", "log", "restore", "start", "stop", "now", "continue"])
+    func helpExamples(command: String) throws {
+        let help = try MinutafsBinary.run(command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"]).outputText
+        let examples = Self.examples(ofHelp: help)
+        #expect(!examples.isEmpty, "minutafs \(command) --help has no example")
+        let scenario = Self.scenarios[command] ?? Scenario()
+        try withTemporaryDirectory { folder in
+            defer { Sandbox.unmountAll(in: folder) }
+            let sandbox = try Sandbox(in: folder)
+            let result = try sandbox.run(examples.joined(separator: "\n"), in: scenario.folder,
+                                         setup: [Self.demo], before: scenario.before, after: scenario.after)
+            #expect(result.status == 0, "minutafs \(command) --help's examples exited \(result.status):\n\(examples.joined(separator: "\n"))\n--- output:\n\(result.output)")
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
