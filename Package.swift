@@ -59,6 +59,7 @@ let package = Package(
             dependencies: [
                 "AutomergeKit", "MinutaStore", "MinutaMigration", "MinutaDemo", "MinutaTimer", "MinutaFS", "FileTreeInterface", "CLinuxCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -9,5 +9,6 @@ enum LoadFuzzing {
         if let broken = LoadPromise.brokenByEitherForm(of: bytes) {
             preconditionFailure(broken.description)
         }
+        SyncMessageFuzzing.exercise(bytes)
     }
 }

@@ -13,7 +13,7 @@ extension Minutafs {
                   minutafs doc compact 03.automerge
                   minutafs doc merge -o 03.automerge 03.automerge "03 (1).automerge"
                 """,
-            subcommands: [Compact.self, Merge.self]
+            subcommands: [Compact.self, Merge.self, SyncFirst.self, SyncServe.self]
         )
     }
 }

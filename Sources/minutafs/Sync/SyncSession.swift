@@ -1,0 +1,214 @@
+import AutomergeKit
+import Foundation
+import MinutaStore
+
+/// The two roles of a `minutafs sync`: the side that started it drives (``run(summary:)``), the
+/// serving side answers (``serve()``). Every message received is applied and the document saved
+/// durably before the next frame goes out, so a connection cut anywhere leaves both stores with
+/// whole documents, and the next sync, starting from the states kept, completes the work.
+struct SyncSession {
+    var side: StoreSyncSide
+    var channel: SyncFrameChannel
+    /// `host:store` of this side, sent in the hello.
+    let identity: String
+    /// Writes a progress line (nil: none).
+    var progress: ((String) -> Void)?
+
+    enum Failure: Error, CustomStringConvertible {
+        case protocolError(String)
+        case remote(String)
+        var description: String {
+            switch self {
+            case .protocolError(let what): "the other side did not follow the protocol: \(what)"
+            case .remote(let why): "the other side stopped: \(why)"
+            }
+        }
+    }
+
+    /// Sends a frame and reads the answer.
+    private mutating func exchange(_ frame: SessionFrame, summary: inout SyncSummary) throws -> SessionFrame {
+        try channel.send(frame.encoded)
+        summary.roundTrips += 1
+        guard let answer = try channel.receive() else {
+            throw Failure.protocolError("the connection closed before an answer")
+        }
+        let decoded = try SessionFrame.decode(answer)
+        if case .failure(let why) = decoded { throw Failure.remote(why) }
+        return decoded
+    }
+
+    /// The side that started the sync: hello, every document, the images, done.
+    mutating func run(dryRun: Bool, stateFolder: (String) -> String?, summary: inout SyncSummary) throws {
+        let documents = try side.documentPaths()
+        let images = try side.imageMonths()
+        let hello = try exchange(.hello(peer: identity, dryRun: dryRun, documents: documents, images: images.summaries), summary: &summary)
+        guard case .hello(let peer, _, let theirDocuments, let theirMonths) = hello else {
+            throw Failure.protocolError("no hello")
+        }
+        side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+        let all = Set(documents).union(theirDocuments.filter(StoreSyncSide.isDocumentPath)).sorted()
+        summary.documentCount = all.count
+        for (index, path) in all.enumerated() {
+            progress?("syncing documents: \(index + 1)/\(all.count) \(path)")
+            try syncDocument(path, summary: &summary)
+        }
+        // Only the months whose image summaries differ are listed in full and compared.
+        let mineByFolder = Dictionary(images.summaries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByFolder = Dictionary(theirMonths.filter { StoreSyncSide.isImageFolder($0.path) }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for folder in Set(mineByFolder.keys).union(theirsByFolder.keys).sorted() where mineByFolder[folder] != theirsByFolder[folder] {
+            var theirs: [SessionFrame.ImageEntry] = []
+            if theirsByFolder[folder] != nil {
+                let answer = try exchange(.imageListRequest(folder: folder), summary: &summary)
+                guard case .imageList(_, let listed) = answer else { throw Failure.protocolError("no image list for \(folder)") }
+                theirs = listed.filter { StoreSyncSide.isImagePath($0.path) && $0.path.hasPrefix(folder + "/") }
+            }
+            try syncImages(mine: images.byFolder[folder] ?? [], theirs: theirs, peer: peer, summary: &summary)
+        }
+        let done = try exchange(.done(documentsChanged: 0), summary: &summary)
+        guard case .done(let changed) = done else { throw Failure.protocolError("no done") }
+        summary.reportedChangedThere = changed
+        summary.bytesSent = channel.bytesSent
+        summary.bytesReceived = channel.bytesReceived
+    }
+
+    private mutating func syncDocument(_ path: String, summary: inout SyncSummary) throws {
+        var document: Document
+        do { document = try side.loadDocument(path).document } catch {
+            summary.documentsSkipped.append("\(error) (here)")
+            return
+        }
+        var state = side.syncState(for: path)
+        var first = true
+        var sentChanges = false
+        while true {
+            let message = document.generateSyncMessage(&state)
+            if message == nil && !first { break }
+            first = false
+            if let message, !message.changes.isEmpty { sentChanges = true }
+            let answer = try exchange(.sync(path: path, message: message?.encoded ?? []), summary: &summary)
+            if case .skipped(_, let reason) = answer {
+                summary.documentsSkipped.append("\(path): \(reason) (there)")
+                return
+            }
+            guard case .sync(let answeredPath, let reply) = answer, answeredPath == path else {
+                throw Failure.protocolError("no sync answer for \(path)")
+            }
+            if reply.isEmpty { break }
+            let before = document.heads
+            try document.receiveSyncMessage(SyncMessage.decode(reply), state: &state)
+            if document.heads != before {
+                try side.saveDocument(&document, at: path)
+                if summary.documentsChangedHere.last != path { summary.documentsChangedHere.append(path) }
+            }
+        }
+        if sentChanges { summary.documentsChangedThere.append(path) }
+        try side.saveSyncState(state, for: path)
+    }
+
+    private mutating func syncImages(mine: [SessionFrame.ImageEntry], theirs: [SessionFrame.ImageEntry], peer: String, summary: inout SyncSummary) throws {
+        let mineByPath = Dictionary(mine.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let theirsByPath = Dictionary(theirs.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let day = Self.today()
+        for path in Set(mineByPath.keys).union(theirsByPath.keys).sorted() {
+            let local = mineByPath[path], remote = theirsByPath[path]
+            if let local, let remote, local.digest == remote.digest { continue }
+            if remote != nil {
+                let answer = try exchange(.imageRequest(path: path), summary: &summary)
+                guard case .image(_, let bytes) = answer else { throw Failure.protocolError("no image for \(path)") }
+                if let written = try side.keepImage(bytes, at: path, from: peer, day: day) {
+                    if written == path { summary.imagesCopiedHere.append(path) } else { summary.imageConflicts.append("\(written) (here)") }
+                }
+            }
+            if local != nil {
+                let bytes = try side.readImage(path)
+                let answer = try exchange(.image(path: path, bytes: bytes), summary: &summary)
+                guard case .imageStored(_, let written) = answer else { throw Failure.protocolError("no answer for image \(path)") }
+                if written == path { summary.imagesCopiedThere.append(path) } else if !written.isEmpty { summary.imageConflicts.append("\(written) (there)") }
+            }
+        }
+    }
+
+    static func today() -> String {
+        let now = Date()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
+
+    /// The serving side: answers every frame until done or the end of the input.
+    mutating func serve(stateFolder: (String) -> String?) throws {
+        var current: (path: String, document: Document, state: SyncState)?
+        var peer = "peer"
+        var changed = Set<String>()
+        var dryRun = false
+        var imagesByFolder: [String: [SessionFrame.ImageEntry]] = [:]
+        func finishCurrent() throws {
+            if let current { try side.saveSyncState(current.state, for: current.path) }
+            current = nil
+        }
+        defer { try? finishCurrent() }
+        while let bytes = try channel.receive() {
+            let frame: SessionFrame
+            do { frame = try SessionFrame.decode(bytes) } catch {
+                try channel.send(SessionFrame.failure("\(error)").encoded)
+                throw error
+            }
+            do {
+                switch frame {
+                case .hello(let name, let wantsDryRun, _, _):
+                    peer = name
+                    dryRun = wantsDryRun
+                    side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+                    let months = try side.imageMonths()
+                    imagesByFolder = months.byFolder
+                    try channel.send(SessionFrame.hello(peer: identity, dryRun: dryRun, documents: try side.documentPaths(), images: months.summaries).encoded)
+                case .imageListRequest(let folder):
+                    guard StoreSyncSide.isImageFolder(folder) else { throw Failure.protocolError("\(folder) is not a month's image folder") }
+                    try channel.send(SessionFrame.imageList(folder: folder, images: imagesByFolder[folder] ?? []).encoded)
+                case .sync(let path, let message):
+                    guard StoreSyncSide.isDocumentPath(path) else { throw Failure.protocolError("\(path) is not a document of a store") }
+                    if current?.path != path {
+                        try finishCurrent()
+                        do {
+                            current = (path, try side.loadDocument(path).document, side.syncState(for: path))
+                        } catch {
+                            try channel.send(SessionFrame.skipped(path: path, reason: "\(error)").encoded)
+                            continue
+                        }
+                    }
+                    guard var open = current else { continue }
+                    if !message.isEmpty {
+                        let before = open.document.heads
+                        try open.document.receiveSyncMessage(SyncMessage.decode(message), state: &open.state)
+                        if open.document.heads != before {
+                            try side.saveDocument(&open.document, at: path)
+                            changed.insert(path)
+                        }
+                    }
+                    let reply = open.document.generateSyncMessage(&open.state)
+                    current = open
+                    try channel.send(SessionFrame.sync(path: path, message: reply?.encoded ?? []).encoded)
+                case .imageRequest(let path):
+                    guard StoreSyncSide.isImagePath(path) else { throw Failure.protocolError("\(path) is not an image of a store") }
+                    try channel.send(SessionFrame.image(path: path, bytes: try side.readImage(path)).encoded)
+                case .image(let path, let bytes):
+                    guard StoreSyncSide.isImagePath(path) else { throw Failure.protocolError("\(path) is not an image of a store") }
+                    let written = try side.keepImage(bytes, at: path, from: peer, day: Self.today())
+                    try channel.send(SessionFrame.imageStored(path: path, writtenAs: written ?? "").encoded)
+                case .done:
+                    try finishCurrent()
+                    try channel.send(SessionFrame.done(documentsChanged: changed.count).encoded)
+                    return
+                case .skipped, .imageStored, .failure, .imageList:
+                    throw Failure.protocolError("an answer where a request belongs")
+                }
+            } catch let error as SyncFrameChannel.Failure {
+                throw error
+            } catch {
+                try? channel.send(SessionFrame.failure("\(side.storePath): \(error)").encoded)
+                throw error
+            }
+        }
+    }
+}

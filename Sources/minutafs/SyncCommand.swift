@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import MinutaStore
+
+extension Minutafs {
+    struct Sync: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring two stores together without a sync tool: every document and image, sending only what the other lacks.",
+            discussion: """
+                Runs the Automerge sync protocol for tags.automerge and every month either store \
+                has (a month only one has is created on the other), then copies missing images; an \
+                image both have with different bytes is never overwritten: the other's is kept \
+                beside it as a conflict copy (X_0 (HOST's conflicted copy YYYY-MM-DD).jpg) and \
+                listed. Each side holds its store's lock and saves every document it receives \
+                before it answers, so a cut connection loses nothing and the next sync finishes. \
+                Sync states are kept per remote in $XDG_STATE_HOME/minutafs/sync/: a second sync \
+                sends what changed since, and one round trip for each unchanged document.
+
+                REMOTE is another store folder, [user@]host:PATH (ssh runs `minutafs sync --serve \
+                PATH` there; MINUTAFS_SSH names another ssh program), or - for frames on standard \
+                input and output (the report then goes to standard error).
+
+                Examples:
+                  minutafs sync ~/Minuta /media/usb/Minuta
+                  minutafs sync ~/Minuta laptop:Minuta
+                  minutafs sync --dry-run ~/Minuta me@server:/srv/minuta
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The store folder on this machine.", valueName: "store"))
+        var store: String?
+
+        @Argument(help: ArgumentHelp("The other store: a folder, [user@]host:PATH, or -.", valueName: "remote"))
+        var remote: String?
+
+        @Flag(help: "Say what would change; write nothing on either side.")
+        var dryRun = false
+
+        @Option(help: ArgumentHelp("The minutafs program on the ssh remote.", valueName: "program"))
+        var remoteMinutafs = "minutafs"
+
+        @Option(help: ArgumentHelp("Serve the store at PATH over standard input and output (what the other side runs).", valueName: "path"))
+        var serve: String?
+
+        func validate() throws {
+            if serve != nil {
+                guard store == nil, remote == nil, !dryRun else { throw ValidationError("--serve takes only the store's path") }
+            } else {
+                guard store != nil, remote != nil else { throw ValidationError("give the store and the remote: minutafs sync STORE REMOTE") }
+            }
+        }
+
+        func run() throws {
+            signal(SIGPIPE, SIG_IGN)
+            try reportingFailures {
+                if let serve {
+                    try Self.serve(serve)
+                } else if let store, let remote {
+                    try Self.sync(store: store, remote: SyncRemote(remote), remoteText: remote, dryRun: dryRun, remoteMinutafs: remoteMinutafs)
+                }
+            }
+        }
+
+        /// `host:` and the store's real path: the name the other side keeps its states under.
+        static func identity(of store: String) -> String {
+            var name = [CChar](repeating: 0, count: 256)
+            gethostname(&name, 255)
+            let host = String(decoding: name.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return host + ":" + MountDaemon.absolute(store)
+        }
+
+        /// The folder of the states this store keeps for `peer`, nil when there is no state folder.
+        static func stateFolder(store: String, peer: String) -> String? {
+            MountFolders.current().state.map { $0 + "/sync/" + StoreLock.fileKey(for: store) + "-" + StoreLock.fileKey(for: "peer " + peer) }
+        }
+
+        static func openStore(_ path: String) throws(CommandFailure) -> StoreLock {
+            try MountedPath.refuse(path)
+            try StoreFolder.checkExistingStore(path, creating: nil)
+            return try StoreCommandSupport.lockForWriting(path, hint: "unmount it (or stop the other command) and sync again")
+        }
+
+        static func serve(_ path: String) throws(CommandFailure) {
+            let lock = try openStore(path)
+            defer { withExtendedLifetime(lock) {} }
+            var session = SyncSession(side: StoreSyncSide(storePath: path, stateFolder: nil, dryRun: true), channel: SyncFrameChannel(), identity: identity(of: path))
+            do {
+                try session.serve { peer in stateFolder(store: path, peer: peer) }
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure(path: path, cause: "sync: \(error)")
+            }
+        }
+
+        static func sync(store: String, remote: SyncRemote, remoteText: String, dryRun: Bool, remoteMinutafs: String) throws(CommandFailure) {
+            let lock = try openStore(store)
+            defer { withExtendedLifetime(lock) {} }
+            if case .folder(let other) = remote, MountDaemon.absolute(other) == MountDaemon.absolute(store) {
+                throw CommandFailure(path: remoteText, cause: "is the same store as \(store)")
+            }
+            var process: Process?
+            var channel = SyncFrameChannel()
+            var toServer: Pipe?, fromServer: Pipe?
+            if let command = remote.serverCommand(remoteMinutafs: remoteMinutafs) {
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: command[0].contains("/") ? command[0] : "/usr/bin/env")
+                child.arguments = command[0].contains("/") ? Array(command.dropFirst()) : command
+                let input = Pipe(), output = Pipe()
+                child.standardInput = input
+                child.standardOutput = output
+                do { try child.run() } catch {
+                    throw CommandFailure(path: remoteText, cause: "cannot start \(command[0]): \(error.localizedDescription)")
+                }
+                process = child
+                toServer = input
+                fromServer = output
+                channel = SyncFrameChannel(input: output.fileHandleForReading.fileDescriptor, output: input.fileHandleForWriting.fileDescriptor)
+            }
+            let report: (String) -> Void = { line in
+                if remote == .standardStreams {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                } else {
+                    print(line)
+                }
+            }
+            let showsProgress = isatty(STDERR_FILENO) != 0
+            var session = SyncSession(
+                side: StoreSyncSide(storePath: store, stateFolder: nil, dryRun: dryRun), channel: channel, identity: identity(of: store),
+                progress: showsProgress ? { line in FileHandle.standardError.write(Data(("\r\u{1b}[K" + line).utf8)) } : nil)
+            var summary = SyncSummary()
+            var failure: CommandFailure?
+            do {
+                try session.run(dryRun: dryRun, stateFolder: { peer in stateFolder(store: store, peer: peer) }, summary: &summary)
+            } catch let error as CommandFailure {
+                failure = error
+            } catch {
+                failure = CommandFailure(path: remoteText, cause: "sync stopped: \(error); what was received is saved, sync again to finish")
+            }
+            if showsProgress { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
+            // Closing both ends: a server still writing an answer gets EPIPE instead of waiting forever.
+            try? toServer?.fileHandleForWriting.close()
+            try? fromServer?.fileHandleForReading.close()
+            process?.waitUntilExit()
+            if let failure { throw failure }
+            if let process, process.terminationStatus != 0 {
+                throw CommandFailure(path: remoteText, cause: "the serving minutafs exited with status \(process.terminationStatus)")
+            }
+            for line in summary.lines(dryRun: dryRun) { report(line) }
+        }
+    }
+}
