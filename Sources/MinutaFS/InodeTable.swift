@@ -3,11 +3,14 @@ import FileTreeInterface
 /// The inode numbers the kernel has been given, and the path each one stands for.
 ///
 /// A path keeps its number as long as the kernel holds it (`ls -i` and `find` see stable numbers while
-/// the kernel caches the file); once the kernel forgets it, the number and the path are dropped, so the
-/// table holds no more than the kernel does however many files were looked at (the history folder has
-/// a snapshot of every record at every instant). A later lookup gives the path a new number; numbers
-/// are never reused. A number whose path went away (unlinked, renamed over) is *detached*: it stays
-/// until the kernel forgets it, and then it is dropped.
+/// the kernel caches the file). Once the kernel forgets it, the node is dropped, so the table holds no
+/// more nodes than the kernel does however many files were looked at (the history folder has a snapshot
+/// of every record at every instant), but the path's number is remembered (the newest
+/// `rememberedNumbers` of them): a later lookup of the same path gets the same number. The kernel forgets
+/// an inode between two steps of one program whenever a cache notice makes it look a name up again (a
+/// `stat`, then an `open`: `cp` and `tar` compare the two numbers and call a changed one a replaced
+/// file). A number is never given to another path. A number whose path went away (unlinked, renamed
+/// over) is *detached*: it stays until the kernel forgets it, and then it is dropped.
 struct InodeTable {
     static let rootInode: UInt64 = 1
 
@@ -28,6 +31,12 @@ struct InodeTable {
     private var nodes: [UInt64: Node] = [rootInode: Node(path: TreePath.root, lookupCount: 1)]
     private var inodesByPath: [String: UInt64] = [TreePath.root: rootInode]
     private var nextInode: UInt64 = rootInode + 1
+    /// Numbers of paths the kernel forgot, by path, to give back at the path's next lookup; the oldest
+    /// go first once there are `rememberedNumbers` (`forgottenOrder` is the order they came in).
+    private var forgottenNumbers: [String: UInt64] = [:]
+    private var forgottenOrder: [String] = []
+    private var forgottenOrderStart = 0
+    static let rememberedNumbers = 1 << 16
     /// Counts the moments at which every remembered tree attribute became unusable (see `treeAttributes`).
     private(set) var attributeGeneration: UInt64 = 0
     /// Counts the moments at which a path came to stand for another inode, or for none (detach, move,
@@ -45,8 +54,13 @@ struct InodeTable {
     /// The number of `path`, given a new one if it has none; the kernel's lookup count is unchanged.
     mutating func inode(forPath path: String) -> UInt64 {
         if let inode = inodesByPath[path] { return inode }
-        let inode = nextInode
-        nextInode += 1
+        let inode: UInt64
+        if let remembered = forgottenNumbers.removeValue(forKey: path) {
+            inode = remembered
+        } else {
+            inode = nextInode
+            nextInode += 1
+        }
         nodes[inode] = Node(path: path, lookupCount: 0)
         inodesByPath[path] = inode
         return inode
@@ -70,9 +84,29 @@ struct InodeTable {
         node.lookupCount -= min(count, node.lookupCount)
         if node.lookupCount == 0 {
             nodes[inode] = nil
-            if let path = node.path, inodesByPath[path] == inode { inodesByPath[path] = nil }
+            if let path = node.path, inodesByPath[path] == inode {
+                inodesByPath[path] = nil
+                rememberForgotten(inode, ofPath: path)
+            }
         } else {
             nodes[inode] = node
+        }
+    }
+
+    /// Keeps the number of a path the kernel forgot, dropping the oldest beyond `rememberedNumbers`.
+    private mutating func rememberForgotten(_ inode: UInt64, ofPath path: String) {
+        forgottenNumbers[path] = inode
+        forgottenOrder.append(path)
+        while forgottenNumbers.count > Self.rememberedNumbers, forgottenOrderStart < forgottenOrder.count {
+            let oldest = forgottenOrder[forgottenOrderStart]
+            forgottenOrderStart += 1
+            // A path forgotten again since also stands later in the order: dropped a little early then.
+            forgottenNumbers[oldest] = nil
+        }
+        if forgottenOrderStart > Self.rememberedNumbers {
+            // Entries of paths looked up again (or forgotten twice) leave stale places in the order.
+            forgottenOrder = forgottenOrder[forgottenOrderStart...].filter { forgottenNumbers[$0] != nil }
+            forgottenOrderStart = 0
         }
     }
 
@@ -80,6 +114,7 @@ struct InodeTable {
     mutating func detach(_ path: String) {
         forgetTreeAttributes()
         pathGeneration += 1
+        forgottenNumbers[path] = nil  // a file made there later is another file
         for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath, directory: path) {
             inodesByPath[existingPath] = nil
             if let node = nodes[inode], node.lookupCount == 0 {

@@ -18,7 +18,7 @@ struct InodeTableTests {
         #expect(table.path(ofInode: InodeTable.rootInode) == "/")
     }
 
-    @Test("what the kernel forgets is dropped, path and number: the table holds no more than the kernel")
+    @Test("what the kernel forgets is dropped, but the path gets its number back: the table holds no more nodes than the kernel")
     func forgottenIsDropped() {
         var table = InodeTable()
         let start = table.count
@@ -28,13 +28,18 @@ struct InodeTableTests {
         for inode in inodes { table.forget(1, ofInode: inode) }
         #expect(table.count == start)
         #expect(table.inode(atPath: "/.minutafs/history/2024-03-0/records/2024/03/a.json") == nil)
+        // A stat, the kernel forgets the inode (a cache notice dropped its name), an open: one number,
+        // or cp and tar take the file for a replaced one.
         let again = table.lookUp("/.minutafs/history/2024-03-0/records/2024/03/a.json")
-        #expect(!inodes.contains(again))
+        #expect(again == inodes[0])
+        #expect(table.lookUp("/.minutafs/history/2024-03-9/records/2024/03/a.json") == inodes[9])
+        // A new path gets a number no other path had.
+        #expect(!inodes.contains(table.lookUp("/.minutafs/history/2024-04-01/records/2024/04/b.json")))
         table.forget(5, ofInode: InodeTable.rootInode)
         #expect(table.path(ofInode: InodeTable.rootInode) == "/")
     }
 
-    @Test("an unlinked inode stays until the kernel forgets it, and its path can get a new number")
+    @Test("an unlinked inode stays until the kernel forgets it, and its path gets a new number")
     func detach() {
         var table = InodeTable()
         let old = table.lookUp("/a.json")
@@ -43,6 +48,11 @@ struct InodeTableTests {
         #expect(table.inode(atPath: "/a.json") == nil)
         let new = table.lookUp("/a.json")
         #expect(new != old)
+        // Forgotten, then unlinked: a file made there later is another file, with another number.
+        let forgotten = table.lookUp("/b.json")
+        table.forget(1, ofInode: forgotten)
+        table.detach("/b.json")
+        #expect(table.lookUp("/b.json") != forgotten)
         let count = table.count
         table.forget(1, ofInode: old)
         #expect(table.count == count - 1)
@@ -121,5 +131,28 @@ struct InodeTableTests {
         #expect(bytes == [1, 7])
         #expect(bytes.bytes(from: 1, length: 10) == [7])
         #expect(bytes.bytes(from: 5, length: 10) == [])
+    }
+}
+
+@Suite("Inode table: remembered numbers")
+struct InodeTableMemoryTests {
+    @Test("the numbers of forgotten paths are remembered up to a bound, the oldest dropped first")
+    func boundedMemory() {
+        var table = InodeTable()
+        let count = InodeTable.rememberedNumbers + 10
+        var first: [UInt64] = []
+        for index in 0..<count {
+            let inode = table.lookUp("/h/\(index).json")
+            if index < 10 { first.append(inode) }
+            table.forget(1, ofInode: inode)
+        }
+        // The ten oldest were dropped: a new number each; the newest keep theirs.
+        #expect(!first.contains(table.lookUp("/h/0.json")))
+        let newest = "/h/\(count - 1).json"
+        let before = table.inode(atPath: newest)
+        #expect(before == nil)
+        let again = table.lookUp(newest)
+        table.forget(1, ofInode: again)
+        #expect(table.lookUp(newest) == again)
     }
 }

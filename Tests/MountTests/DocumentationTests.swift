@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The documentation tells the truth: every shell example of README.md runs as shown, top to bottom,
-/// in a sandbox home folder, and succeeds (exit 0), as a reader typing it would see.
+/// The documentation tells the truth: every shell example of README.md, of both man pages' EXAMPLES
+/// and of every `--help` runs as shown, top to bottom, in a sandbox home folder, and succeeds (exit 0),
+/// as a reader typing it would see.
 ///
 /// Each fenced `sh` block is run by bash with `set -e -o pipefail` in the sandbox (HOME, TZ=UTC, the
 /// built `minutafs` first on PATH), after the markers written just above it in README.md:
@@ -126,6 +127,51 @@ struct DocumentationTests {
                 #expect(result.status == 0, "README.md:\(block.line) exited \(result.status):\n\(block.script)\n--- output:\n\(result.output)")
                 if result.status != 0 { break }  // the later examples build on this one
             }
+        }
+    }
+
+    /// The EXAMPLES section of a man page (groff source) as one block: its `.nf` ... `.fi` lines with
+    /// groff's escapes undone, and the markers of `.\" doctest: ...` comment lines in the section.
+    static func examples(ofManPage source: String) -> Block? {
+        guard let start = source.range(of: "\n.SH EXAMPLES\n") else { return nil }
+        let rest = source[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)]
+        var block = Block(line: source[..<start.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count + 1, script: "")
+        var inExample = false
+        for rawLine in section.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(dq", with: "\"")
+                .replacingOccurrences(of: "\\e", with: "\\")
+            if line.hasPrefix(".\\\" doctest: ") {
+                let body = line.dropFirst(".\\\" doctest: ".count).trimmingCharacters(in: .whitespaces)
+                if body.hasPrefix("skip:") { block.skipReason = String(body.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+                if body.hasPrefix("before:") { block.before.append(String(body.dropFirst(7))) }
+                if body.hasPrefix("after:") { block.after.append(String(body.dropFirst(6))) }
+                if body.hasPrefix("in:") { block.folder = String(body.dropFirst(3)).trimmingCharacters(in: .whitespaces) }
+            } else if line == ".nf" {
+                inExample = true
+            } else if line == ".fi" {
+                inExample = false
+            } else if inExample, !line.isEmpty, !line.hasPrefix(".") {
+                block.script += line + "\n"
+            }
+        }
+        return block
+    }
+
+    @Test("both man pages' EXAMPLES run as shown and succeed", arguments: ["docs/minutafs.1", "docs/mount.fuse.minutafs.8"])
+    func manPageExamples(page: String) throws {
+        let source = try String(contentsOfFile: Fixtures.packageRoot + "/" + page, encoding: .utf8)
+        let block = try #require(Self.examples(ofManPage: source), "\(page) has no EXAMPLES section")
+        #expect(!block.script.isEmpty, "\(page): no example lines")
+        if let reason = block.skipReason {
+            #expect(!reason.isEmpty, "\(page): a skipped EXAMPLES section says why")
+            return
+        }
+        try withTemporaryDirectory { folder in
+            defer { Sandbox.unmountAll(in: folder) }
+            let sandbox = try Sandbox(in: folder)
+            let result = try sandbox.run(block.script, in: block.folder, setup: block.before, after: block.after)
+            #expect(result.status == 0, "\(page) EXAMPLES exited \(result.status):\n\(block.script)\n--- output:\n\(result.output)")
         }
     }
 
