@@ -25,20 +25,10 @@ struct ManPageTests {
         return String(rest[..<(rest.range(of: "\n.SH ")?.lowerBound ?? rest.endIndex)])
     }
 
-    /// The subcommands `minutafs --help` lists, with `doc`'s own (`doc compact`, `doc merge`).
+    /// The commands `minutafs --help` lists, a command with subcommands (`doc`) by its subcommands only.
     static func commands() throws -> [String] {
-        func subcommands(_ arguments: [String]) throws -> [String] {
-            let help = try MinutafsBinary.run(arguments + ["--help"]).outputText
-            guard let list = help.range(of: "SUBCOMMANDS:\n") else { return [] }
-            return help[list.upperBound...].split(separator: "\n").compactMap { line in
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
-                return String(name)
-            }.filter { $0 != "See" }
-        }
-        return try subcommands([]).flatMap { name in
-            let inner = try subcommands([name])
-            return inner.isEmpty ? [name] : inner.map { "\(name) \($0)" }
-        }
+        let all = try MinutafsBinary.commands()
+        return all.filter { command in !all.contains { $0.hasPrefix(command + " ") } }
     }
 
     @Test("the man page's synopsis and COMMANDS section have every command --help lists")

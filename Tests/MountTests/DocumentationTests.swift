@@ -232,18 +232,7 @@ struct DocumentationTests {
 
     /// Every command `minutafs --help` lists, with `doc`'s own (`doc compact`), and "" for `minutafs` itself.
     static func commands() throws -> [String] {
-        func subcommands(_ arguments: [String]) throws -> [String] {
-            let help = try MinutafsBinary.run(arguments + ["--help"]).outputText
-            guard let list = help.range(of: "SUBCOMMANDS:\n") else { return [] }
-            return help[list.upperBound...].split(separator: "\n").compactMap { line in
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
-                return String(name)
-            }.filter { $0 != "See" }
-        }
-        return try [""] + subcommands([]).flatMap { name in
-            let inner = try subcommands([name])
-            return [name] + inner.map { "\(name) \($0)" }
-        }
+        [""] + (try MinutafsBinary.commands())
     }
 
     @Test("every command's --help examples run as shown and succeed", arguments: (try? commands()) ?? ["(minutafs --help could not be run)"])

@@ -62,6 +62,22 @@ public enum MinutafsBinary {
         return stat(path, &info) == 0 && info.st_mode & 0o005 == 0o005
     }
 
+    /// The subcommands `minutafs --help` lists (`mount`, `doc`, ...), each followed by its own
+    /// subcommands (`doc compact`, `doc merge`).
+    public static func commands() throws -> [String] {
+        func subcommands(_ arguments: [String]) throws -> [String] {
+            let help = try run(arguments + ["--help"]).outputText
+            guard let list = help.range(of: "SUBCOMMANDS:\n") else { return [] }
+            return help[list.upperBound...].split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+                return String(name)
+            }.filter { $0 != "See" }
+        }
+        return try subcommands([]).flatMap { name in
+            [name] + (try subcommands([name])).map { "\(name) \($0)" }
+        }
+    }
+
     /// The built `minutafs-bench` executable: beside ``path()``.
     public static func benchPath() throws -> String {
         URL(fileURLWithPath: try path()).deletingLastPathComponent().appendingPathComponent("minutafs-bench").path
