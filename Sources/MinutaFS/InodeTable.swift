@@ -6,7 +6,7 @@ import FileTreeInterface
 /// the kernel caches the file). Once the kernel forgets it, the node is dropped, so the table holds no
 /// more nodes than the kernel does however many files were looked at (the history folder has a snapshot
 /// of every record at every instant), but the path's number is remembered (the newest
-/// `rememberedNumbers` of them): a later lookup of the same path gets the same number. The kernel forgets
+/// `rememberedNumbers` of them, a few hundred kilobytes): a later lookup of the same path gets the same number. The kernel forgets
 /// an inode between two steps of one program whenever a cache notice makes it look a name up again (a
 /// `stat`, then an `open`: `cp` and `tar` compare the two numbers and call a changed one a replaced
 /// file). A number is never given to another path. A number whose path went away (unlinked, renamed
@@ -36,7 +36,7 @@ struct InodeTable {
     private var forgottenNumbers: [String: UInt64] = [:]
     private var forgottenOrder: [String] = []
     private var forgottenOrderStart = 0
-    static let rememberedNumbers = 1 << 16
+    static let rememberedNumbers = 4096
     /// Counts the moments at which every remembered tree attribute became unusable (see `treeAttributes`).
     private(set) var attributeGeneration: UInt64 = 0
     /// Counts the moments at which a path came to stand for another inode, or for none (detach, move,

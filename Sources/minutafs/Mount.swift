@@ -237,6 +237,10 @@ enum MountDaemon {
         var environment = ProcessInfo.processInfo.environment
         environment[handshakeVariable] = "1"
         process.environment = environment
+        // Foundation starts the child in this process's folder, and fails when the user may not enter
+        // it (a command run as another user from a folder closed to that user): then the child starts
+        // in "/", where the store and mount point given here must be absolute to be found anyway.
+        if access(".", X_OK) != 0 { process.currentDirectoryURL = URL(fileURLWithPath: "/") }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
