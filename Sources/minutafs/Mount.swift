@@ -237,10 +237,12 @@ enum MountDaemon {
         var environment = ProcessInfo.processInfo.environment
         environment[handshakeVariable] = "1"
         process.environment = environment
-        // Foundation starts the child in this process's folder, and fails when the user may not enter
-        // it (a command run as another user from a folder closed to that user): then the child starts
-        // in "/", where the store and mount point given here must be absolute to be found anyway.
-        if access(".", X_OK) != 0 { process.currentDirectoryURL = URL(fileURLWithPath: "/") }
+        // Foundation starts the child in this process's folder by its absolute path, and fails when the
+        // user may not reach it (a command run as another user from a folder under one closed to that
+        // user): then the child starts in "/", where a relative store or mount point could not have
+        // been found by that user anyway.
+        let folder = FileManager.default.currentDirectoryPath
+        if access(folder, X_OK) != 0 { process.currentDirectoryURL = URL(fileURLWithPath: "/") }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

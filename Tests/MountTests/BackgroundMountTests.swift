@@ -63,9 +63,15 @@ struct BackgroundMountTests {
             _ = FileManager.default.createFile(atPath: closed, contents: nil, attributes: [.posixPermissions: 0])
             let wrapper = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
                            #"mount --bind "$0" /dev/fuse && exec setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@""#, closed]
+            // Run from a folder under one closed to nobody (a clone under root's home or a mktemp -d
+            // folder): the background mount must still start its child and pass libfuse's reason on.
+            let closedParent = folder + "/closed"
+            try FileManager.default.createDirectory(atPath: closedParent + "/inside", withIntermediateDirectories: true)
+            #expect(chmod(closedParent, 0o700) == 0 && chmod(closedParent + "/inside", 0o755) == 0)
             for foreground in [true, false] {
                 let arguments = ["mount"] + (foreground ? ["-f"] : []) + [folder + "/store", folder + "/mnt"]
-                let result = try MinutafsBinary.run(arguments, environment: ["XDG_STATE_HOME": folder + "/state"], wrapper: wrapper)
+                let result = try MinutafsBinary.run(arguments, environment: ["XDG_STATE_HOME": folder + "/state"],
+                                                    in: closedParent + "/inside", wrapper: wrapper)
                 #expect(result.status == 1, "\(arguments): \(result.errorText)")
                 #expect(result.outputText.isEmpty, "\(arguments): \(result.outputText)")
                 let lines = result.errorText.split(separator: "\n")
