@@ -59,3 +59,51 @@ struct ReadersDuringSavesTests {
         }
     }
 }
+
+/// Each month has its own write lane: a save of one month held inside its write does not hold up a save
+/// of another month, while a second save of the held month waits its turn and then lands.
+struct SavesOfDifferentMonthsTests {
+    @Test("a save of August completes while a save of January is held; a second save of January waits for the first")
+    func monthsSaveInParallel() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(path: path, timeZone: .utc)
+            let january = ReadersDuringSavesTests.january, august = ReadersDuringSavesTests.august
+            let first = try #require(try store.recordFiles(in: january).first)
+            let other = try #require(try store.recordFiles(in: august).first)
+            // January's save stops just before its exchange, with its write lane held.
+            let hold = FaultInjection.hold(.exchange, under: path + "/" + january.documentPath)
+            defer { hold.release() }
+            let results = Mutex<[String: Result<Store.WriteOutcome, StoreError>]>([:])
+            func save(_ label: String, _ comment: String, _ file: RecordFile, in month: Month) throws -> Thread {
+                let bytes = try ReadersDuringSavesTests.withComment(comment, file)
+                let thread = Thread {
+                    let outcome = Result { () throws(StoreError) -> Store.WriteOutcome in try store.writeRecordFile(bytes, named: file.name, in: month) }
+                    results.withLock { $0[label] = outcome }
+                }
+                thread.start()
+                return thread
+            }
+            _ = try save("january 1", "first January save", first, in: january)
+            try #require(hold.waitUntilReached(), "January's save never reached its exchange")
+            _ = try save("august", "saved beside January", other, in: august)
+            #expect(eventually(within: 60) { results.withLock { $0["august"] != nil } }, "August's save waited for January's")
+            #expect(try results.withLock { $0["august"] }?.get().changed == true)
+            _ = try save("january 2", "second January save", first, in: january)
+            #expect(eventually(within: 60) { store.writeLaneWaitCount >= 1 }, "the second January save did not wait in the lane")
+            #expect(results.withLock { $0["january 1"] == nil && $0["january 2"] == nil }, "a January save ended while the first was held")
+            hold.release()
+            #expect(eventually(within: 60) { results.withLock { $0.count == 3 } }, "the January saves did not finish once released")
+            #expect(try results.withLock { $0["january 1"] }?.get().changed == true)
+            #expect(try results.withLock { $0["january 2"] }?.get().changed == true)
+            // In order: the second save is what the file shows, in this store and in a fresh one.
+            let reopened = try Store(path: path, timeZone: .utc)
+            for reader in [store, reopened] {
+                let january = try #require(try reader.recordFiles(in: january).first { $0.id == first.id })
+                #expect(String(decoding: january.contents, as: UTF8.self).contains("second January save"))
+                let august = try #require(try reader.recordFiles(in: august).first { $0.id == other.id })
+                #expect(String(decoding: august.contents, as: UTF8.self).contains("saved beside January"))
+            }
+        }
+    }
+}

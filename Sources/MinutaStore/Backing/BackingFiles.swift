@@ -245,6 +245,7 @@ package enum BackingFiles {
     /// having changed nothing, where the file system cannot exchange (then rename with a re-check).
     package static func exchange(_ first: String, _ second: String) throws(StoreError) -> Bool {
         if FaultInjection.failure(for: .exchange, path: second) != nil { return false }
+        FaultInjection.waitIfHeld(.exchange, path: second)
         guard minutafs_renameat2(AT_FDCWD, first, AT_FDCWD, second, minutafs_rename_exchange) == 0 else {
             let code = errno
             if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }

@@ -8,7 +8,8 @@ package enum FaultInjection {
     package enum Point: Hashable, Sendable {
         /// `fsync` of a folder after a rename or unlink (``BackingFiles/syncDirectory(_:)``).
         case fsyncDirectory
-        /// `renameat2(RENAME_EXCHANGE)` is reported unsupported, so the rename fallback runs.
+        /// `renameat2(RENAME_EXCHANGE)` of a document over its file: reported unsupported (`inject`), so the
+        /// rename fallback runs, or held (`hold`, under the document's path) just before it is made.
         case exchange
     }
 

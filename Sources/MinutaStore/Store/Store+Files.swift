@@ -41,7 +41,7 @@ extension Store {
             recordOversizedWrite(toPath: relative, limit: Self.maximumPassThroughFileSize)
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
-        try withDocumentWrites { () throws(StoreError) in
+        try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
             let name = BackingFiles.lastComponent(relative)
             let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
@@ -70,7 +70,7 @@ extension Store {
     }
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
-        try withDocumentWrites { () throws(StoreError) in
+        try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
             if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try documentFiles.requireReadableFile(month.documentPath)
@@ -82,7 +82,7 @@ extension Store {
     }
 
     public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
-        try withDocumentWrites { () throws(StoreError) in
+        try withDocumentWrites(.wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
             try BackingFiles.move(absolute(source), to: absolute(destination))
         }
@@ -97,7 +97,7 @@ extension Store {
 
     /// Removes an empty folder; a month folder whose document still holds records is not empty.
     public func removeFolder(_ relative: String, month: Month?) throws(StoreError) {
-        try withDocumentWrites { () throws(StoreError) in
+        try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
             if let month, !(try recordFiles(in: month)).isEmpty { throw .notEmpty(relative) }
             let folder = absolute(relative)

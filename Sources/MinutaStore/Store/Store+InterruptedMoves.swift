@@ -10,7 +10,7 @@ extension Store {
     @discardableResult
     public func finishInterruptedMoves() throws(StoreError) -> [String] {
         guard let journal = moveJournal else { return [] }
-        return try withDocumentWrites { () throws(StoreError) -> [String] in
+        return try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in
             var finished: [String] = []
             var firstFailure: StoreError?
             for move in journal.pending() {

@@ -27,7 +27,7 @@ extension Store {
     /// the month folders (relative) whose records changed. Runs under `documentWrites`; each new place is
     /// checked out, changed and written with `state` released.
     public func carryEditsToMovedRecords() throws(StoreError) -> [String] {
-        try withDocumentWrites { () throws(StoreError) -> [String] in
+        try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in
             // Only old documents held decoded: one not merged into since it was loaded has nothing new.
             let moves = withState { state in
                 state.movedAway.all.compactMap { key, moved in state.months[moved.source].map { (key: key, moved: moved, old: $0.document) } }

@@ -30,10 +30,11 @@ extension Store {
             recordRejection(error)
             throw error
         }
-        return try withDocumentWrites { () throws(StoreError) -> WriteOutcome in
+        // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
+        return try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
             do throws(StoreError) {
-                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading)
-                noteWrittenBack(outcome.touchedMonths, by: displayPath)
+                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading, held: held)
+                if case .done(let done) = outcome { noteWrittenBack(done.touchedMonths, by: displayPath) }
                 return outcome
             } catch {
                 if case .rejected = error {
@@ -102,11 +103,16 @@ extension Store {
         return try findRecord(writtenID, preferring: month)
     }
 
-    private func writeRecord(_ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead) throws(StoreError) -> WriteOutcome {
+    /// Saves a written record holding the lanes `held`: `.needs` (nothing written) when the record is
+    /// held by, or moves to, a month whose lane it does not hold.
+    private func writeRecord(
+        _ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead, held: WriteClaim
+    ) throws(StoreError) -> LaneOutcome<WriteOutcome> {
         let written = try parseRecord(bytes, displayPath: displayPath)
         let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
         let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
         let sourceMonth = target?.month ?? month
+        guard held.covers(.month(sourceMonth)) else { return .needs(.month(sourceMonth)) }
         try documentFiles.requireReadableFile(sourceMonth.documentPath)
 
         // Edit the held document in place: checked out of the state (and out of `source` while the editor
@@ -138,11 +144,13 @@ extension Store {
         })
         switch edit {
         case .saved(let outcome, _, _):
-            return outcome
+            return .done(outcome)
         case .moving(let destination, let object, let edited, let conflictLines, let changedAt):
+            // Nothing is written yet: the move runs again holding the destination's lane too.
+            guard held.covers(.month(destination)) else { return .needs(.month(destination)) }
             let moved = try move(id, object: object, editedDocument: edited, from: sourceMonth, to: destination, oldName: displayPath, changedAt: changedAt)
             events.noteConflicts(conflictLines)
-            return moved
+            return .done(moved)
         case nil:
             // `creatingEmpty` gives a document to every write: nothing reaches here.
             throw .notFound(displayPath)
@@ -335,13 +343,15 @@ extension Store {
 
     /// Deletes the record a file shows, and its image files.
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
-        try withDocumentWrites { () throws(StoreError) in
+        // The month's lane first; a name that finds a record another month holds asks for that lane too.
+        try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<Void> in
             let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? in
                 try recordFileLocked(named: name, in: month, state: &state)
             }
             guard let (file, recordMonth) = shown else {
                 throw .notFound(month.folderPath + "/" + name)
             }
+            guard held.covers(.month(recordMonth)) else { return .needs(.month(recordMonth)) }
             try documentFiles.requireReadableFile(recordMonth.documentPath)
             let deleted = try withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
                 let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
@@ -355,6 +365,7 @@ extension Store {
                 let imagePath = absolute(recordMonth.folderPath + "/" + image)
                 if BackingFiles.status(imagePath)?.isRegularFile == true { try BackingFiles.remove(imagePath) }
             }
+            return .done(())
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The two store-wide locks and what happens as `state` is released. Lock order (docs/ARCHITECTURE.md,
-/// "Locks"): `StoreSynchronizer`'s pass lock, then `documentWrites`, then `state`, then the leaf locks
+/// The store's write lanes and its state lock, and what happens as `state` is released. Lock order
+/// (docs/ARCHITECTURE.md, "Locks"): `StoreSynchronizer`'s pass lock, then the write lanes, then `state`, then the leaf locks
 /// (`deletedMonths`, `publishedViews`, `events`, `unreadable`, `documentFiles.supersededValues`, the view cache's
 /// trim clock), none of which is held while another is taken.
 extension Store {
@@ -26,15 +26,39 @@ extension Store {
         return try result.get()
     }
 
-    /// Runs `body` holding `documentWrites` (taken before `state`, never inside it): the one change of
-    /// documents under way. Its file I/O runs with `state` released, so readers are not held up, and it
-    /// runs on the store's writer thread, below the CPU priority of reads (`DocumentWriterThread`).
-    func withDocumentWrites<R: Sendable, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        let result = writer.run { () -> Result<R, E> in
-            documentWrites.withLock { (_: inout ()) -> Result<R, E> in
-                do throws(E) { return .success(try body()) } catch { return .failure(error) }
+    /// Runs `body` on this thread holding the write lanes `claim` names (taken before `state`, never
+    /// inside it): the change of those documents under way. Its file I/O runs with `state` released, so
+    /// readers are not held up, and changes of other documents run beside it (`WriteLanes`).
+    func withDocumentWrites<R: Sendable, E: Error>(_ claim: WriteClaim, _ body: () throws(E) -> R) throws(E) -> R {
+        try writeLanes.run(claim, body)
+    }
+
+    /// How many changes of documents had to wait for another in their write lane since the store opened.
+    var writeLaneWaitCount: Int { writeLanes.waitCount }
+
+    /// `withDocumentWrites` for a change that learns which documents it changes only as it runs (a record
+    /// saved under a month but held by another, or moved to another): `body` is told what it holds and
+    /// returns `.needs` (having written nothing) when it needs more; it then runs again from the start
+    /// holding both.
+    func withDocumentWrites<R: Sendable>(
+        growing claim: WriteClaim, _ body: (WriteClaim) throws(StoreError) -> LaneOutcome<R>
+    ) throws(StoreError) -> R {
+        var held = claim
+        while true {
+            let current = held
+            switch try writeLanes.run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) }) {
+            case .done(let result):
+                return result
+            case .needs(let more):
+                // A change that asks again for what it holds would ask forever: it gets the whole store.
+                held = current.covers(more) ? .wholeStore : current.union(more)
             }
         }
-        return try result.get()
     }
+}
+
+/// What a change run by `withDocumentWrites(growing:_:)` came to: done, or in need of more lanes.
+enum LaneOutcome<R: Sendable>: Sendable {
+    case done(R)
+    case needs(WriteClaim)
 }

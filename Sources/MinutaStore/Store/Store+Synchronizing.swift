@@ -56,7 +56,7 @@ extension Store {
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
         // A folder that is no longer the store's own is not merged into (nor written) at all.
         try requireBackingFolder()
-        return try withDocumentWrites { () throws(StoreError) -> [MergeReport] in
+        return try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [MergeReport] in
             // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
             let duplicates = (try? removeIdenticalImageCopies()) ?? []
             let copies = try conflictCopies()
@@ -165,7 +165,7 @@ extension Store {
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         // Another folder at the store's path (or none) holds nothing to merge into this store.
         try requireBackingFolder()
-        return try withDocumentWrites { () throws(StoreError) -> [String] in
+        return try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in
             // The holder index is built by the first month view or `indexRecordHolders` (not here: a
             // mount's first pass runs before it serves); once built, every pass keeps it current.
             let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }

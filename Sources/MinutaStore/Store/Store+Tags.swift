@@ -11,7 +11,7 @@ extension Store {
             recordRejection(error)
             throw error
         }
-        return try withDocumentWrites { () throws(StoreError) -> Bool in
+        return try withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
             try documentFiles.requireReadableFile("tags.automerge")
             do throws(StoreError) {
                 return try writeTags(bytes, reading: reading)

@@ -54,7 +54,7 @@ extension Store {
     /// conflict copy beside it) and removes it. One that does not load is moved to
     /// `.minutafs-quarantine/`, never deleted. Returns whether it is gone from its place.
     private func bringInLeftover(_ relative: String, primary: String) -> Bool {
-        withDocumentWrites {
+        withDocumentWrites(.document(primary)) {
             switch documentFiles.readDocumentFile(relative) {
             case .absent:
                 return true

@@ -5,9 +5,10 @@ import Glibc
 #endif
 
 /// A Minuta store: the backing folder's documents as records and tags, safe to use from many
-/// threads at once. Changes of documents run one at a time (`documentWrites`), so two writers never
-/// interleave; their file I/O runs with the state lock released, and readers of a month whose view is
-/// current take no lock but `PublishedViews`' (lock order: docs/ARCHITECTURE.md, "Locks").
+/// threads at once. Changes of one document run one at a time, in its write lane (`writeLanes`), so two
+/// writers of it never interleave, while changes of different months run at once; their file I/O runs
+/// with the state lock released, and readers of a month whose view is current take no lock but
+/// `PublishedViews`' (lock order: docs/ARCHITECTURE.md, "Locks").
 ///
 /// Documents are loaded on first use and kept. Every change is committed as one Automerge change
 /// by this process's actor (random, never stored) and written atomically; a document whose
@@ -22,14 +23,11 @@ public final class Store: Sendable {
     /// `withTagsDocument`, which do their decoding and file I/O without it. Use it through `withState`.
     /// Lock order: docs/ARCHITECTURE.md, "Locks" (which also lists the bounded exceptions).
     let state: Mutex<State>
-    /// Held for the whole of every change of a document (a save, a merge, a move, a synchronization
-    /// pass), taken before `state` and never inside it: changes run one at a time, and their file I/O
-    /// happens with `state` released (`Store+Writing.swift`).
-    let documentWrites = Mutex(())
-    /// The thread every change of documents runs on, below the priority of reads (see `withDocumentWrites`).
-    let writer = DocumentWriterThread(niceness: Store.writerNiceness)
-    /// The writer thread's nice value: 10, or `MINUTAFS_WRITER_NICENESS` (0: writes at the readers' priority).
-    static let writerNiceness: Int32 = getenv("MINUTAFS_WRITER_NICENESS").flatMap { Int32(String(cString: $0)) } ?? 10
+    /// The write lanes every change of documents runs in (`Writing/WriteLanes.swift`), on the caller's
+    /// thread: changes of different months run at once, changes of one month one at a time, in order;
+    /// a synchronization pass or a merge of conflict copies holds the whole store. Taken before `state`
+    /// and never inside it: their file I/O happens with `state` released (`Store+Writing.swift`).
+    let writeLanes = WriteLanes()
     /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
     /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
     let deletedMonths = Mutex<Set<Month>>([])
