@@ -3,23 +3,33 @@
 /// `minutafs merge`. A copy that differs is left for the user.
 extension Store {
     /// Deletes every image conflict copy in a month folder that is byte for byte its original (an app
-    /// image name beside it); one report per copy deleted.
+    /// image name beside it); one report per copy deleted. The folders are listed in no write lane;
+    /// each copy is compared and deleted in its month's lane, so an image written through the mount
+    /// meanwhile is compared as written.
     public func removeIdenticalImageCopies() throws(StoreError) -> [MergeReport] {
         var reports: [MergeReport] = []
         for month in try months() {
             let folder = absolute(month.folderPath)
             guard BackingFiles.status(folder)?.isDirectory == true else { continue }
-            for name in try BackingFiles.listDirectory(folder) {
-                guard let original = ImageConflictCopyName.original(ofCopy: name), Self.imageOwner(original) != nil,
-                      let copyStatus = BackingFiles.status(folder + "/" + name), copyStatus.isRegularFile,
-                      let originalStatus = BackingFiles.status(folder + "/" + original), originalStatus.isRegularFile,
-                      copyStatus.size == originalStatus.size else { continue }
-                // Unreadable now (being written by the sync tool): looked at again next time.
-                guard let copyBytes = try? BackingFiles.read(folder + "/" + name),
-                      let originalBytes = try? BackingFiles.read(folder + "/" + original),
-                      copyBytes == originalBytes else { continue }
-                try BackingFiles.remove(folder + "/" + name)
-                reports.append(MergeReport(copy: month.folderPath + "/" + name, primary: month.folderPath + "/" + original, outcome: .duplicateRemoved))
+            let candidates = try BackingFiles.listDirectory(folder).compactMap { name -> (copy: String, original: String)? in
+                guard let original = ImageConflictCopyName.original(ofCopy: name), Self.imageOwner(original) != nil else { return nil }
+                return (name, original)
+            }
+            guard !candidates.isEmpty else { continue }
+            reports += try withDocumentWrites(.month(month)) { () throws(StoreError) -> [MergeReport] in
+                var removed: [MergeReport] = []
+                for (name, original) in candidates {
+                    guard let copyStatus = BackingFiles.status(folder + "/" + name), copyStatus.isRegularFile,
+                          let originalStatus = BackingFiles.status(folder + "/" + original), originalStatus.isRegularFile,
+                          copyStatus.size == originalStatus.size else { continue }
+                    // Unreadable now (being written by the sync tool): looked at again next time.
+                    guard let copyBytes = try? BackingFiles.read(folder + "/" + name),
+                          let originalBytes = try? BackingFiles.read(folder + "/" + original),
+                          copyBytes == originalBytes else { continue }
+                    try BackingFiles.remove(folder + "/" + name)
+                    removed.append(MergeReport(copy: month.folderPath + "/" + name, primary: month.folderPath + "/" + original, outcome: .duplicateRemoved))
+                }
+                return removed
             }
         }
         return reports

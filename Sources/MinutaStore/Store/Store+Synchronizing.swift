@@ -50,28 +50,33 @@ extension Store {
         return result
     }
 
-    /// Merges every conflict copy into its primary once. A copy is deleted only after the merged
-    /// primary is durably on disk; one that cannot be loaded is quarantined, never deleted. Runs under
-    /// `documentWrites`; each primary is checked out, merged and written with `state` released.
+    /// Merges every conflict copy into its primary once, and removes image conflict copies identical
+    /// to their originals. A copy is deleted only after the merged primary is durably on disk; one that
+    /// cannot be loaded is quarantined, never deleted. The folders are listed in no write lane; each
+    /// copy is merged in its primary's lane (saves of other months go on meanwhile), its primary checked
+    /// out, merged and written with `state` released.
     public func mergeConflictCopies() throws(StoreError) -> [MergeReport] {
         // A folder that is no longer the store's own is not merged into (nor written) at all.
         try requireBackingFolder()
-        return try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [MergeReport] in
-            // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
-            let duplicates = (try? removeIdenticalImageCopies()) ?? []
-            let copies = try conflictCopies()
-            guard !copies.isEmpty else { return duplicates }
-            var reports: [MergeReport] = []
-            for (copy, primary) in copies {
-                // One copy that cannot be merged now does not stop the others.
-                do throws(StoreError) {
-                    reports.append(try mergeCopy(copy, into: primary))
-                } catch {
-                    reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
+        // Store+ImageCopies.swift; a folder it cannot read must not hold up the documents' merge.
+        let duplicates = (try? removeIdenticalImageCopies()) ?? []
+        let copies = try conflictCopies()
+        guard !copies.isEmpty else { return duplicates }
+        var reports: [MergeReport] = []
+        for (copy, primary) in copies {
+            // One copy that cannot be merged now does not stop the others.
+            do throws(StoreError) {
+                let report = try withDocumentWrites(.document(primary)) { () throws(StoreError) -> MergeReport? in
+                    // Listed with no lane held: another merge (`minutafs merge`) may have taken it since.
+                    guard BackingFiles.status(absolute(copy))?.isRegularFile == true else { return nil }
+                    return try mergeCopy(copy, into: primary)
                 }
+                if let report { reports.append(report) }
+            } catch {
+                reports.append(MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: error.description)))
             }
-            return duplicates + reports
         }
+        return duplicates + reports
     }
 
     private func mergeCopy(_ copy: String, into primary: String) throws(StoreError) -> MergeReport {
@@ -160,28 +165,28 @@ extension Store {
     /// Merges document files that changed on disk since this store last read or wrote them
     /// (another device's version delivered by a sync tool), writing back what the file lacks.
     /// A file that does not load is left as it is (SPEC 5a). Returns the documents (relative paths)
-    /// whose content changed. Runs under `documentWrites`; each changed document is checked out,
+    /// whose content changed. Each changed document is merged in its own write lane, checked out,
     /// merged and written with `state` released, one at a time.
     public func synchronizeDocuments() throws(StoreError) -> [String] {
         // Another folder at the store's path (or none) holds nothing to merge into this store.
         try requireBackingFolder()
-        return try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in
-            // The holder index is built by the first month view or `indexRecordHolders` (not here: a
-            // mount's first pass runs before it serves); once built, every pass keeps it current.
-            let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
-            let scan = known.map { scanRecordHolders(known: $0) }
-            var changed = try synchronizeMonths()
-            // A record another document now holds too (or no longer does) is shown in one month only.
-            let holders = withState { state -> [Month] in
-                state.recordHolders.lastUpdate == nil ? [] : Array(refreshRecordHolders(in: &state, scan: scan))
-            }
-            for month in holders where !changed.contains(month.documentPath) { changed.append(month.documentPath) }
-            if try synchronizeTags() { changed.append("tags.automerge") }
-            return changed + synchronizeUnreadableFiles()
+        // The holder index is built by the first month view or `indexRecordHolders` (not here: a
+        // mount's first pass runs before it serves); once built, every pass keeps it current. Looked
+        // at in no write lane: a save meanwhile only makes the next pass look again.
+        let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
+        let scan = known.map { scanRecordHolders(known: $0) }
+        var changed = try synchronizeMonths()
+        // A record another document now holds too (or no longer does) is shown in one month only.
+        let holders = withState { state -> [Month] in
+            state.recordHolders.lastUpdate == nil ? [] : Array(refreshRecordHolders(in: &state, scan: scan))
         }
+        for month in holders where !changed.contains(month.documentPath) { changed.append(month.documentPath) }
+        if try synchronizeTags() { changed.append("tags.automerge") }
+        return changed + synchronizeUnreadableFiles()
     }
 
-    /// Merges the held month documents (decoded or parked) whose files changed; returns their paths.
+    /// Merges the held month documents (decoded or parked) whose files changed, each in its own write
+    /// lane (a save of another month goes on meanwhile); returns their paths.
     private func synchronizeMonths() throws(StoreError) -> [String] {
         let held = withState { state -> [(month: Month, identity: BackingFiles.Identity?)] in
             state.months.loaded.map { ($0.key, $0.value.identity) } + state.months.parked.map { ($0.key, $0.value.identity) }
@@ -190,8 +195,11 @@ extension Store {
         for (month, identity) in held.sorted(by: { $0.month < $1.month }) {
             let file = month.documentPath
             guard fileChanged(file, since: identity) else { continue }
-            let gained = try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
-                try refresh(&loaded, file: file)
+            // Looked at again in the lane (`refresh`): the change seen may be this store's own save.
+            let gained = try withDocumentWrites(.month(month)) { () throws(StoreError) -> Bool? in
+                try withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                    try refresh(&loaded, file: file)
+                }
             }
             if gained == true { changed.append(file) }
         }
@@ -201,8 +209,10 @@ extension Store {
     /// Merges the held tags document if its file changed; whether it gained changes.
     private func synchronizeTags() throws(StoreError) -> Bool {
         guard withState({ $0.tags != nil }) else { return false }
-        return try withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
-            try refresh(&tags, file: "tags.automerge")
+        return try withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
+            try withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
+                try refresh(&tags, file: "tags.automerge")
+            }
         }
     }
 
@@ -226,13 +236,17 @@ extension Store {
         var changed: [String] = []
         for file in notHeld.sorted() {
             guard unreadable.stillUnreadable(file, identity: BackingFiles.status(absolute(file))?.identity) == nil else { continue }
-            switch documentFiles.readDocumentFile(file) {
-            case .absent, .loaded:
-                documentFiles.clearUnreadable(file)
-                changed.append(file)
-            case .unreadable(let reason, let identity):
-                documentFiles.markUnreadable(file, reason: reason, identity: identity)
+            let readable = withDocumentWrites(.document(file)) { () -> Bool in
+                switch documentFiles.readDocumentFile(file) {
+                case .absent, .loaded:
+                    documentFiles.clearUnreadable(file)
+                    return true
+                case .unreadable(let reason, let identity):
+                    documentFiles.markUnreadable(file, reason: reason, identity: identity)
+                    return false
+                }
             }
+            if readable { changed.append(file) }
         }
         return changed
     }

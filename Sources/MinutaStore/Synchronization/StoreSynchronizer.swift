@@ -93,16 +93,20 @@ public final class StoreSynchronizer: Sendable {
         store.recordSynchronizationPass(mergeFailure: merged.failure)
     }
 
-    /// Merges the conflict copies beside the documents: the documents that changed, and the first
-    /// copy left waiting (counted as a failed merge), if any.
+    /// Merges the conflict copies beside the documents and removes image copies identical to their
+    /// originals (reporting the copies' paths): the documents that changed, and the first copy left
+    /// waiting (counted as a failed merge), if any.
     private func mergeConflictCopies() -> (documents: [String], failure: String?) {
         var documents: [String] = []
         var failure: String?
+        var removed: [String] = []
+        defer { tree.report(removed) }
         do {
             for report in try store.mergeConflictCopies() {
                 debugLog("conflict copy \(report.copy) into \(report.primary): \(report.outcome)")
                 switch report.outcome {
-                case .merged, .duplicateRemoved: documents.append(report.primary)
+                case .merged: documents.append(report.primary)
+                case .duplicateRemoved: removed.append("/" + report.copy)
                 // Left as it is (its document does not load, the disk is full): merged on a later pass.
                 case .waiting: failure = failure ?? report.description
                 case .quarantined: break
@@ -131,11 +135,10 @@ public final class StoreSynchronizer: Sendable {
         tree.report(paths)
     }
 
-    /// What `synchronize` looks at before merging: identical image conflict copies are deleted, and
-    /// month documents deleted from the folder (or back) are noticed; their paths are reported.
+    /// What `synchronize` looks at before merging: month documents deleted from the folder (or back)
+    /// are noticed; their paths are reported.
     private func synchronizeFolderChanges() {
         var paths: [String] = []
-        for duplicate in (try? store.removeIdenticalImageCopies()) ?? [] { paths.append("/" + duplicate.copy) }
         for month in store.noticeDeletedDocuments() { paths += changedPaths(of: month) }
         tree.report(paths)
     }
