@@ -23,29 +23,49 @@ extension Store {
         _ months: Month..., needsDocument: Bool = false, _ body: (inout State) throws(StoreError) -> R
     ) throws(StoreError) -> R {
         var attempt = 1
+        // The files of months found neither held nor parked, looked at without the lock.
+        var files: [Month: BackingFiles.Status?] = [:]
         while true {
             for month in months { prepareToRender(month, needsDocument: needsDocument) }
             let isLast = attempt >= Self.preparationAttempts
+            let known = files
             let outcome = try withState { (state: inout State) throws(StoreError) -> PreparedRead<R> in
-                guard isLast || months.allSatisfy({ needsNoDecode($0, needsDocument: needsDocument, in: state) }) else { return .takenOut }
+                if !isLast {
+                    for month in months {
+                        switch needsNoDecode(month, needsDocument: needsDocument, in: state, file: known[month]) {
+                        case .yes: continue
+                        case .no: return .takenOut
+                        case .fileUnknown: return .fileUnknown(month)
+                        }
+                    }
+                }
                 return .done(try body(&state))
             }
-            if case .done(let result) = outcome { return result }
-            attempt += 1
+            switch outcome {
+            case .done(let result):
+                return result
+            case .fileUnknown(let month):
+                files[month] = .some(BackingFiles.status(readable(month.documentPath)))
+            case .takenOut:
+                files = [:]
+                attempt += 1
+            }
         }
     }
 
     /// Whether reading `month` under the lock needs no document decoded: it is held decoded (with
     /// the months that may hold the same records, when its view must be rendered), or parked with
-    /// its view, or it has no file to decode (none, or one known not to load).
-    private func needsNoDecode(_ month: Month, needsDocument: Bool, in state: State) -> Bool {
+    /// its view, or it has no file to decode (none, or one known not to load). `file` is the month's
+    /// file as looked at without the lock (nil: not looked at; then `.fileUnknown`, and the caller
+    /// looks and asks again, so no `lstat` runs under the lock).
+    private func needsNoDecode(_ month: Month, needsDocument: Bool, in state: State, file: BackingFiles.Status??) -> NoDecode {
         if let loaded = state.months[month] {
-            guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return true }
-            return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil }
+            guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return .yes }
+            return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil } ? .yes : .no
         }
-        if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil }
-        let status = BackingFiles.status(readable(month.documentPath))
-        return status == nil || unreadable.stillUnreadable(month.documentPath, identity: status?.identity) != nil
+        if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil ? .yes : .no }
+        guard let file else { return .fileUnknown }
+        return file == nil || unreadable.stillUnreadable(month.documentPath, identity: file?.identity) != nil ? .yes : .no
     }
 
     /// Does without `state` what rendering `month` needs of the disk: after it, `monthView` finds the
@@ -159,4 +179,11 @@ private enum PreparedRead<R: Sendable>: Sendable {
     case done(R)
     /// A month was taken out between its preparation and the read: prepared again.
     case takenOut
+    /// A month is neither held nor parked: its file is looked at without the lock, and the read tried again.
+    case fileUnknown(Month)
+}
+
+/// Whether a read of a month under `state` can go without decoding a document.
+private enum NoDecode {
+    case yes, no, fileUnknown
 }

@@ -276,7 +276,9 @@ public final class Store: Sendable {
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
         let document = loaded.document
-        let fileTime = BackingFiles.status(absolute(month.documentPath))?.modificationSeconds ?? 0
+        // The file's time as this store last read or wrote it: no `lstat` under the lock (a file
+        // changed since is merged by the next pass, which renders the month again).
+        let fileTime = loaded.identity?.modificationSeconds ?? now()
         if let reusable = loaded.reusableView,
            let view = editedView(reusable.view, changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, state: state) {
             loaded.view = view
