@@ -170,6 +170,10 @@ import TestSupport
             let home = try Home(in: folder, linkingTo: mounted.mountPoint)
             try Self.endRunningTimers(in: mounted.store)
             let block = try Self.snippet("ini", holding: "command=")
+            // An error: the message, a short text and red, exit 1 (i3blocks keeps the first line).
+            let failed = try home.command(try Self.command(in: block, after: "command=").replacingOccurrences(of: "~/minuta", with: "~/no-such-store"))
+            let lines = failed.output.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(failed.status == 1 && lines.count == 4 && lines[0].contains("no-such-store: no such folder") && lines[2] == "#FF5555", "\(failed.output)")
             #expect(try home.minutafs(["start", "--tag", "Commute", "--comment", "to the office", "--at", "-75m", home.minuta]).status == 0)
             let updates = try Self.runI3blocks(config: block, home: home, in: folder) { updates in
                 updates.contains { $0.contains { $0["name"] as? String == "minuta" } }
