@@ -1,7 +1,8 @@
 import MinutaStore
 
-/// How `minutafs now` shows running timers: a line for a prompt or a terminal, a `--format` template,
-/// or the one-line JSON object waybar's and i3blocks' custom modules read.
+/// How `minutafs now` shows running timers: a line per timer for a terminal, a `--format` template,
+/// and the forms status bars read (waybar's JSON object, i3blocks' lines, polybar's line); see
+/// `TimerDisplay+Bars.swift`.
 public struct TimerDisplay: Sendable {
     public var timers: [TimerRecord]
     public var tags: [TagSummary]
@@ -29,6 +30,14 @@ public struct TimerDisplay: Sendable {
 
     func isLong(_ timer: TimerRecord) -> Bool { now - (timer.startTime ?? now) > Self.longRunning }
 
+    /// The timer started last: the one a one-line form (a bar, a prompt) shows, with "+N" for the others.
+    var newest: TimerRecord? {
+        timers.max { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
+    }
+
+    /// `+1` when one other timer runs beside the newest, empty when none does.
+    var others: String { timers.count > 1 ? "+" + String(timers.count - 1) : "" }
+
     /// `Work: fixing the sync bug 1:23` (and `, running for more than a day` when it does), one line
     /// per timer, control characters escaped.
     public var text: String {
@@ -41,48 +50,51 @@ public struct TimerDisplay: Sendable {
         }.joined()
     }
 
-    /// The template with `%t` tag, `%c` comment, `%e` elapsed `H:MM`, `%s` start (local time), `%i` id,
-    /// `%%` a percent sign, filled in for each timer (one line each); control characters escaped.
-    public func formatted(_ template: String) -> String {
-        timers.map { timer in
-            var output = ""
-            var iterator = template.makeIterator()
-            while let character = iterator.next() {
-                guard character == "%" else { output.append(character); continue }
-                switch iterator.next() {
-                case "t": output += TerminalText.escaped(tagName(timer))
-                case "c": output += TerminalText.escaped(timer.comment ?? "")
-                case "e": output += elapsed(timer)
-                case "s": output += actions.local(timer.startTime ?? now, today: now)
-                case "i": output += timer.id ?? ""
-                case "%": output += "%"
-                case let other?: output += "%" + String(other)
-                case nil: output += "%"
-                }
-            }
-            return output + "\n"
-        }.joined()
-    }
+    /// The fields a template names, as `{name}` or as `%letter`.
+    public static let templateFields: [(name: String, letter: Character)] = [
+        ("tag", "t"), ("comment", "c"), ("elapsed", "e"), ("start", "s"), ("id", "i"), ("more", "m"),
+    ]
 
-    /// One line of JSON: `{"text": "1:23 Work", "tooltip": "...", "class": "running"}`; with no timer,
-    /// `{"text": "", "tooltip": "no timer running", "class": "idle"}`. `class` is `long` for a timer
-    /// running more than a day.
-    public var json: String {
-        let text: String
-        let tooltip: String
-        let className: String
-        if timers.isEmpty {
-            (text, tooltip, className) = ("", "no timer running", "idle")
-        } else {
-            text = timers.map { elapsed($0) + " " + tagName($0) }.joined(separator: ", ")
-            tooltip = timers.map { timer in
-                var line = tagName(timer)
-                if let comment = timer.comment, !comment.isEmpty { line += ": " + comment }
-                return line + " (since " + actions.local(timer.startTime ?? now, today: now) + ")"
-            }.joined(separator: "\n")
-            className = timers.contains(where: isLong) ? "long" : "running"
+    /// One line: the template filled in for the newest timer (`{tag}` or `%t`, `{comment}` `%c`,
+    /// `{elapsed}` `%e` as `H:MM`, `{start}` `%s` in local time, `{id}` `%i`, `{more}` `%m` as "+1" when
+    /// another timer runs, `%%` a percent sign). A template that does not place `{more}` gets " +N" at
+    /// the end of its text (before trailing spaces) when others run. Store text goes through `escape`:
+    /// by default control characters are escaped for a terminal and polybar's `%{` is defused, so one
+    /// template serves a prompt and polybar. Empty when no timer runs.
+    public func formatted(_ template: String, escape: (String) -> String = BarMarkup.polybar) -> String {
+        guard let timer = newest else { return "" }
+        var usesMore = false
+        func value(_ letter: Character) -> String? {
+            switch letter {
+            case "t": escape(tagName(timer))
+            case "c": escape(timer.comment ?? "")
+            case "e": elapsed(timer)
+            case "s": actions.local(timer.startTime ?? now, today: now)
+            case "i": escape(timer.id ?? "")
+            case "m": { usesMore = true; return others }()
+            default: nil
+            }
         }
-        return "{\"text\": \(Self.jsonString(text)), \"tooltip\": \(Self.jsonString(tooltip)), \"class\": \(Self.jsonString(className))}\n"
+        var output = ""
+        var rest = Substring(template)
+        while let character = rest.first {
+            rest = rest.dropFirst()
+            if character == "%", let letter = rest.first {
+                if letter == "%" { output += "%"; rest = rest.dropFirst(); continue }
+                if let filled = value(letter) { output += filled; rest = rest.dropFirst(); continue }
+            } else if character == "{", let close = rest.firstIndex(of: "}"),
+                      let field = Self.templateFields.first(where: { $0.name == rest[..<close] }), let filled = value(field.letter) {
+                output += filled
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            output.append(character)
+        }
+        if !usesMore && !others.isEmpty {
+            let trailing = output.reversed().prefix { $0 == " " }.count
+            output = String(output.dropLast(trailing)) + " " + others + String(repeating: " ", count: trailing)
+        }
+        return output
     }
 
     /// A JSON string literal on one line, every control character escaped.

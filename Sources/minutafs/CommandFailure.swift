@@ -22,15 +22,17 @@ struct CommandFailure: Error, CustomStringConvertible {
 }
 
 extension ParsableCommand {
-    /// Runs `body`; a `CommandFailure` it throws is printed as one line on standard error and
-    /// becomes exit status 1. Other errors go to ArgumentParser unchanged.
-    func reportingFailures(_ body: () throws -> Void) throws {
+    /// Runs `body`; a `CommandFailure` it throws is printed as one line on standard error, handed to
+    /// `onFailure` (a status bar prints its error form), and becomes exit status 1. Other errors go to
+    /// ArgumentParser unchanged.
+    func reportingFailures(_ body: () throws -> Void, onFailure: (String) -> Void = { _ in }) throws {
         do {
             try body()
         } catch let failure as CommandFailure {
             // One line, whatever the cause text holds.
             let line = "minutafs: \(failure)".split(whereSeparator: \.isNewline).joined(separator: " ")
             FileHandle.standardError.write(Data((line + "\n").utf8))
+            onFailure(line)
             throw ExitCode.failure
         }
     }

@@ -54,7 +54,7 @@ import TestSupport
             let idle = try Self.minutafs(["now", store])
             #expect(idle.status == 1 && idle.standardOutput.isEmpty)
             let json = try Self.minutafs(["now", "--json", store])
-            #expect(json.status == 1 && json.outputText == #"{"text": "", "tooltip": "no timer running", "class": "idle"}"# + "\n")
+            #expect(json.status == 0 && json.outputText == #"{"text": "", "alt": "idle", "tooltip": "no timer running", "class": "idle", "percentage": 0}"# + "\n")
             let nothing = try Self.minutafs(["stop", store])
             #expect(nothing.status == 1 && nothing.errorText.contains("no timer is running"), "\(nothing.errorText)")
             // continue: the last timer's tag and comment again.
@@ -79,7 +79,7 @@ import TestSupport
             #expect(byStore.outputText.contains("in the mount at \(mounted.mountPoint)"), "\(byStore.outputText)")
             let now = try Self.minutafs(["now", "--format", "%t|%c|%e", mounted.store])
             #expect(now.status == 0)
-            #expect(now.outputText == "Commute|from the terminal|0:00\n(no tag)|by the store path|0:00\n", "\(now.outputText)")
+            #expect(now.outputText == "(no tag)|by the store path|0:00 +1\n", "the newest, one line: \(now.outputText)")
             let stopped = try Self.minutafs(["stop", mounted.mountPoint + "/records"])
             #expect(stopped.status == 0 && stopped.outputText.contains("2 timers were running"), "\(stopped.outputText)\(stopped.errorText)")
             #expect(try Self.minutafs(["now", mounted.mountPoint]).status == 1)

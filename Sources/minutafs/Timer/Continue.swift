@@ -17,7 +17,7 @@ extension Minutafs {
                   minutafs continue ~/minuta
                 """)
 
-        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
+        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.", completion: TimerCompletions.at)
         var at: String?
 
         @Flag(help: "Leave a running timer running.")

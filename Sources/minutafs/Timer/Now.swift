@@ -9,33 +9,54 @@ extension Minutafs {
             abstract: "Show the running timer: tag, comment and time so far.",
             discussion: """
                 Prints one line per running timer (`Work: sync bug 1:23`), or nothing with exit status 1 \
-                when none runs. --json prints one line of JSON in the form waybar's and i3blocks' custom \
-                modules read: {"text": "1:23 Work", "tooltip": "...", "class": "running"} ("long" for a \
-                timer running more than a day, "idle" with exit status 1 when none runs). --format fills \
-                %t (tag), %c (comment), %e (time so far, H:MM), %s (start), %i (record id), %% (a percent \
-                sign). Text from the store is printed with control characters escaped. A store that is not \
-                mounted is read merged in memory with the conflict copies waiting beside its documents \
-                (nothing is written; standard error says how many).
+                when none runs. The status bar forms print one timer, the newest, with "+1" when \
+                another runs; when none runs they exit 0, and on an error they print their error form \
+                and exit 1 (the message on standard error too).
+
+                --json (or --format waybar) prints one line of JSON for waybar's custom module: \
+                {"text": "1:23 Work", "alt": "running", "tooltip": "Work: sync bug (since 09:37)", \
+                "class": "running", "percentage": 17}; class and alt are "long" for a timer running \
+                more than a day, "idle" when none runs, "error" on an error; percentage is the time so \
+                far against 8 hours; text and tooltip are Pango markup (a tag "Meetings & Calls" is \
+                printed "Meetings &amp; Calls").
+
+                --i3blocks (or --format i3blocks) prints the lines an i3blocks block reads: full_text \
+                (1:23 Work: sync bug), short_text (1:23 Work), and a color for a timer running more \
+                than a day; nothing when none runs.
+
+                --format TEMPLATE fills {tag} (or %t), {comment} (%c), {elapsed} (%e, H:MM), {start} \
+                (%s), {id} (%i), {more} (%m, "+1" when another timer runs, else added at the end) and \
+                %% (a percent sign) for the newest timer, one line; an empty line when none runs (polybar \
+                hides the module then, a prompt's $(...) drops it). Text from the store is printed with \
+                control characters escaped (and polybar's %{ defused). A store that is not mounted is \
+                read merged in memory with the conflict copies waiting beside its documents (nothing is \
+                written; standard error says how many).
 
                 Examples:
                   minutafs now ~/minuta
                   minutafs now --json
+                  minutafs now --i3blocks ~/minuta
+                  minutafs now --format '{elapsed} {tag}' ~/minuta
                   PS1='$(minutafs now --format "[%t %e] " 2>/dev/null)\\$ '
                 """)
 
-        @Flag(help: "One line of JSON for status bars (waybar, i3blocks).")
+        @Flag(help: "One line of JSON for waybar's custom module (the same as --format waybar).")
         var json = false
 
-        @Option(help: "A template: %t tag, %c comment, %e time so far, %s start, %i id, %% percent sign.")
+        @Flag(help: "The lines an i3blocks block reads (the same as --format i3blocks).")
+        var i3blocks = false
+
+        @Option(help: "waybar, i3blocks, or a template: {tag} {comment} {elapsed} {start} {id} {more} (or %t %c %e %s %i %m), %% a percent sign.")
         var format: String?
 
         @OptionGroup var options: TimerOptions
 
         func validate() throws {
-            if json && format != nil { throw ValidationError("give --json or --format, not both") }
+            _ = try NowForm(json: json, i3blocks: i3blocks, format: format)
         }
 
         func run() throws {
+            let form = try NowForm(json: json, i3blocks: i3blocks, format: format)
             var isIdle = false
             try reportingFailures {
                 let actions = try TimerPlace.actions(options.place, writing: false)
@@ -44,18 +65,24 @@ extension Minutafs {
                 let timers = try TimerPlace.running(place) { () throws(TimerError) in try actions.running(now: now) }
                 let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
                 let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
-                if json {
-                    print(display.json, terminator: "")
-                } else if let format {
-                    print(display.formatted(format), terminator: "")
-                } else {
-                    print(display.text, terminator: "")
+                switch form {
+                case .lines: print(display.text, terminator: "")
+                case .waybar: print(display.json, terminator: "")
+                case .i3blocks: print(display.i3blocks, terminator: "")
+                case .template(let template): print(display.formatted(template))
                 }
                 isIdle = timers.isEmpty
                 if let backend = actions.backend as? StoreTimerBackend { WaitingCopiesNotice.print(for: backend.store) }
+            } onFailure: { line in
+                // The bar's error form on standard output (the line went to standard error too).
+                switch form {
+                case .waybar: print(TimerDisplay.waybarError(line), terminator: "")
+                case .i3blocks: print(TimerDisplay.i3blocksError(line), terminator: "")
+                case .lines, .template: break
+                }
             }
-            // Nothing running: exit status 1, for `if minutafs now; then ...` and prompts.
-            if isIdle { throw ExitCode.failure }
+            // Nothing running: exit status 1, for `if minutafs now; then ...`; the bar forms exit 0.
+            if isIdle && !form.idleIsSuccess { throw ExitCode.failure }
         }
     }
 }

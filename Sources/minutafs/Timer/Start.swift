@@ -23,13 +23,13 @@ extension Minutafs {
                   minutafs start --at -15m --keep ~/Dropbox/Minuta
                 """)
 
-        @Option(help: "The tag, by name (any case; an unarchived tag first) or by id.")
+        @Option(help: "The tag, by name (any case; an unarchived tag first) or by id.", completion: TimerCompletions.tag)
         var tag: String?
 
         @Option(help: "The record's comment.")
         var comment: String?
 
-        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
+        @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.", completion: TimerCompletions.at)
         var at: String?
 
         @Flag(help: "Leave a running timer running.")

@@ -17,7 +17,7 @@ extension Minutafs {
                   minutafs stop ~/minuta
                 """)
 
-        @Option(parsing: .unconditional, help: "When the timer ended (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
+        @Option(parsing: .unconditional, help: "When the timer ended (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.", completion: TimerCompletions.at)
         var at: String?
 
         @OptionGroup var options: TimerOptions

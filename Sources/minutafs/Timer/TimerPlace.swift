@@ -27,14 +27,9 @@ enum TimerPlace {
         let environment = ProcessInfo.processInfo.environment
         if let store = environment["MINUTAFS_STORE"], !store.isEmpty { return expanded(store) }
         let config = configFile()
-        if let config, let text = try? String(contentsOfFile: config, encoding: .utf8) {
-            for line in text.split(whereSeparator: \.isNewline) {
-                let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == "store", !parts[1].isEmpty { return expanded(parts[1]) }
-            }
-        }
+        if let config, let store = try configuredStore(config) { return expanded(store) }
         throw CommandFailure(
-            path: "no store given", cause: "which store? Give the store folder or its mount (minutafs now ~/minuta), or set MINUTAFS_STORE, or write `store = PATH` in \(config ?? "$XDG_CONFIG_HOME/minutafs/config")",
+            path: "no store given", cause: "which store? Give the store folder or its mount (minutafs now ~/minuta), or set MINUTAFS_STORE, or write `store = \"PATH\"` in \(config ?? "$XDG_CONFIG_HOME/minutafs/config")",
             separator: ": ")
     }
 
@@ -46,9 +41,21 @@ enum TimerPlace {
         return nil
     }
 
+    /// `store` in the config file at `path`; nil when there is no such file or it sets no store.
+    /// - Throws: a failure naming the line and column of a malformed line, or why the file is unreadable.
+    static func configuredStore(_ path: String) throws(CommandFailure) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw CommandFailure(path: path, cause: "cannot read the config file (\(error.localizedDescription))")
+        }
+        do { return try ConfigFile(parsing: text, path: path).store } catch {
+            throw CommandFailure(path: "\(error.path):\(error.line):\(error.column)", cause: error.reason)
+        }
+    }
+
     static func expanded(_ path: String) -> String {
-        guard path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
-        return home + path.dropFirst()
+        ConfigFile.expandingHome(path, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
     static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
