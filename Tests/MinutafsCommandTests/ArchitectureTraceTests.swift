@@ -58,6 +58,68 @@ struct ArchitectureTraceTests {
         }
     }
 
+    /// The body of the first `func name(` or `func name<` in `source` (from its opening brace to the
+    /// matching closing one), nil when there is none.
+    static func body(of name: String, in source: String) -> Substring? {
+        guard let start = source.range(of: "func \(name)(") ?? source.range(of: "func \(name)<"),
+              let open = source[start.upperBound...].firstIndex(of: "{") else { return nil }
+        var depth = 0
+        var index = open
+        while index < source.endIndex {
+            switch source[index] {
+            case "{": depth += 1
+            case "}":
+                depth -= 1
+                if depth == 0 { return source[open...index] }
+            default: break
+            }
+            index = source.index(after: index)
+        }
+        return nil
+    }
+
+    /// Where `body` first calls `function` (`function(`, `function {`, `function<`), nil when it does not.
+    static func firstCall(of function: String, in body: Substring) -> Int? {
+        let pattern = try? NSRegularExpression(pattern: "(?<![A-Za-z0-9_])" + NSRegularExpression.escapedPattern(for: function) + #"\s*[({<]"#)
+        let text = String(body)
+        guard let match = pattern?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        return match.range.location
+    }
+
+    @Test("within each trace, the steps a function calls come in the order its body calls them")
+    func stepsInCallOrder() throws {
+        let steps = try Self.steps()
+        var checkedPairs = 0
+        for trace in ["R", "W", "S"] {
+            let traced = steps.filter { $0.trace == trace }
+            var bodies: [Int: Substring] = [:]
+            for (index, step) in traced.enumerated() {
+                if let source = try? String(contentsOfFile: Fixtures.packageRoot + "/" + step.file, encoding: .utf8) {
+                    bodies[index] = Self.body(of: step.function, in: source)
+                }
+            }
+            // Each step's caller: the nearest earlier step whose body calls it; among the steps one
+            // caller calls, the trace's order must be the body's.
+            var called: [Int: [(step: Step, position: Int)]] = [:]
+            for (index, step) in traced.enumerated() where index > 0 {
+                for caller in stride(from: index - 1, through: 0, by: -1) {
+                    guard traced[caller].function != step.function, let body = bodies[caller],
+                          let position = Self.firstCall(of: step.function, in: body) else { continue }
+                    called[caller, default: []].append((step, position))
+                    break
+                }
+            }
+            for (caller, callees) in called {
+                for (earlier, later) in zip(callees, callees.dropFirst()) {
+                    checkedPairs += 1
+                    #expect(earlier.position < later.position,
+                            "\(later.step) comes after \(earlier.step) in the trace, but \(traced[caller].function) calls it first")
+                }
+            }
+        }
+        #expect(checkedPairs >= 5, "only \(checkedPairs) pairs of steps share a caller: the check looks at nothing")
+    }
+
     /// The "Locks" section's lines: (number, file, lock name).
     static func lockOrder() throws -> [(number: Int, file: String, name: String)] {
         let text = try String(contentsOfFile: Fixtures.packageRoot + "/docs/ARCHITECTURE.md", encoding: .utf8)
