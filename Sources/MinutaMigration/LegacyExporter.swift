@@ -114,7 +114,7 @@ public enum LegacyExporter {
                     try BackingFiles.writeNewFile(JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document)), to: folder + "/" + name)
                     summary.records += 1
                     if record.startTime == nil { summary.recordsWithoutStartTime += 1 }
-                    if document.value(of: record.object, key: "endTime") == nil { summary.runningTimers += 1 }
+                    if document.value(of: record.object, key: RecordField.endTime.key) == nil { summary.runningTimers += 1 }
                 }
             }
             let source = store + "/" + month.folderPath
