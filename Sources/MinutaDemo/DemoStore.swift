@@ -84,7 +84,7 @@ public enum DemoStore {
                 try tagsDocument.put(.boolean(false), forKey: "isArchived", in: object)
                 tagsDocument.commit(time: created / 1000)
             } catch {
-                throw .documentOperationFailed(file: "tags.automerge", operation: "writing the demo tags", cause: error)
+                throw .documentOperationFailed(file: DocumentName.tagsPath, operation: "writing the demo tags", cause: error)
             }
         }
         if let archived = tags.firstIndex(where: \.archived), case .object(let object, .map)? = tagsDocument.value(of: .root, key: tagIDs[archived]) {
@@ -92,7 +92,7 @@ public enum DemoStore {
             do { try tagsDocument.put(.boolean(true), forKey: "isArchived", in: object) } catch {}
             tagsDocument.commit(time: (firstStart + 60 * 86_400_000) / 1000)
         }
-        try BackingFiles.writeAtomically(Self.saved(&tagsDocument, as: "tags.automerge"), to: store + "/tags.automerge")
+        try BackingFiles.writeAtomically(Self.saved(&tagsDocument, as: DocumentName.tagsPath), to: store + "/" + DocumentName.tagsPath)
         summary.tags = tags.count
 
         // One document per month, one change per record, as the device that made it.

@@ -256,7 +256,7 @@ extension MinutafsBench {
             }
             tags.commit(time: 1_450_000_000)
             try? FileManager.default.createDirectory(atPath: folder + "/records", withIntermediateDirectories: true)
-            Measuring.writeFile(Measuring.save(&tags), folder + "/tags.automerge")
+            Measuring.writeFile(Measuring.save(&tags), folder + "/" + DocumentName.tagsPath)
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
             for year in firstYear..<(firstYear + years) {
                 for month in 1...12 {
