@@ -84,7 +84,7 @@ public enum DemoStore {
                 try tagsDocument.put(.boolean(false), forKey: "isArchived", in: object)
                 tagsDocument.commit(time: created / 1000)
             } catch {
-                throw .documentOperationFailed(file: "tags.automerge", operation: "writing the demo tags", cause: error)
+                throw .documentOperationFailed(file: DocumentName.tagsPath, operation: "writing the demo tags", cause: error)
             }
         }
         if let archived = tags.firstIndex(where: \.archived), case .object(let object, .map)? = tagsDocument.value(of: .root, key: tagIDs[archived]) {
@@ -92,7 +92,7 @@ public enum DemoStore {
             do { try tagsDocument.put(.boolean(true), forKey: "isArchived", in: object) } catch {}
             tagsDocument.commit(time: (firstStart + 60 * 86_400_000) / 1000)
         }
-        try BackingFiles.writeAtomically(Self.saved(&tagsDocument, as: "tags.automerge"), to: store + "/tags.automerge")
+        try BackingFiles.writeAtomically(Self.saved(&tagsDocument, as: DocumentName.tagsPath), to: store + "/" + DocumentName.tagsPath)
         summary.tags = tags.count
 
         // One document per month, one change per record, as the device that made it.
@@ -128,8 +128,8 @@ public enum DemoStore {
                 let comment = edited.comment ?? ""
                 primary.setActor(devices[1])
                 do {
-                    try primary.put(.string(comment + " (edited on the laptop)"), forKey: "comment", in: object)
-                    try copy.put(.string(comment + " (edited on the tablet)"), forKey: "comment", in: copyObject)
+                    try primary.put(.string(comment + " (edited on the laptop)"), forKey: RecordField.comment.key, in: object)
+                    try copy.put(.string(comment + " (edited on the tablet)"), forKey: RecordField.comment.key, in: copyObject)
                     let start = edited.start + 3_600_000
                     let late = DemoRecord(id: random.uuid(), start: start, end: start + 45 * 60_000, tag: 1,
                                           comment: "Added on the tablet while offline", device: 2)
@@ -175,18 +175,18 @@ public enum DemoStore {
 
     static func write(_ record: DemoRecord, tagIDs: [String], into document: inout Document) throws(AutomergeError) {
         let object = try document.putObject(.map, forKey: record.id)
-        try document.put(.timestamp(record.start), forKey: "startTime", in: object)
-        if let end = record.end { try document.put(.timestamp(end), forKey: "endTime", in: object) }
-        if let tag = record.tag { try document.put(.string(tagIDs[tag]), forKey: "tagId", in: object) }
+        try document.put(.timestamp(record.start), forKey: RecordField.startTime.key, in: object)
+        if let end = record.end { try document.put(.timestamp(end), forKey: RecordField.endTime.key, in: object) }
+        if let tag = record.tag { try document.put(.string(tagIDs[tag]), forKey: RecordField.tagId.key, in: object) }
         if let comment = record.comment {
             if record.commentAsText {
-                let text = try document.putObject(.text, forKey: "comment", in: object)
+                let text = try document.putObject(.text, forKey: RecordField.comment.key, in: object)
                 try document.spliceText(text, at: 0, delete: 0, insert: comment)
             } else {
-                try document.put(.string(comment), forKey: "comment", in: object)
+                try document.put(.string(comment), forKey: RecordField.comment.key, in: object)
             }
         }
-        let list = try document.putObject(.list, forKey: "images", in: object)
+        let list = try document.putObject(.list, forKey: RecordField.images.key, in: object)
         for (index, name) in record.images.enumerated() { try document.insert(.string(name), at: index, in: list) }
     }
 

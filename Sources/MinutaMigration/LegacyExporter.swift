@@ -42,7 +42,7 @@ public enum LegacyExporter {
         let target = BackingFiles.absolutePath(destination)
         guard BackingFiles.status(store)?.isDirectory == true else { throw .notFound(storePath) }
         let hasMonths = try !MigrationVerification.documentMonths(store).isEmpty
-        let hasTags = BackingFiles.status(store + "/tags.automerge")?.isRegularFile == true
+        let hasTags = BackingFiles.status(store + "/" + DocumentName.tagsPath)?.isRegularFile == true
         guard hasTags || hasMonths else {
             throw .notAStore(storePath)
         }
@@ -86,7 +86,7 @@ public enum LegacyExporter {
     /// Writes the export of `store` into the folder `target`, which exists and is empty.
     private static func write(store: String, into target: String, timeZone: StoreTimeZone) throws(StoreError) -> Summary {
         var summary = Summary()
-        let loadedTags = try loadMerged(store, relative: "tags.automerge", summary: &summary)
+        let loadedTags = try loadMerged(store, relative: DocumentName.tagsPath, summary: &summary)
         summary.hasTagsDocument = loadedTags != nil
         let tags = loadedTags ?? Document()
         let tagList = TagView.tags(in: tags)
@@ -114,7 +114,7 @@ public enum LegacyExporter {
                     try BackingFiles.writeNewFile(JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document)), to: folder + "/" + name)
                     summary.records += 1
                     if record.startTime == nil { summary.recordsWithoutStartTime += 1 }
-                    if document.value(of: record.object, key: "endTime") == nil { summary.runningTimers += 1 }
+                    if document.value(of: record.object, key: RecordField.endTime.key) == nil { summary.runningTimers += 1 }
                 }
             }
             let source = store + "/" + month.folderPath
@@ -166,7 +166,7 @@ public enum LegacyExporter {
             for name in try BackingFiles.listDirectory(records + "/" + year) {
                 if let month = Month(yearName: year, documentName: name) {
                     result.insert(month)
-                } else if let match = ConflictCopyName.match(name), match.primaryName != "tags.automerge",
+                } else if let match = ConflictCopyName.match(name), match.primaryName != DocumentName.tagsPath,
                           let month = Month(yearName: year, documentName: match.primaryName) {
                     result.insert(month)
                 } else if let month = Month(yearName: year, monthName: name), BackingFiles.status(records + "/" + year + "/" + name)?.isDirectory == true {

@@ -12,11 +12,11 @@ extension LegacyRecord {
     ///   that cannot be stored.
     func write(into document: inout Document) throws -> ObjectID {
         let object = try document.putObject(.map, forKey: id)
-        try document.put(.timestamp(startTime), forKey: "startTime", in: object)
-        if let endTime { try document.put(.timestamp(endTime), forKey: "endTime", in: object) }
-        if let tagId { try document.put(.string(tagId), forKey: "tagId", in: object) }
-        if let comment { try document.put(.string(comment), forKey: "comment", in: object) }
-        let list = try document.putObject(.list, forKey: "images", in: object)
+        try document.put(.timestamp(startTime), forKey: RecordField.startTime.key, in: object)
+        if let endTime { try document.put(.timestamp(endTime), forKey: RecordField.endTime.key, in: object) }
+        if let tagId { try document.put(.string(tagId), forKey: RecordField.tagId.key, in: object) }
+        if let comment { try document.put(.string(comment), forKey: RecordField.comment.key, in: object) }
+        let list = try document.putObject(.list, forKey: RecordField.images.key, in: object)
         for (index, name) in images.enumerated() { try document.insert(.string(name), at: index, in: list) }
         for key in otherFields.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let value = otherFields[key] else { continue }
@@ -32,14 +32,14 @@ extension LegacyRecord {
             return nil
         }
         var endTime: Int64?
-        switch document.value(of: object, key: "endTime") {
+        switch document.value(of: object, key: RecordField.endTime.key) {
         case .scalar(.timestamp(let milliseconds))?, .scalar(.int(let milliseconds))?: endTime = milliseconds
         default: endTime = nil
         }
         var tagId: String?
-        if case .scalar(.string(let text))? = document.value(of: object, key: "tagId") { tagId = RecordID(text).text }
+        if case .scalar(.string(let text))? = document.value(of: object, key: RecordField.tagId.key) { tagId = RecordID(text).text }
         var comment: String?
-        switch document.value(of: object, key: "comment") {
+        switch document.value(of: object, key: RecordField.comment.key) {
         case .scalar(.string(let text))?: comment = text
         case .object(let text, .text)?: comment = document.text(of: text)
         default: comment = nil

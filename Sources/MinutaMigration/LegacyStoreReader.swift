@@ -218,18 +218,18 @@ public enum LegacyStoreReader {
         do { parsed = try JSONParser.parse(bytes) } catch { throw failure(error.description) }
         guard case .object(let members) = parsed else { throw failure("expected a JSON object with the record's fields") }
         // The id as the file has it (SPEC 1: keep what is stored); RecordID compares any case.
-        let id = try uuid(members, "id", required: true, keepingCase: true) ?? ""
-        guard let startTime = try date(members, "startTime") else { throw failure("\"startTime\" is required") }
-        let endTime = try date(members, "endTime")
-        let tagId = try uuid(members, "tagId", required: false)
+        let id = try uuid(members, RecordField.id.key, required: true, keepingCase: true) ?? ""
+        guard let startTime = try date(members, RecordField.startTime.key) else { throw failure("\"startTime\" is required") }
+        let endTime = try date(members, RecordField.endTime.key)
+        let tagId = try uuid(members, RecordField.tagId.key, required: false)
         var comment: String?
-        switch field(members, "comment") {
+        switch field(members, RecordField.comment.key) {
         case nil, .null?: comment = nil
         case .string(let text)?: comment = text
         default: throw failure("\"comment\": expected a string")
         }
         var images: [String] = []
-        switch field(members, "images") {
+        switch field(members, RecordField.images.key) {
         case nil, .null?: break
         case .array(let elements)?:
             for element in elements {

@@ -109,9 +109,9 @@ public struct Migration: Sendable {
     }
 
     private mutating func loadDocuments(actor: ActorID) throws(StoreError) {
-        let tagsPath = storePath + "/tags.automerge"
+        let tagsPath = storePath + "/" + DocumentName.tagsPath
         if BackingFiles.status(tagsPath)?.isRegularFile == true {
-            tags = PreparedDocument(document: try Self.load(tagsPath, relative: "tags.automerge", actor: actor), changed: false, existed: true)
+            tags = PreparedDocument(document: try Self.load(tagsPath, relative: DocumentName.tagsPath, actor: actor), changed: false, existed: true)
         }
         let records = storePath + "/records"
         guard BackingFiles.status(records)?.isDirectory == true else { return }
@@ -281,7 +281,7 @@ public struct Migration: Sendable {
     /// replaces what this run wrote. Returns whether it removed it; does nothing for a store that
     /// was migrated before.
     public func unmarkMigrated() throws(StoreError) -> Bool {
-        let path = storePath + "/tags.automerge"
+        let path = storePath + "/" + DocumentName.tagsPath
         guard replacesEarlierRuns, BackingFiles.status(path)?.isRegularFile == true else { return false }
         try BackingFiles.remove(path)
         return true
@@ -337,8 +337,8 @@ public struct Migration: Sendable {
         if writeTags {
             var document = tags.document
             let bytes: [UInt8]
-            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: "tags.automerge", operation: "save", cause: error) }
-            try BackingFiles.writeAtomically(bytes, to: storePath + "/tags.automerge")
+            do { bytes = try document.save() } catch { throw .documentOperationFailed(file: DocumentName.tagsPath, operation: "save", cause: error) }
+            try BackingFiles.writeAtomically(bytes, to: storePath + "/" + DocumentName.tagsPath)
             done += 1
             progress(done, total)
         }

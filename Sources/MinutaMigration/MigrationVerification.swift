@@ -24,9 +24,9 @@ public struct MigrationVerification: Sendable {
     ///   loaded and per record compared.
     public init(storePath: String, contents: LegacyStoreContents, progress: (Int, Int) -> Void = { _, _ in }) {
         var tagsDocument = Document()
-        if BackingFiles.status(storePath + "/tags.automerge")?.isRegularFile == true {
+        if BackingFiles.status(storePath + "/" + DocumentName.tagsPath)?.isRegularFile == true {
             do {
-                tagsDocument = try Migration.load(storePath + "/tags.automerge", relative: "tags.automerge", actor: .random())
+                tagsDocument = try Migration.load(storePath + "/" + DocumentName.tagsPath, relative: DocumentName.tagsPath, actor: .random())
             } catch {
                 problems.append(error.description)
             }

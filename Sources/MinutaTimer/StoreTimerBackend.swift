@@ -25,7 +25,7 @@ public struct StoreTimerBackend: TimerBackend {
     }
 
     public func tagsJSON() throws(TimerError) -> [UInt8] {
-        do { return try store.tagsFile() } catch { throw .storeFailed(file: "tags.automerge", reason: error.description) }
+        do { return try store.tagsFile() } catch { throw .storeFailed(file: DocumentName.tagsPath, reason: error.description) }
     }
 
     public func write(_ bytes: [UInt8], named name: String, in month: Month) throws(TimerError) {

@@ -22,11 +22,11 @@ public struct TimerRecord: Sendable {
         self.month = month
         self.fileName = fileName
         json = value
-        if case .string(let text)? = value["id"] { id = text }
-        startTime = Self.milliseconds(value["startTime"])
-        endTime = Self.milliseconds(value["endTime"])
-        if case .string(let text)? = value["tagId"] { tagID = text }
-        if case .string(let text)? = value["comment"] { comment = text }
+        if case .string(let text)? = value[RecordField.id.key] { id = text }
+        startTime = Self.milliseconds(value[RecordField.startTime.key])
+        endTime = Self.milliseconds(value[RecordField.endTime.key])
+        if case .string(let text)? = value[RecordField.tagId.key] { tagID = text }
+        if case .string(let text)? = value[RecordField.comment.key] { comment = text }
     }
 
     static func milliseconds(_ value: JSONValue?) -> Int64? {
@@ -41,22 +41,22 @@ public struct TimerRecord: Sendable {
     public func stopped(at milliseconds: Int64) -> [UInt8] {
         guard case .object(var members) = json else { return JSONWriter.pretty(json) }
         let end = JSONValue.string(ISO8601.string(milliseconds: milliseconds))
-        if let index = members.firstIndex(where: { $0.key == "endTime" }) {
+        if let index = members.firstIndex(where: { $0.key == RecordField.endTime.key }) {
             members[index].value = end
-        } else if let start = members.firstIndex(where: { $0.key == "startTime" }) {
-            members.insert((key: "endTime", value: end), at: start + 1)
+        } else if let start = members.firstIndex(where: { $0.key == RecordField.startTime.key }) {
+            members.insert((key: RecordField.endTime.key, value: end), at: start + 1)
         } else {
-            members.append((key: "endTime", value: end))
+            members.append((key: RecordField.endTime.key, value: end))
         }
         return JSONWriter.pretty(.object(members))
     }
 
     /// A new running timer's JSON: no `id` (the store gives it one), `startTime`, the tag and comment.
     public static func newTimer(start: Int64, tagID: String?, comment: String?) -> [UInt8] {
-        var members: [(key: String, value: JSONValue)] = [("startTime", .string(ISO8601.string(milliseconds: start)))]
-        if let tagID { members.append(("tagId", .string(tagID))) }
-        if let comment { members.append(("comment", .string(comment))) }
-        members.append(("images", .array([])))
+        var members: [(key: String, value: JSONValue)] = [(RecordField.startTime.key, .string(ISO8601.string(milliseconds: start)))]
+        if let tagID { members.append((RecordField.tagId.key, .string(tagID))) }
+        if let comment { members.append((RecordField.comment.key, .string(comment))) }
+        members.append((RecordField.images.key, .array([])))
         return JSONWriter.pretty(.object(members))
     }
 }

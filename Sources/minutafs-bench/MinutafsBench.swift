@@ -14,6 +14,7 @@
 import ArgumentParser
 import AutomergeKit
 import Foundation
+import MinutaStore
 
 @main
 struct MinutafsBench: ParsableCommand {
@@ -139,7 +140,7 @@ extension MinutafsBench {
             var counter: Int64 = 0
             Measuring.printSamples(Measuring.measure(count) {
                 counter += 1
-                try? document.put(.timestamp(1_700_000_000_000 + counter), forKey: "endTime", in: record)
+                try? document.put(.timestamp(1_700_000_000_000 + counter), forKey: RecordField.endTime.key, in: record)
                 document.commit(time: counter)
                 _ = Measuring.save(&document)
             })
@@ -155,7 +156,7 @@ extension MinutafsBench {
         func run() throws {
             var document = Measuring.load(Measuring.readFile(file), file).fork(actor: ActorID(bytes: [UInt8](repeating: 0xB0, count: 16)))
             guard let record = Measuring.firstRecord(document) else { throw ExitCode.failure }
-            try? document.put(.timestamp(1_234_567_890_123), forKey: "endTime", in: record)
+            try? document.put(.timestamp(1_234_567_890_123), forKey: RecordField.endTime.key, in: record)
             document.commit(time: 1_700_000_000)
             Measuring.writeFile(Measuring.save(&document), output)
         }
@@ -200,11 +201,11 @@ extension MinutafsBench {
                 let keys = document.keys(of: .root)
                 for (index, key) in keys.prefix(20).enumerated() {
                     if case .object(let record, _)? = left.value(of: .root, key: key) {
-                        try? left.put(.timestamp(Int64(index)), forKey: "endTime", in: record)
+                        try? left.put(.timestamp(Int64(index)), forKey: RecordField.endTime.key, in: record)
                         left.commit(time: Int64(index))
                     }
                     if case .object(let record, _)? = right.value(of: .root, key: key) {
-                        try? right.put(.string("right \(index)"), forKey: "tagId", in: record)
+                        try? right.put(.string("right \(index)"), forKey: RecordField.tagId.key, in: record)
                         right.commit(time: Int64(index))
                     }
                 }
@@ -214,7 +215,7 @@ extension MinutafsBench {
                 var counter: Int64 = 0
                 let editTime = Measuring.median(Measuring.measure(runs) {
                     counter += 1
-                    try? edited.put(.timestamp(counter), forKey: "endTime", in: record)
+                    try? edited.put(.timestamp(counter), forKey: RecordField.endTime.key, in: record)
                     edited.commit(time: counter)
                     _ = Measuring.save(&edited)
                 })
@@ -255,7 +256,7 @@ extension MinutafsBench {
             }
             tags.commit(time: 1_450_000_000)
             try? FileManager.default.createDirectory(atPath: folder + "/records", withIntermediateDirectories: true)
-            Measuring.writeFile(Measuring.save(&tags), folder + "/tags.automerge")
+            Measuring.writeFile(Measuring.save(&tags), folder + "/" + DocumentName.tagsPath)
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9]
             for year in firstYear..<(firstYear + years) {
                 for month in 1...12 {
@@ -267,7 +268,7 @@ extension MinutafsBench {
                     Measuring.writeFile(Measuring.save(&document), yearFolder + "/" + monthName + ".automerge")
                     for key in document.keys(of: .root) {
                         guard case .object(let record, _)? = document.value(of: .root, key: key),
-                              case .object(let images, .list)? = document.value(of: record, key: "images") else { continue }
+                              case .object(let images, .list)? = document.value(of: record, key: RecordField.images.key) else { continue }
                         for values in document.elements(of: images) {
                             if case .scalar(.string(let name))? = values.last?.value {
                                 Measuring.writeFile(jpeg + Array(key.utf8), yearFolder + "/" + monthName + "/" + name)

@@ -49,15 +49,15 @@ struct MonthGenerator {
                 let id = uuid()
                 let start = moment()
                 let record = try document.putObject(.map, forKey: id)
-                try document.put(.timestamp(start), forKey: "startTime", in: record)
-                try document.put(.string(Self.tags[Int(random.next() % 6)]), forKey: "tagId", in: record)
-                let images = try document.putObject(.list, forKey: "images", in: record)
+                try document.put(.timestamp(start), forKey: RecordField.startTime.key, in: record)
+                try document.put(.string(Self.tags[Int(random.next() % 6)]), forKey: RecordField.tagId.key, in: record)
+                let images = try document.putObject(.list, forKey: RecordField.images.key, in: record)
                 if random.next() % 10 == 0 { try document.insert(.string(id + "_0.jpg"), at: 0, in: images) }
                 time += 60
                 document.commit(time: time)
-                try document.put(.timestamp(start + Int64(600_000 + random.next() % 7_200_000)), forKey: "endTime", in: record)
+                try document.put(.timestamp(start + Int64(600_000 + random.next() % 7_200_000)), forKey: RecordField.endTime.key, in: record)
                 if random.next() % 3 == 0 {
-                    let comment = try document.putObject(.text, forKey: "comment", in: record)
+                    let comment = try document.putObject(.text, forKey: RecordField.comment.key, in: record)
                     let text = (0..<(2 + Int(random.next() % 6))).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }.joined(separator: " ")
                     try document.spliceText(comment, at: 0, delete: 0, insert: text)
                 }
@@ -71,7 +71,7 @@ struct MonthGenerator {
                 guard document.value(of: .root, key: pick.id) != nil else { continue }
                 if random.next() % 8 == 0 {
                     try document.delete(forKey: pick.id)
-                } else if case .object(let comment, .text)? = document.value(of: pick.object, key: "comment") {
+                } else if case .object(let comment, .text)? = document.value(of: pick.object, key: RecordField.comment.key) {
                     try document.spliceText(comment, at: 0, delete: 0, insert: "TODO: ")
                 } else {
                     try document.put(.boolean(true), forKey: "billable", in: pick.object)

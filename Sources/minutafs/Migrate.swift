@@ -100,7 +100,7 @@ extension Minutafs {
             // Refused before anything is changed: files the backup could not copy, and a store
             // whose records name tags that exist nowhere because tags.json is missing.
             try refuseUnreadable(contents.failures.filter(\.isUnreadable), storePath: storePath)
-            let hasTagsDocument = FileManager.default.fileExists(atPath: storePath + "/tags.automerge")
+            let hasTagsDocument = FileManager.default.fileExists(atPath: storePath + "/" + DocumentName.tagsPath)
             try checkTags(contents: contents, migration: migration, hasTagsDocument: hasTagsDocument, storePath: storePath, logger: logger)
             for note in migration.notes { logger.warning("\(note)") }
             for record in migration.unsaveableRecords { logger.warning("\(record)") }
@@ -155,7 +155,7 @@ extension Minutafs {
             let isLegacy: Bool
             do { isLegacy = try LegacyStoreReader.isLegacyStore(storePath) } catch { throw CommandFailure(path: storePath, cause: error.description) }
             guard isLegacy else {
-                if FileManager.default.fileExists(atPath: storePath + "/tags.automerge") {
+                if FileManager.default.fileExists(atPath: storePath + "/" + DocumentName.tagsPath) {
                     print("nothing to migrate in \(storePath): no tags.json and no records/YYYY/MM/*.json (already migrated)")
                     return nil
                 }
@@ -271,7 +271,7 @@ extension Minutafs {
             let count = outcome.contents.failures.count
             let cause = "\(count) legacy entr\(count == 1 ? "y" : "ies") could not be read; the migration is not complete and \(store) is not migrated (fix \(count == 1 ? "it" : "them") and run `minutafs migrate` again)"
             printSummary(failure: cause, contents: outcome.contents, migration: outcome.migration, written: outcome.written,
-                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: outcome.backup)
+                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/" + DocumentName.tagsPath), backup: outcome.backup)
             for failure in outcome.contents.failures {
                 Self.printError(path: storePath + "/" + failure.file, cause: failure.reason)
             }
@@ -321,10 +321,10 @@ extension Minutafs {
             do { unmarked = try outcome.migration.unmarkMigrated() } catch { unmarkFailure = error.description }
             let cause = "verification failed: \(problems.count) difference\(problems.count == 1 ? "" : "s") between the legacy files and the documents; the legacy files were left in place"
             printSummary(failure: cause, contents: outcome.contents, migration: outcome.migration, written: outcome.written,
-                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/tags.automerge"), backup: outcome.backup)
+                         tagsWritten: FileManager.default.fileExists(atPath: storePath + "/" + DocumentName.tagsPath), backup: outcome.backup)
             for problem in problems { Self.printError(path: storePath, cause: problem) }
             if unmarked {
-                Self.printError(path: storePath + "/tags.automerge", cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
+                Self.printError(path: storePath + "/" + DocumentName.tagsPath, cause: "removed again: the store stays unmigrated; run `minutafs migrate` again")
             }
             if let unmarkFailure { Self.printError(path: storePath, cause: unmarkFailure) }
             throw CommandFailure(path: storePath, cause: cause)

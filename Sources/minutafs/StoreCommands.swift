@@ -153,14 +153,14 @@ enum StoreCommandSupport {
         let parts = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let name = parts.last else { return nil }
         var root: [String]?
-        if name == "tags.automerge" {
+        if name == DocumentName.tagsPath {
             root = Array(parts.dropLast())
         } else if parts.count >= 3, parts[parts.count - 3] == "records", parts[parts.count - 2].count == 4 {
             root = Array(parts.dropLast(3))
         }
         guard let root else { return nil }
         let store = "/" + root.joined(separator: "/")
-        guard FileManager.default.fileExists(atPath: store + "/tags.automerge") || FileManager.default.fileExists(atPath: store + "/records") else { return nil }
+        guard FileManager.default.fileExists(atPath: store + "/" + DocumentName.tagsPath) || FileManager.default.fileExists(atPath: store + "/records") else { return nil }
         return try lockForWriting(store, hint: "unmount it first")
     }
 

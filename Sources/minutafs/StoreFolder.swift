@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MinutaStore
 
 /// The folder a user named as a store, checked before it is opened, so that a wrong path gets an
 /// answer that says what is wrong with it (README "If something goes wrong"): missing, a folder on
@@ -35,7 +36,7 @@ enum StoreFolder {
 
     /// What the folder at `path` (checked with `checkFolder`) holds.
     static func contents(of path: String) -> Contents {
-        if FileManager.default.fileExists(atPath: path + "/tags.automerge") || FileManager.default.fileExists(atPath: path + "/records") {
+        if FileManager.default.fileExists(atPath: path + "/" + DocumentName.tagsPath) || FileManager.default.fileExists(atPath: path + "/records") {
             return .store
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

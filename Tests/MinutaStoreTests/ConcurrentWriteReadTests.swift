@@ -20,8 +20,13 @@ struct ConcurrentWriteReadTests {
             let failures = Mutex<[String]>([])
             let created = Mutex<[String]>([])
             let writing = Mutex(true)
+            // Threads that have returned: the assertions wait for all three, not for a time.
+            let finished = Mutex(0)
             let writer = Thread {
-                defer { writing.withLock { $0 = false } }
+                defer {
+                    writing.withLock { $0 = false }
+                    finished.withLock { $0 += 1 }
+                }
                 for round in 0..<12 {
                     do throws(StoreError) {
                         let day = 10 + round
@@ -42,6 +47,7 @@ struct ConcurrentWriteReadTests {
                 }
             }
             let reader = Thread {
+                defer { finished.withLock { $0 += 1 } }
                 while writing.withLock({ $0 }) {
                     for month in months {
                         do throws(StoreError) {
@@ -55,6 +61,7 @@ struct ConcurrentWriteReadTests {
                 }
             }
             let synchronizer = Thread {
+                defer { finished.withLock { $0 += 1 } }
                 while writing.withLock({ $0 }) {
                     do throws(StoreError) {
                         _ = try store.synchronizeDocuments()
@@ -69,11 +76,7 @@ struct ConcurrentWriteReadTests {
             writer.start()
             reader.start()
             synchronizer.start()
-            let deadline = Date().addingTimeInterval(300)
-            while (writing.withLock { $0 } || reader.isExecuting || synchronizer.isExecuting) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            try #require(eventually(within: 300) { finished.withLock { $0 } == 3 }, "the writer, reader or synchronizer did not finish")
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
             let ids = created.withLock { $0 }
             #expect(ids.count == 12)

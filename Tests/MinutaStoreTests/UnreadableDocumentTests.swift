@@ -134,7 +134,10 @@ struct UnreadableDocumentTests {
             let acknowledged = Mutex<[String]>([])
             let delivered = Mutex<[String]>([])
             let failures = Mutex<[String]>([])
+            // Threads that have returned: the assertions wait for both, not for a time.
+            let finished = Mutex(0)
             let writer = Thread {
+                defer { finished.withLock { $0 += 1 } }
                 for round in 0..<rounds {
                     let start = 1_709_280_000_000 + Int64(round) * 60_000
                     let json = #"{"startTime": \#(start), "endTime": \#(start + 30_000), "comment": "mount \#(round)", "images": []}"#
@@ -149,6 +152,7 @@ struct UnreadableDocumentTests {
             // Each delivery is what the file held a moment ago plus one change of another device, which
             // keeps no copy: a delivery replaced unmerged is lost for good, as with a real sync tool.
             let syncTool = Thread {
+                defer { finished.withLock { $0 += 1 } }
                 for round in 0..<rounds {
                     do {
                         var device = try Document.load(Fixtures.contents(ofFileAtPath: primary)).fork()
@@ -169,10 +173,7 @@ struct UnreadableDocumentTests {
             }
             writer.start()
             syncTool.start()
-            let deadline = Date().addingTimeInterval(600)
-            while (writer.isExecuting || syncTool.isExecuting || !writer.isFinished || !syncTool.isFinished) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
+            try #require(eventually(within: 600) { finished.withLock { $0 } == 2 }, "the writer or the sync tool did not finish")
             _ = try store.synchronizeDocuments()
             #expect(failures.withLock { $0 }.isEmpty)
             let onDisk = try Document.load(Fixtures.contents(ofFileAtPath: primary))

@@ -152,13 +152,19 @@ struct MountCommandTests {
             // A writer that saves (fsync) and then keeps the file open while the mount goes away.
             let writer = Process()
             writer.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            writer.arguments = ["-c", "import os, time\nf = open('\(file)', 'w')\nf.write(open('\(folder)/edited.json').read())\nf.flush(); os.fsync(f.fileno())\nprint('saved', flush=True)\ntime.sleep(1.5)\ntry:\n  f.close()\nexcept OSError:\n  pass\n"]
+            writer.arguments = ["-c", "import os, sys\nf = open('\(file)', 'w')\nf.write(open('\(folder)/edited.json').read())\nf.flush(); os.fsync(f.fileno())\nprint('saved', flush=True)\nsys.stdin.readline()\ntry:\n  f.close()\nexcept OSError:\n  pass\n"]
+            // It closes the file when told to (a line on its input), after the unmount: no sleep decides the order.
             let pipe = Pipe()
+            let input = Pipe()
             writer.standardOutput = pipe
+            writer.standardInput = input
             try writer.run()
             _ = pipe.fileHandleForReading.availableData
             _ = try Shell.run("fusermount3 -u -z '\(mounted.mountPoint)'")
+            try input.fileHandleForWriting.write(contentsOf: Data("close\n".utf8))
+            try input.fileHandleForWriting.close()
             writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0)
             #expect(mounted.unmount() == 0)
             let fresh = try Store(path: mounted.store, timeZone: .utc)
             let january = try #require(Month(year: 2024, month: 1))

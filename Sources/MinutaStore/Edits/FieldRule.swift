@@ -13,8 +13,8 @@ package enum FieldRule {
     case boolean
 
     package static let record: [(String, FieldRule)] = [
-        ("startTime", .date(required: true)), ("endTime", .date(required: false)), ("tagId", .uuid),
-        ("comment", .text(required: false)), ("images", .fileNames),
+        (RecordField.startTime.key, .date(required: true)), (RecordField.endTime.key, .date(required: false)), (RecordField.tagId.key, .uuid),
+        (RecordField.comment.key, .text(required: false)), (RecordField.images.key, .fileNames),
     ]
     package static let tag: [(String, FieldRule)] = [
         ("name", .text(required: true)), ("color", .color), ("createdAt", .date(required: true)), ("isArchived", .boolean),

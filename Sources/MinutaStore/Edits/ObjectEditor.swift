@@ -60,9 +60,9 @@ package struct ObjectEditor {
     }
 
     private func validateTimes(in document: Document) throws(RecordInputError) {
-        guard rules.contains(where: { $0.0 == "endTime" }) else { return }
-        if case .scalar(.timestamp(let start))? = document.value(of: object, key: "startTime"),
-           case .scalar(.timestamp(let end))? = document.value(of: object, key: "endTime"), end < start {
+        guard rules.contains(where: { $0.0 == RecordField.endTime.key }) else { return }
+        if case .scalar(.timestamp(let start))? = document.value(of: object, key: RecordField.startTime.key),
+           case .scalar(.timestamp(let end))? = document.value(of: object, key: RecordField.endTime.key), end < start {
             throw .endBeforeStart
         }
     }

@@ -51,8 +51,8 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .wrongType(let field, _), .invalidDate(let field), .integerOutOfRange(let field, _): field
         case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .tagsUnderOtherName: nil
-        case .endBeforeStart: "endTime"
-        case .invalidImageName: "images"
+        case .endBeforeStart: RecordField.endTime.key
+        case .invalidImageName: RecordField.images.key
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"
         }
     }

@@ -98,7 +98,7 @@ public final class StoreHistory: Sendable {
     /// chunk (what the app and a full save write), which costs far less than loading it; else from
     /// the document (``times(of:)``).
     func effectiveMilliseconds(of month: Month?) throws(StoreError) -> [Int64]? {
-        let path = month?.documentPath ?? "tags.automerge"
+        let path = DocumentName(month).relativePath
         guard let status = store.passThroughStatus(path), !status.isDirectory else { return try times(of: month)?.milliseconds }
         let key = FileKey(size: status.size, seconds: status.modificationSeconds, nanoseconds: status.modificationNanoseconds, changeCount: 0)
         let cached = cache.withLock { cache -> [Int64]? in
@@ -130,7 +130,7 @@ public final class StoreHistory: Sendable {
     /// two would otherwise pair the document before the save with the file after it, and show the past
     /// as the present until the file changed again.
     private func timesAndVersion(of month: Month?) throws(StoreError) -> (times: EffectiveTimes, version: FileKey?)? {
-        let path = month?.documentPath ?? "tags.automerge"
+        let path = DocumentName(month).relativePath
         let status = store.passThroughStatus(path)
         if let status, let cached = cache.withLock({ $0.times[path] }),
            cached.key.size == status.size, cached.key.seconds == status.modificationSeconds,
@@ -328,7 +328,7 @@ public final class StoreHistory: Sendable {
     /// The tags document (nil) or a month's document as it was at `instant`, rendered; nil when the
     /// month had no document then.
     func rendered(_ month: Month?, at instant: Int64) throws(StoreError) -> RenderedDocument? {
-        let path = month?.documentPath ?? "tags.automerge"
+        let path = DocumentName(month).relativePath
         let memo = path + "@" + String(instant)
         let status = store.passThroughStatus(path)
         let fileKey = status.map { FileKey(size: $0.size, seconds: $0.modificationSeconds, nanoseconds: $0.modificationNanoseconds, changeCount: 0) }

@@ -61,21 +61,22 @@ final class DocumentFiles: Sendable {
         let fields: (Document) -> [RecordID: [(key: String, value: JSONValue)]]
         // The objects of a document by id, to name whose value a merge shows.
         let objects: (Document) -> [RecordID: ObjectID]
-        if Month(documentPath: relative) != nil {
+        switch DocumentName(relativePath: relative) {
+        case .month?:
             fields = SupersededValues.fields(of:)
             objects = { document in
                 var objects: [RecordID: ObjectID] = [:]
                 for key in document.keys(of: .root) { objects[RecordID(key)] = RecordView.object(key, in: document) }
                 return objects
             }
-        } else if relative == "tags.automerge" {
+        case .tags?:
             fields = SupersededValues.tagFields(of:)
             objects = { document in
                 var objects: [RecordID: ObjectID] = [:]
                 for tag in TagView.tags(in: document) { objects[RecordID(tag.id)] = tag.object }
                 return objects
             }
-        } else {
+        case nil:
             try loaded.document.merge(other)
             return
         }
@@ -171,7 +172,7 @@ final class DocumentFiles: Sendable {
 
     /// The path the mount shows a document as: `records/2024/07` or `tags.json`.
     static func shownName(of relative: String) -> String {
-        relative == "tags.automerge" ? "tags.json" : String(relative.dropLast(".automerge".count))
+        DocumentName(relativePath: relative)?.shownPath ?? String(relative.dropLast(".automerge".count))
     }
 
     /// Throws if the document at `relative` is known not to load and its file is still that version.

@@ -22,13 +22,13 @@ public struct ReportRecord: Sendable, Equatable {
     /// The record a record file's JSON object shows (`RecordView.json`); `nil` if it is not an object.
     public init?(json: JSONValue) {
         guard case .object = json else { return nil }
-        guard case .string(let id)? = json["id"] else { return nil }
+        guard case .string(let id)? = json[RecordField.id.key] else { return nil }
         self.id = id
-        start = Self.instant(json["startTime"])
-        end = Self.instant(json["endTime"])
-        if case .string(let tag)? = json["tagId"], !tag.isEmpty { tagID = tag } else { tagID = nil }
-        if case .string(let text)? = json["comment"] { comment = text } else { comment = "" }
-        if case .array(let images)? = json["images"] { imageCount = images.count } else { imageCount = 0 }
+        start = Self.instant(json[RecordField.startTime.key])
+        end = Self.instant(json[RecordField.endTime.key])
+        if case .string(let tag)? = json[RecordField.tagId.key], !tag.isEmpty { tagID = tag } else { tagID = nil }
+        if case .string(let text)? = json[RecordField.comment.key] { comment = text } else { comment = "" }
+        if case .array(let images)? = json[RecordField.images.key] { imageCount = images.count } else { imageCount = 0 }
     }
 
     private static func instant(_ value: JSONValue?) -> Int64? {

@@ -123,14 +123,16 @@ public final class StoreSynchronizer: Sendable {
     func reportChanged(documents: [String]) {
         var paths: [String] = []
         for document in Set(documents) {
-            if document == "tags.automerge" {
+            switch DocumentName(relativePath: document) {
+            case .tags?:
                 // Every report names and colors tags.
                 paths.append("/tags.json")
                 paths += tree.reportPaths(showing: (try? store.months()) ?? [])
+            case .month(let month)?:
+                paths += changedPaths(of: month)
+            case nil:
                 continue
             }
-            guard let month = Month(documentPath: document) else { continue }
-            paths += changedPaths(of: month)
         }
         tree.report(paths)
     }

@@ -52,7 +52,7 @@ extension StoreView: FileTree {
         try answering(writing: true) { () throws(StoreError) in
             switch try? place(of: path) {
             case .record(let month, _)?: try store.requireWritableDocument(month.documentPath)
-            case .tags?: try store.requireWritableDocument("tags.automerge")
+            case .tags?: try store.requireWritableDocument(DocumentName.tagsPath)
             default: try store.requireBackingFolder()
             }
         }

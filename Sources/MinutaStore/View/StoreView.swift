@@ -233,7 +233,7 @@ public final class StoreView: Sendable {
             return TreeAttributes(isDirectory: true, size: 0, modificationSeconds: folderTime(month.folderPath), modificationNanoseconds: 0, isWritable: true)
         case .tags:
             let bytes = try store.tagsFile()
-            return TreeAttributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime("tags.automerge"), modificationNanoseconds: 0, isWritable: true)
+            return TreeAttributes(isDirectory: false, size: bytes.count, modificationSeconds: folderTime(DocumentName.tagsPath), modificationNanoseconds: 0, isWritable: true)
         case .record(let month, let name):
             let found: RecordFile?
             do {

@@ -16,7 +16,7 @@ struct StoreSyncSide {
     /// `tags.automerge` and `records/YYYY/MM.automerge` this store has, sorted.
     func documentPaths() throws(CommandFailure) -> [String] {
         var paths: [String] = []
-        if BackingFiles.status(storePath + "/tags.automerge")?.isRegularFile == true { paths.append("tags.automerge") }
+        if BackingFiles.status(storePath + "/" + DocumentName.tagsPath)?.isRegularFile == true { paths.append(DocumentName.tagsPath) }
         for year in try names(in: "records") where Self.isYear(year.name) && year.isDirectory {
             for month in try names(in: "records/\(year.name)") where !month.isDirectory {
                 let path = "records/\(year.name)/\(month.name)"
@@ -168,7 +168,7 @@ struct StoreSyncSide {
 
     /// `tags.automerge` or `records/YYYY/MM.automerge`: the only names a peer may make this side write.
     static func isDocumentPath(_ path: String) -> Bool {
-        if path == "tags.automerge" { return true }
+        if path == DocumentName.tagsPath { return true }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, parts[0] == "records", isYear(parts[1]), parts[2].hasSuffix(".automerge") else { return false }
         return isMonth(String(parts[2].dropLast(".automerge".count)))
