@@ -19,6 +19,11 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     case noEarlierTimer(String)
     /// The store or the mount refused or failed (`file`: what, `reason`: why).
     case storeFailed(file: String, reason: String)
+    /// A wall-clock time the clocks skip in the store's zone; `before` and `after` are the valid
+    /// times nearest to it (the last minute before the change, the first after).
+    case skippedLocalTime(String, timeZone: String, before: String, after: String)
+    /// A wall-clock time the clocks show twice; `first` and `second` are it with each offset.
+    case repeatedLocalTime(String, timeZone: String, first: String, second: String)
 
     public var description: String {
         switch self {
@@ -39,6 +44,10 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no earlier timer in \(place) to continue; start one with minutafs start"
         case let .storeFailed(file, reason):
             return "\(file): \(reason)"
+        case let .skippedLocalTime(text, zone, before, after):
+            return "--at \(TerminalText.quoted(text)): that time does not exist in \(zone) (the clocks skip it); the nearest valid times are \(before) and \(after)"
+        case let .repeatedLocalTime(text, zone, first, second):
+            return "--at \(TerminalText.quoted(text)): that time happens twice in \(zone) (the clocks go back); give it with its offset: \(first) (the first) or \(second) (the second)"
         }
     }
 }
