@@ -35,6 +35,12 @@ extension Minutafs {
         @Flag(help: "Leave a running timer running.")
         var keep = false
 
+        @Flag(help: "Trim records the new timer overlaps (as timew :adjust) instead of refusing.")
+        var adjust = false
+
+        @Flag(help: "Allow an archived tag.")
+        var archived = false
+
         @OptionGroup var options: TimerOptions
 
         func run() throws {
@@ -42,15 +48,32 @@ extension Minutafs {
                 let actions = try TimerPlace.actions(options.place, writing: true)
                 let now = TimerPlace.now()
                 let start = try TimerPlace.instant(at, now: now, actions: actions)
-                let started = try TimerPlace.running(actions.backend.placeDescription) { () throws(TimerError) in
-                    try actions.start(tag: tag, comment: comment, at: start, keepsRunning: keep, now: now)
+                let place = actions.backend.placeDescription
+                // Room for the new timer among ended records (refused before anything is written, unless
+                // --adjust), and the tag (created when unknown).
+                let makeRoom = { () throws(CommandFailure) in
+                    try TimerPlace.running(place) { () throws(TimerError) in
+                        try actions.makeRoom(start: start, end: now, now: now, includesRunning: false, adjusting: adjust)
+                    }
                 }
+                var room: (lines: [String], changes: [TimerChange]) = adjust ? ([], []) : try makeRoom()
+                let chosen = try TimerPlace.running(place) { () throws(TimerError) in
+                    try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
+                }
+                if let line = chosen?.tag.createdLine { print(line) }
+                if adjust { room = try makeRoom() }
+                var changes = (chosen?.changes ?? []) + room.changes
+                for line in room.lines { print(line) }
+                let started = try TimerPlace.running(place) { () throws(TimerError) in
+                    try actions.start(tag: nil, tagID: chosen?.tag.id, comment: comment, at: start, keepsRunning: keep, now: now)
+                }
+                changes += started.stopped.map { .changedRecord(before: $0) } + [.createdRecord(id: started.id, month: started.month)]
+                UndoJournal.record(changes, command: "start", actions: actions)
                 let tags = (try? actions.tags()) ?? []
                 for stopped in started.stopped {
                     print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
-                let name = tag.flatMap { query in try? TagChoice.resolve(query, among: tags).name }
-                print(TimerPlace.startedLine(tagName: name, comment: comment, at: start, now: now, actions: actions))
+                print(TimerPlace.startedLine(tagName: chosen?.tag.name, comment: comment, at: start, now: now, actions: actions))
             }
         }
     }
