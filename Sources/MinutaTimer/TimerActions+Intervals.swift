@@ -31,7 +31,7 @@ extension TimerActions {
         guard !others.isEmpty else { return ([], []) }
         guard adjusting else {
             throw .overlaps(interval: local(start) + " to " + (end == now ? "now" : local(end, today: start)),
-                            records: others.map { $0.named(by: self, now: now) })
+                            records: others.prefix(5).map { $0.named(by: self, now: now) } + (others.count > 5 ? ["\(others.count - 5) more"] : []))
         }
         var lines: [String] = []
         var changes: [TimerChange] = []
