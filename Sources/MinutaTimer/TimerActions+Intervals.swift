@@ -4,7 +4,7 @@ import MinutaStore
 /// `annotate`.
 extension TimerActions {
     /// The records of the store whose time overlaps `start..<end` (a running one counts up to `now`,
-    /// and only when `includesRunning`), each once, earliest first.
+    /// and only when `includesRunning`; one of no length never), each once, earliest first.
     public func overlapping(start: Int64, end: Int64, now: Int64, includesRunning: Bool) throws(TimerError) -> [TimerRecord] {
         let zone = backend.timeZone
         guard let first = zone.month(ofMilliseconds: start), let last = zone.month(ofMilliseconds: end) else { return [] }
@@ -14,7 +14,8 @@ extension TimerActions {
         var seen = Set<RecordID>()
         return try backend.records(in: months).filter { record in
             guard let begun = record.startTime, includesRunning || !record.isRunning else { return false }
-            guard begun < end && record.end(now: now) > start else { return false }
+            // A record of no length covers no time: it overlaps nothing.
+            guard begun < end && record.end(now: now) > start && record.end(now: now) > begun else { return false }
             guard let id = record.id else { return true }
             return seen.insert(RecordID(id)).inserted
         }.sorted { ($0.startTime ?? 0) < ($1.startTime ?? 0) }

@@ -14,13 +14,18 @@ extension Minutafs {
                 record is written through the mount; otherwise the store is changed directly, under \
                 its writer lock.
 
-                --at takes HH:MM (today), YYYY-MM-DDTHH:MM (the store's time zone; Z or +02:00 for \
-                another), an offset back from now (-15m, -1h30m) or now.
+                --at takes HH:MM (today, or yesterday when later than now), YYYY-MM-DDTHH:MM (the \
+                store's time zone; Z or +02:00 for another), an offset back from now (-15m, -1h30m) \
+                or now. A time the clocks skip or repeat (a daylight-saving change) is refused with \
+                the valid choices; give the offset (2026-10-25T02:30+01:00). A start that overlaps an \
+                ended record is refused, naming it, unless --adjust trims that record. A --tag name no \
+                tag has creates the tag (with a color of the Tableau 10 palette, said in the output); \
+                an archived tag needs --archived. `minutafs undo` sets it all back.
 
                 Examples (the store named, or the one in ~/.config/minutafs/config):
                   minutafs start --tag work --at -1h
                   minutafs start --tag Work --comment "sync bug" ~/minuta
-                  minutafs start --at -15m --keep ~/Dropbox/Minuta
+                  minutafs start --tag Reading --keep ~/Dropbox/Minuta
                 """)
 
         @Option(help: "The tag, by name (any case; an unarchived tag first) or by id.")

@@ -3,18 +3,16 @@ import MinutaStore
 import MinutaTimer
 
 /// What the last terminal command changed, kept for `minutafs undo` in
-/// `$XDG_STATE_HOME/minutafs/last-command.json` (else `~/.local/state/minutafs/`), on this machine
-/// only, never in the synced folder (SPEC 10). One command is kept: the next replaces it.
+/// `last-command.json` of the state folder (`$XDG_STATE_HOME/minutafs/`, else
+/// `~/.local/state/minutafs/`, see ``MountFolders``), on this machine only, never in the synced folder
+/// (SPEC 10). One command is kept: the next replaces it.
 struct UndoJournal {
     var store: String
     var command: String
     var changes: [TimerChange]
 
     static func file() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/minutafs/last-command.json" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/minutafs/last-command.json" }
-        return nil
+        MountFolders.current().state.map { $0 + "/last-command.json" }
     }
 
     /// The store a backend works on, the same however it is reached (its folder, resolved, even
