@@ -148,4 +148,30 @@ import TestSupport
             #expect(try tagsText().contains("Gardening"))
         }
     }
+
+    @Test("summary's month total is report's, and its weeks add up to it", arguments: ["2024-03", "2024-10"])
+    func summaryMatchesReport(month: String) throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/demo"
+            let demo = try MinutafsBinary.run(["demo", store, "--now", "2024-11-24T12:00:00Z", "--timezone", "UTC"])
+            #expect(demo.status == 0, "\(demo.errorText)")
+            let report = try MinutafsBinary.run(["report", store, "--month", month, "--timezone", "UTC"])
+            #expect(report.status == 0, "\(report.errorText)")
+            // The month table's total line: `                 97:05  total`.
+            let reportTotal = try #require(report.outputText.split(separator: "\n").first { $0.hasSuffix("  total") && $0.contains(":") }?
+                .split(separator: " ").first.map(String.init))
+            let summary = try Self.minutafs(["summary", "--month", "--date", month + "-15", "--timezone", "UTC", store], state: folder)
+            #expect(summary.status == 0, "\(summary.errorText)")
+            let lines = summary.outputText.split(separator: "\n").map(String.init)
+            #expect(lines.last == "total \(month)-01 to \(month)-31: \(reportTotal)", "\(summary.outputText)")
+            func minutes(_ text: Substring) -> Int {
+                let parts = text.split(separator: ":")
+                return (Int(parts.first ?? "") ?? 0) * 60 + (Int(parts.last ?? "") ?? 0)
+            }
+            let weeks = lines.filter { $0.hasPrefix("week of ") }.compactMap { $0.split(separator: " ").last }.map(minutes)
+            let days = lines.filter { $0.hasPrefix(month) }.compactMap { $0.split(separator: " ").dropFirst(2).first }.map(minutes)
+            #expect(weeks.count >= 4 && weeks.reduce(0, +) == minutes(Substring(reportTotal)), "\(summary.outputText)")
+            #expect(days.reduce(0, +) == minutes(Substring(reportTotal)), "\(summary.outputText)")
+        }
+    }
 }
