@@ -174,4 +174,23 @@ import TestSupport
             #expect(days.reduce(0, +) == minutes(Substring(reportTotal)), "\(summary.outputText)")
         }
     }
+
+    @Test("a time the clocks skip or repeat is refused with the choices, changing nothing; with its offset it is taken")
+    func daylightSaving() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreFixture.copy(into: folder)
+            let before = try folderSnapshot(store)
+            let skipped = try Self.minutafs(["start", "--at", "2026-03-29T02:30", "--comment", "gap", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(skipped.status == 1 && skipped.errorText.contains("does not exist in Europe/Berlin")
+                    && skipped.errorText.contains("2026-03-29T01:59 and 2026-03-29T03:00"), "\(skipped.errorText)")
+            let repeated = try Self.minutafs(["track", "2026-10-25T02:30", "-", "2026-10-25T03:30", "--comment", "twice", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(repeated.status == 1 && repeated.errorText.contains("2026-10-25T02:30+02:00 (the first) or 2026-10-25T02:30+01:00 (the second)"),
+                    "\(repeated.errorText)")
+            #expect(try folderSnapshot(store) == before, "nothing written")
+            let offset = try Self.minutafs(["track", "2026-10-25T02:30+01:00", "-", "2026-10-25T03:30", "--comment", "twice", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(offset.status == 0, "\(offset.errorText)")
+            let record = try #require(try TimerCommandTests.records(commented: "twice", in: store).first)
+            #expect(record["startTime"] as? String == "2026-10-25T01:30:00Z" && record["endTime"] as? String == "2026-10-25T02:30:00Z", "\(record)")
+        }
+    }
 }
