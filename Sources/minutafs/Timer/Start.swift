@@ -66,6 +66,8 @@ extension Minutafs {
                     try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
                 }
                 if let line = chosen?.tag.createdLine { print(line) }
+                // A tag created is set back by `undo` even should the rest fail.
+                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "start", actions: actions) }
                 if adjust { room = try makeRoom() }
                 var changes = (chosen?.changes ?? []) + room.changes
                 for line in room.lines { print(line) }

@@ -63,6 +63,8 @@ extension Minutafs {
                     try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
                 }
                 if let line = chosen?.tag.createdLine { print(line) }
+                // A tag created is set back by `undo` even should the rest fail.
+                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "track", actions: actions) }
                 let tracked = try TimerPlace.running(place) { () throws(TimerError) in
                     try actions.track(start: start, end: end, tagID: chosen?.tag.id, comment: comment, adjusting: adjust, now: now)
                 }
