@@ -121,6 +121,10 @@ import TestSupport
             #expect(try run(["undo"]).status == 0)
             let first = try Self.records(commented: "first", place: place, store: store, mounted: mounted)
             #expect(first.count == 1 && first.first?["endTime"] as? String == "2020-01-10T10:00:00Z", "\(first)")
+            // --keep asks for timers side by side: the overlap is allowed, and nothing is trimmed.
+            let beside = try run(["start", "--keep", "--at", "2020-01-10T09:30", "--comment", "beside"])
+            #expect(beside.status == 0 && !beside.outputText.contains("adjusted"), "\(beside.outputText)\(beside.errorText)")
+            #expect(try Self.records(commented: "first", place: place, store: store, mounted: mounted).first?["endTime"] as? String == "2020-01-10T10:00:00Z")
         }
     }
 

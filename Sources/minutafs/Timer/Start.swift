@@ -18,7 +18,8 @@ extension Minutafs {
                 store's time zone; Z or +02:00 for another), an offset back from now (-15m, -1h30m) \
                 or now. A time the clocks skip or repeat (a daylight-saving change) is refused with \
                 the valid choices; give the offset (2026-10-25T02:30+01:00). A start that overlaps an \
-                ended record is refused, naming it, unless --adjust trims that record. A --tag name no \
+                ended record is refused, naming it, unless --adjust trims that record (or --keep, which \
+                keeps timers side by side, allows it). A --tag name no \
                 tag has creates the tag (with a color of the Tableau 10 palette, said in the output); \
                 an archived tag needs --archived. `minutafs undo` sets it all back.
 
@@ -37,7 +38,7 @@ extension Minutafs {
         @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.")
         var at: String?
 
-        @Flag(help: "Leave a running timer running.")
+        @Flag(help: "Leave a running timer running, and allow overlaps with other records (timers side by side).")
         var keep = false
 
         @Flag(help: "Trim records the new timer overlaps (as timew :adjust) instead of refusing.")
@@ -61,7 +62,8 @@ extension Minutafs {
                         try actions.makeRoom(start: start, end: now, now: now, includesRunning: false, adjusting: adjust)
                     }
                 }
-                var room: (lines: [String], changes: [TimerChange]) = adjust ? ([], []) : try makeRoom()
+                // --keep asks for timers side by side: overlaps are then wanted, unless --adjust is given too.
+                var room: (lines: [String], changes: [TimerChange]) = adjust || keep ? ([], []) : try makeRoom()
                 let chosen = try TimerPlace.running(place) { () throws(TimerError) in
                     try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
                 }
