@@ -19,6 +19,24 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     case noEarlierTimer(String)
     /// The store or the mount refused or failed (`file`: what, `reason`: why).
     case storeFailed(file: String, reason: String)
+    /// `--tag` names only an archived tag and `--archived` was not given.
+    case archivedTag(String, id: String)
+    /// The interval overlaps records of the store (each named with its file and times), and `--adjust`
+    /// was not given.
+    case overlaps(interval: String, records: [String])
+    /// `cancel --id`, `annotate`: no record (or no running timer) has that id.
+    case noSuchTimer(String, place: String)
+    /// `cancel` while several timers run: which one (each named).
+    case severalRunning([String])
+    /// `annotate`: the store has no record at all.
+    case noRecord(String)
+    /// `track`: an end not after the start.
+    case endNotAfterStart(start: String, end: String)
+    /// A wall-clock time the clocks skip in the store's zone; `before` and `after` are the valid
+    /// times nearest to it (the last minute before the change, the first after).
+    case skippedLocalTime(String, timeZone: String, before: String, after: String)
+    /// A wall-clock time the clocks show twice; `first` and `second` are it with each offset.
+    case repeatedLocalTime(String, timeZone: String, first: String, second: String)
 
     public var description: String {
         switch self {
@@ -39,6 +57,23 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no earlier timer in \(place) to continue; start one with minutafs start"
         case let .storeFailed(file, reason):
             return "\(file): \(reason)"
+        case let .archivedTag(name, id):
+            return "the tag \(TerminalText.quoted(name)) (\(id)) is archived; give --archived to use it anyway, or another tag"
+        case let .overlaps(interval, records):
+            return "\(interval) overlaps " + records.joined(separator: ", ") + "; give --adjust to trim "
+                + (records.count == 1 ? "that record" : "those records") + " to make room"
+        case let .noSuchTimer(id, place):
+            return "no running timer has the id \(TerminalText.quoted(id)) in \(place); `minutafs now --format %i` lists their ids"
+        case .severalRunning(let timers):
+            return "\(timers.count) timers are running: " + timers.joined(separator: ", ") + "; give --id ID for one (`minutafs now --format %i` lists their ids)"
+        case .noRecord(let place):
+            return "no record in \(place) to annotate; start one with minutafs start"
+        case let .endNotAfterStart(start, end):
+            return "the end (\(end)) is not after the start (\(start)); give START - END with END later"
+        case let .skippedLocalTime(text, zone, before, after):
+            return "--at \(TerminalText.quoted(text)): that time does not exist in \(zone) (the clocks skip it); the nearest valid times are \(before) and \(after)"
+        case let .repeatedLocalTime(text, zone, first, second):
+            return "--at \(TerminalText.quoted(text)): that time happens twice in \(zone) (the clocks go back); give it with its offset: \(first) (the first) or \(second) (the second)"
         }
     }
 }

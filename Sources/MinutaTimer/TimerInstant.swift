@@ -3,7 +3,8 @@ import MinutaStore
 
 /// The instants `--at` takes (SPEC 10), in the store's time zone: `now`; `HH:MM` or `HH:MM:SS` (today);
 /// `YYYY-MM-DD` plus `THH:MM[:SS]` (as the history folder names them), with `Z` or an offset for
-/// another zone; and an offset back from now, `-15m`, `-1h30m`, `-90s`, `-2h`.
+/// another zone; and an offset back from now, `-15m`, `-1h30m`, `-90s`, `-2h`. A clock time later than
+/// now is yesterday's; a time the clocks skip or repeat is refused with the valid choices.
 public enum TimerInstant {
     /// Milliseconds since the epoch `text` stands for at `now`.
     /// - Throws: ``TimerError/unreadableInstant(_:)`` for any other text, ``TimerError/instantInFuture(_:)``
@@ -17,18 +18,44 @@ public enum TimerInstant {
             guard let back = offsetMilliseconds(trimmed.dropFirst()) else { throw .unreadableInstant(text) }
             instant = now - back
         } else if let time = timeOfDay(trimmed) {
-            let today = HistoryInstant.dayName(ofMilliseconds: now, timeZone: timeZone)
-            guard let local = HistoryInstant.milliseconds(ofName: today + "T" + time, timeZone: timeZone) else {
-                throw .unreadableInstant(text)
-            }
-            instant = local
-        } else if trimmed.utf8.count > 10, let named = HistoryInstant.milliseconds(ofName: trimmed, timeZone: timeZone) {
+            return try clockTime(time, text: text, now: now, timeZone: timeZone)
+        } else if trimmed.utf8.count > 10, hasZone(trimmed), let named = HistoryInstant.milliseconds(ofName: trimmed, timeZone: timeZone) {
             instant = named
+        } else if trimmed.utf8.count > 10, HistoryInstant.milliseconds(ofName: trimmed, timeZone: timeZone) != nil {
+            let named = trimmed.utf8.count == 16 ? trimmed + ":00" : trimmed
+            instant = try LocalTime.instant(named: named, text: text, timeZone: timeZone)
         } else {
             throw .unreadableInstant(text)
         }
         guard instant <= now else { throw .instantInFuture(text) }
         return instant
+    }
+
+    /// A clock time (`HH:MM:SS`): today, or yesterday when today's is later than now (at 00:05,
+    /// `23:50` is yesterday's, SPEC 10), as long as that is within the last 24 hours.
+    static func clockTime(_ time: String, text: String, now: Int64, timeZone: StoreTimeZone) throws(TimerError) -> Int64 {
+        let today = HistoryInstant.dayName(ofMilliseconds: now, timeZone: timeZone)
+        guard let local = ISO8601.milliseconds(from: today + "T" + time + "Z") else { throw .unreadableInstant(text) }
+        // Today's, unless every instant it names (or, in a skipped hour, would name) is after now.
+        let candidates = LocalTime.instants(ofLocal: local, timeZone: timeZone)
+        let earliest = candidates.first ?? local - (LocalTime.offsets(around: local, timeZone: timeZone).max() ?? 0)
+        if earliest <= now {
+            let instant = try LocalTime.instant(named: today + "T" + time, text: text, timeZone: timeZone)
+            guard instant <= now else { throw .instantInFuture(text) }
+            return instant
+        }
+        // The calendar day before (not 24 hours before: a day with a clock change has 23 or 25).
+        guard let noon = ISO8601.milliseconds(from: today + "T12:00:00Z") else { throw .unreadableInstant(text) }
+        let yesterday = String(ISO8601.string(milliseconds: noon - LocalTime.day).prefix(10))
+        let instant = try LocalTime.instant(named: yesterday + "T" + time, text: text, timeZone: timeZone)
+        guard instant <= now, instant > now - LocalTime.day else { throw .instantInFuture(text) }
+        return instant
+    }
+
+    /// Whether a `YYYY-MM-DDTHH:MM` text carries `Z` or an offset after its date.
+    static func hasZone(_ text: String) -> Bool {
+        let time = text.utf8.dropFirst(11)
+        return time.contains(UInt8(ascii: "Z")) || time.contains(UInt8(ascii: "+")) || time.contains(UInt8(ascii: "-"))
     }
 
     /// `HH:MM` or `HH:MM:SS` with valid numbers, as `HH:MM:SS`; nil for anything else.

@@ -16,7 +16,7 @@ struct Minutafs: ParsableCommand {
               minutafs inspect ~/Dropbox/Minuta/records/2024/03.automerge
             """,
         version: "0.1.0",
-        subcommands: [Mount.self, Inspect.self, Doc.self, Merge.self, Sync.self, Check.self, Migrate.self, Export.self, Demo.self, Report.self, Log.self, Restore.self, Start.self, Stop.self, Now.self, Continue.self]
+        subcommands: [Mount.self, Inspect.self, Doc.self, Merge.self, Sync.self, Check.self, Migrate.self, Export.self, Demo.self, Report.self, Log.self, Restore.self, Start.self, Stop.self, Now.self, Continue.self, Track.self, Cancel.self, Annotate.self, Summary.self, Undo.self]
     )
 
     /// `minutafs` without a command is a usage error (exit status 64, docs/minutafs.1), not help.

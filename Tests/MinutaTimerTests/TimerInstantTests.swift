@@ -18,10 +18,10 @@ import Testing
 
     @Test("times of day are today in the store's time zone")
     func timeOfDay() throws {
-        // 09:30 in Berlin on 2024-11-24 (UTC+1) is 08:30Z; in New York 09:30 is in the future at 05:00.
+        // 09:30 in Berlin on 2024-11-24 (UTC+1) is 08:30Z; in New York 09:30 is later than 05:00: yesterday's.
         #expect(try TimerInstant.milliseconds(of: "09:30", now: Self.now, timeZone: Self.berlin) == Self.now - 5_400_000)
         #expect(try TimerInstant.milliseconds(of: "09:30:15", now: Self.now, timeZone: Self.berlin) == Self.now - 5_385_000)
-        #expect(throws: TimerError.instantInFuture("09:30")) { try TimerInstant.milliseconds(of: "09:30", now: Self.now, timeZone: Self.newYork) }
+        #expect(try TimerInstant.milliseconds(of: "09:30", now: Self.now, timeZone: Self.newYork) == Self.now - 19 * 3_600_000 - 1_800_000)
         #expect(try TimerInstant.milliseconds(of: "04:00", now: Self.now, timeZone: Self.newYork) == Self.now - 3_600_000)
     }
 
@@ -46,5 +46,41 @@ import Testing
         #expect(throws: TimerError.instantInFuture("2024-11-25T08:00")) {
             try TimerInstant.milliseconds(of: "2024-11-25T08:00", now: Self.now, timeZone: Self.berlin)
         }
+    }
+
+    /// 2024-11-25T00:05 in Berlin (23:05Z the day before).
+    static let afterMidnight: Int64 = 1_732_489_500_000
+
+    @Test("a clock time later than now is yesterday's: at 00:05, 23:50 is yesterday 23:50")
+    func yesterday() throws {
+        #expect(try TimerInstant.milliseconds(of: "23:50", now: Self.afterMidnight, timeZone: Self.berlin) == Self.afterMidnight - 900_000)
+        #expect(try TimerInstant.milliseconds(of: "00:01", now: Self.afterMidnight, timeZone: Self.berlin) == Self.afterMidnight - 240_000)
+        // 00:06 is a minute ahead today, so yesterday's, 23 h 59 min ago.
+        #expect(try TimerInstant.milliseconds(of: "00:06", now: Self.afterMidnight, timeZone: Self.berlin) == Self.afterMidnight - 86_340_000)
+    }
+
+    @Test("a time the clocks skip (Berlin, 2026-03-29 02:30) is refused with the nearest valid times")
+    func skipped() {
+        #expect(throws: TimerError.skippedLocalTime("2026-03-29T02:30", timeZone: "Europe/Berlin", before: "2026-03-29T01:59", after: "2026-03-29T03:00")) {
+            try TimerInstant.milliseconds(of: "2026-03-29T02:30", now: 1_800_000_000_000, timeZone: Self.berlin)
+        }
+        // As a clock time on that day (at 12:00, 10:00Z) too.
+        #expect(throws: TimerError.skippedLocalTime("02:30", timeZone: "Europe/Berlin", before: "2026-03-29T01:59", after: "2026-03-29T03:00")) {
+            try TimerInstant.milliseconds(of: "02:30", now: 1_774_778_400_000, timeZone: Self.berlin)
+        }
+        let message = TimerError.skippedLocalTime("2026-03-29T02:30", timeZone: "Europe/Berlin", before: "2026-03-29T01:59", after: "2026-03-29T03:00").description
+        #expect(message.contains("does not exist in Europe/Berlin") && message.contains("2026-03-29T01:59 and 2026-03-29T03:00"), "\(message)")
+    }
+
+    @Test("a time the clocks repeat (Berlin, 2026-10-25 02:30) is refused with its two offsets, unless one is given")
+    func repeated() throws {
+        #expect(throws: TimerError.repeatedLocalTime("2026-10-25T02:30", timeZone: "Europe/Berlin", first: "2026-10-25T02:30+02:00", second: "2026-10-25T02:30+01:00")) {
+            try TimerInstant.milliseconds(of: "2026-10-25T02:30", now: 1_800_000_000_000, timeZone: Self.berlin)
+        }
+        // 02:30+01:00 is 01:30Z; +02:00 is 00:30Z.
+        #expect(try TimerInstant.milliseconds(of: "2026-10-25T02:30+01:00", now: 1_800_000_000_000, timeZone: Self.berlin) == 1_792_891_800_000)
+        #expect(try TimerInstant.milliseconds(of: "2026-10-25T02:30+02:00", now: 1_800_000_000_000, timeZone: Self.berlin) == 1_792_888_200_000)
+        // An hour either side is one instant.
+        #expect(try TimerInstant.milliseconds(of: "2026-10-25T03:30", now: 1_800_000_000_000, timeZone: Self.berlin) == 1_792_895_400_000)
     }
 }

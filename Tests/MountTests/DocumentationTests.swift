@@ -210,6 +210,12 @@ struct DocumentationTests {
         "doc sync-serve": Scenario(folder: "~/Dropbox/Minuta/records/2024", before: [": > frames"]),
         "sync": Scenario(skip: "the examples name a USB stick and other machines reached by ssh; SyncCommandTests syncs two stores, also through a stand-in ssh"),
         "continue": Scenario(before: [mount, "minutafs start --tag Work ~/minuta >/dev/null && minutafs stop ~/minuta >/dev/null"], after: [unmount]),
+        // The demo store's timer runs since 2024-11-24: a past interval after that would overlap it.
+        "track": Scenario(before: [mount, configured, "minutafs stop --all-months --at 2024-11-24T12:00 ~/minuta >/dev/null"], after: [unmount]),
+        "cancel": Scenario(before: [mount], after: [unmount]),
+        "annotate": Scenario(before: [mount, configured], after: [unmount]),
+        "summary": Scenario(before: [configured]),
+        "undo": Scenario(before: [mount], after: [unmount]),
     ]
 
     /// The example lines of a `--help` text (a line ending in a backslash continues on the next).

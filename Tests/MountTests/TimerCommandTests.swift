@@ -91,15 +91,15 @@ import TestSupport
     }
 
     @Test("across midnight and a month's end: filed by the start in the store's time zone", arguments: [
-        ("Europe/Berlin", "2024-01-31T23:30", "2024-01-31T22:30:00Z", "2024/01", "2024-01-31_233000.json"),
-        ("America/New_York", "2024-01-31T23:30", "2024-02-01T04:30:00Z", "2024/01", "2024-01-31_233000.json"),
+        ("Europe/Berlin", "2025-01-31T23:30", "2025-01-31T22:30:00Z", "2025/01", "2025-01-31_233000.json"),
+        ("America/New_York", "2025-01-31T23:30", "2025-02-01T04:30:00Z", "2025/01", "2025-01-31_233000.json"),
     ])
     func acrossMonthEnd(_ zone: String, _ start: String, _ startUTC: String, _ month: String, _ name: String) throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder, timeZone: zone)
-            // The sample store's own running timer (2024) is stopped first: an old timer that started
-            // after the --at below would make that stop refuse.
-            #expect(try Self.minutafs(["stop", "--all-months", mounted.mountPoint]).status == 0)
+            // The sample store's own running timers (2024) are stopped first, at the end of 2024: stopped
+            // now, they would overlap the new timer (refused, SPEC 10).
+            #expect(try Self.minutafs(["stop", "--all-months", "--at", "2024-12-31T00:00", mounted.mountPoint]).status == 0)
             let comment = "late in " + zone
             let started = try Self.minutafs(["start", "--at", start, "--comment", comment, mounted.mountPoint])
             #expect(started.status == 0, "\(started.errorText)")
@@ -107,11 +107,11 @@ import TestSupport
             #expect(try mounted.text(file).contains("\"startTime\": \"\(startUTC)\""), "not filed as \(file)")
             // An old timer is found with --all-months only; it is stopped after midnight, in February.
             #expect(try Self.minutafs(["stop", mounted.mountPoint]).status == 1)
-            let stopped = try Self.minutafs(["stop", "--all-months", "--at", "2024-02-01T01:15", mounted.mountPoint])
+            let stopped = try Self.minutafs(["stop", "--all-months", "--at", "2025-02-01T01:15", mounted.mountPoint])
             #expect(stopped.status == 0 && stopped.outputText.contains("after 1:45"), "\(stopped.outputText)\(stopped.errorText)")
             let text = try mounted.text(file)
             #expect(text.contains("\"endTime\""), "the record stays in \(month), named by its start")
-            let early = try Self.minutafs(["stop", "--all-months", "--at", "2024-01-31T23:00", mounted.mountPoint])
+            let early = try Self.minutafs(["stop", "--all-months", "--at", "2025-01-31T23:00", mounted.mountPoint])
             #expect(early.status == 1, "nothing runs any more")
             #expect(mounted.unmount() == 0)
         }
@@ -159,7 +159,7 @@ import TestSupport
         }
     }
 
-    @Test("tags by name or id; an archived tag by its name; unknown and ambiguous names list the candidates, changing nothing")
+    @Test("tags by name or id; an archived tag by its name with --archived; an unknown id and ambiguous names list the candidates, changing nothing")
     func tags() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
@@ -172,14 +172,17 @@ import TestSupport
             let ambiguous = try Self.minutafs(["start", "--tag", "YOGA", mounted.mountPoint])
             #expect(ambiguous.status == 1 && ambiguous.errorText.contains("several tags are named \"YOGA\"")
                     && ambiguous.errorText.contains("6AEAB6BD-E6DD-4A65-B4BC-483D0459ABE6"), "\(ambiguous.errorText)")
-            let unknown = try Self.minutafs(["start", "--tag", "Gardening", mounted.mountPoint])
-            #expect(unknown.status == 1 && unknown.errorText.contains("no tag named \"Gardening\"") && unknown.errorText.contains("Commute"), "\(unknown.errorText)")
+            let unknownID = try Self.minutafs(["start", "--tag", "00000000-0000-4000-8000-000000000000", mounted.mountPoint])
+            #expect(unknownID.status == 1 && unknownID.errorText.contains("no tag named") && unknownID.errorText.contains("Commute"), "\(unknownID.errorText)")
             let badTime = try Self.minutafs(["start", "--at", "tomorrow", mounted.mountPoint])
             #expect(badTime.status == 1 && badTime.errorText.contains("HH:MM"), "\(badTime.errorText)")
             #expect(try folderSnapshot(mounted.store) == before, "a refused start changes nothing")
             let byID = try Self.minutafs(["start", "--tag", "6AEAB6BD-E6DD-4A65-B4BC-483D0459ABE6", "--comment", "by id", mounted.mountPoint])
             #expect(byID.status == 0 && byID.outputText.contains("started Yoga: by id"), "\(byID.outputText)\(byID.errorText)")
-            let archived = try Self.minutafs(["start", "--tag", "meeting", "--comment", "archived tag", mounted.mountPoint])
+            // An archived tag is named as archived, and used only with --archived.
+            let refused = try Self.minutafs(["start", "--tag", "meeting", "--comment", "archived tag", mounted.mountPoint])
+            #expect(refused.status == 1 && refused.errorText.contains("\"Meeting\" (\(Self.meeting)) is archived; give --archived"), "\(refused.errorText)")
+            let archived = try Self.minutafs(["start", "--tag", "meeting", "--archived", "--comment", "archived tag", mounted.mountPoint])
             #expect(archived.status == 0 && archived.outputText.contains("started Meeting: archived tag"), "\(archived.outputText)\(archived.errorText)")
             #expect(mounted.unmount() == 0)
             #expect(try Self.records(commented: "archived tag", in: mounted.store).first?["tagId"] as? String == Self.meeting)

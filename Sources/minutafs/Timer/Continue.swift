@@ -38,6 +38,8 @@ extension Minutafs {
                 let started = try TimerPlace.running(place) { () throws(TimerError) in
                     try actions.start(tag: nil, tagID: last.tagID, comment: last.comment, at: start, keepsRunning: keep, now: now)
                 }
+                UndoJournal.record(started.stopped.map { .changedRecord(before: $0) } + [.createdRecord(id: started.id, month: started.month)],
+                                   command: "continue", actions: actions)
                 let tags = (try? actions.tags()) ?? []
                 for stopped in started.stopped {
                     print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))

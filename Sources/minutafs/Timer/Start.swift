@@ -14,13 +14,19 @@ extension Minutafs {
                 record is written through the mount; otherwise the store is changed directly, under \
                 its writer lock.
 
-                --at takes HH:MM (today), YYYY-MM-DDTHH:MM (the store's time zone; Z or +02:00 for \
-                another), an offset back from now (-15m, -1h30m) or now.
+                --at takes HH:MM (today, or yesterday when later than now), YYYY-MM-DDTHH:MM (the \
+                store's time zone; Z or +02:00 for another), an offset back from now (-15m, -1h30m) \
+                or now. A time the clocks skip or repeat (a daylight-saving change) is refused with \
+                the valid choices; give the offset (2026-10-25T02:30+01:00). A start that overlaps an \
+                ended record is refused, naming it, unless --adjust trims that record (or --keep, which \
+                keeps timers side by side, allows it). A --tag name no \
+                tag has creates the tag (with a color of the Tableau 10 palette, said in the output); \
+                an archived tag needs --archived. `minutafs undo` sets it all back.
 
                 Examples (the store named, or the one in ~/.config/minutafs/config):
                   minutafs start --tag work --at -1h
                   minutafs start --tag Work --comment "sync bug" ~/minuta
-                  minutafs start --at -15m --keep ~/Dropbox/Minuta
+                  minutafs start --tag Reading --keep ~/Dropbox/Minuta
                 """)
 
         @Option(help: "The tag, by name (any case; an unarchived tag first) or by id.", completion: TimerCompletions.tag)
@@ -32,8 +38,14 @@ extension Minutafs {
         @Option(parsing: .unconditional, help: "When the timer started (default: now): HH:MM, YYYY-MM-DDTHH:MM, -15m, now.", completion: TimerCompletions.at)
         var at: String?
 
-        @Flag(help: "Leave a running timer running.")
+        @Flag(help: "Leave a running timer running, and allow overlaps with other records (timers side by side).")
         var keep = false
+
+        @Flag(help: "Trim records the new timer overlaps (as timew :adjust) instead of refusing.")
+        var adjust = false
+
+        @Flag(help: "Allow an archived tag.")
+        var archived = false
 
         @OptionGroup var options: TimerOptions
 
@@ -42,15 +54,35 @@ extension Minutafs {
                 let actions = try TimerPlace.actions(options.place, writing: true)
                 let now = TimerPlace.now()
                 let start = try TimerPlace.instant(at, now: now, actions: actions)
-                let started = try TimerPlace.running(actions.backend.placeDescription) { () throws(TimerError) in
-                    try actions.start(tag: tag, comment: comment, at: start, keepsRunning: keep, now: now)
+                let place = actions.backend.placeDescription
+                // Room for the new timer among ended records (refused before anything is written, unless
+                // --adjust), and the tag (created when unknown).
+                let makeRoom = { () throws(CommandFailure) in
+                    try TimerPlace.running(place) { () throws(TimerError) in
+                        try actions.makeRoom(start: start, end: now, now: now, includesRunning: false, adjusting: adjust)
+                    }
                 }
+                // --keep asks for timers side by side: overlaps are then wanted, unless --adjust is given too.
+                var room: (lines: [String], changes: [TimerChange]) = adjust || keep ? ([], []) : try makeRoom()
+                let chosen = try TimerPlace.running(place) { () throws(TimerError) in
+                    try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
+                }
+                if let line = chosen?.tag.createdLine { print(line) }
+                // A tag created is set back by `undo` even should the rest fail.
+                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "start", actions: actions) }
+                if adjust { room = try makeRoom() }
+                var changes = (chosen?.changes ?? []) + room.changes
+                for line in room.lines { print(line) }
+                let started = try TimerPlace.running(place) { () throws(TimerError) in
+                    try actions.start(tag: nil, tagID: chosen?.tag.id, comment: comment, at: start, keepsRunning: keep, now: now)
+                }
+                changes += started.stopped.map { .changedRecord(before: $0) } + [.createdRecord(id: started.id, month: started.month)]
+                UndoJournal.record(changes, command: "start", actions: actions)
                 let tags = (try? actions.tags()) ?? []
                 for stopped in started.stopped {
                     print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
-                let name = tag.flatMap { query in try? TagChoice.resolve(query, among: tags).name }
-                print(TimerPlace.startedLine(tagName: name, comment: comment, at: start, now: now, actions: actions))
+                print(TimerPlace.startedLine(tagName: chosen?.tag.name, comment: comment, at: start, now: now, actions: actions))
             }
         }
     }

@@ -30,6 +30,7 @@ extension Minutafs {
                 let stopped = try TimerPlace.running(actions.backend.placeDescription) { () throws(TimerError) in
                     try actions.stop(at: end, now: now)
                 }
+                UndoJournal.record(stopped.map { .changedRecord(before: $0) }, command: "stop", actions: actions)
                 let tags = (try? actions.tags()) ?? []
                 if stopped.count > 1 { print("\(stopped.count) timers were running; stopped them all") }
                 for timer in stopped {

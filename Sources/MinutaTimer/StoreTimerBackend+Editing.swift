@@ -1,0 +1,17 @@
+import MinutaStore
+
+extension StoreTimerBackend: TimerEditingBackend {
+    public func remove(named name: String, in month: Month) throws(TimerError) {
+        do { try store.deleteRecordFile(named: name, in: month) } catch {
+            throw .storeFailed(file: month.folderPath + "/" + name, reason: error.description)
+        }
+    }
+
+    public func put(_ bytes: [UInt8], named name: String, in month: Month) throws(TimerError) {
+        try write(bytes, named: name, in: month)
+    }
+
+    public func writeTags(_ bytes: [UInt8]) throws(TimerError) {
+        do { _ = try store.writeTagsFile(bytes) } catch { throw .storeFailed(file: "tags.json", reason: error.description) }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import MinutaStore
+import MinutaTimer
+
+extension Minutafs {
+    /// `minutafs track START - END`: a past interval, as `timew track` records it.
+    struct Track: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a past interval: a record with a start and an end.",
+            discussion: """
+                START and END take the forms `start --at` takes (HH:MM, YYYY-MM-DDTHH:MM, -1h30m, now), \
+                with a lone - between them; a clock time later than now is yesterday's. It may be used \
+                while a timer runs. An interval that overlaps a record of the store is refused, naming \
+                that record, unless --adjust, which trims the other record (as timew :adjust). An \
+                unknown --tag name creates the tag. `minutafs undo` removes the record again.
+
+                Examples (the store named, or the one in ~/.config/minutafs/config):
+                  minutafs track 2024-11-23T09:00 - 2024-11-23T10:30 --tag Reading
+                  minutafs track --comment review -- -2h - -1h30m ~/minuta
+                """)
+
+        @Argument(help: ArgumentHelp("START - END, then the store or its mount (default: as for start); put -- first when START begins with -.", valueName: "interval"))
+        var words: [String] = []
+
+        @Option(help: "The tag, by name (any case) or id; a name no tag has creates the tag.")
+        var tag: String?
+
+        @Option(help: "The record's comment.")
+        var comment: String?
+
+        @Flag(help: "Trim records the interval overlaps (as timew :adjust) instead of refusing.")
+        var adjust = false
+
+        @Flag(help: "Allow an archived tag.")
+        var archived = false
+
+        @Option(help: "The store's time zone when it is not mounted (default: the machine's). A mount uses its own.")
+        var timezone: String?
+
+        func validate() throws {
+            try TimeZoneOption.validate(timezone)
+            let words = self.words.filter { $0 != "--" }
+            guard words.count == 3 || words.count == 4, words[1] == "-" else {
+                throw ValidationError("give the interval as START - END (a lone - between), such as 09:00 - 10:30; a start like -2h needs -- before it")
+            }
+        }
+
+        func run() throws {
+            let words = self.words.filter { $0 != "--" }
+            try reportingFailures {
+                let options = TimerPlace.Options(path: words.count == 4 ? words[3] : nil, timeZone: timezone, searchesAllMonths: false)
+                let actions = try TimerPlace.actions(options, writing: true)
+                let place = actions.backend.placeDescription
+                let now = TimerPlace.now()
+                let start = try TimerPlace.instant(words[0], now: now, actions: actions)
+                let end = try TimerPlace.instant(words[2], now: now, actions: actions)
+                if !adjust {
+                    _ = try TimerPlace.running(place) { () throws(TimerError) in
+                        try actions.makeRoom(start: start, end: end, now: now, includesRunning: true, adjusting: false)
+                    }
+                }
+                let chosen = try TimerPlace.running(place) { () throws(TimerError) in
+                    try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
+                }
+                if let line = chosen?.tag.createdLine { print(line) }
+                // A tag created is set back by `undo` even should the rest fail.
+                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "track", actions: actions) }
+                let tracked = try TimerPlace.running(place) { () throws(TimerError) in
+                    try actions.track(start: start, end: end, tagID: chosen?.tag.id, comment: comment, adjusting: adjust, now: now)
+                }
+                UndoJournal.record((chosen?.changes ?? []) + tracked.changes, command: "track", actions: actions)
+                for line in tracked.adjustments { print(line) }
+                print("tracked " + TerminalText.escaped(chosen?.tag.name ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
+                      + " from " + actions.local(start, today: now) + " to " + actions.local(end, today: start)
+                      + " (" + TimerActions.elapsed(end - start) + ") in " + place)
+            }
+        }
+    }
+}

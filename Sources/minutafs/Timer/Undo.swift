@@ -1,0 +1,46 @@
+import ArgumentParser
+import MinutaStore
+import MinutaTimer
+
+extension Minutafs {
+    /// `minutafs undo`: sets the store back to before the last terminal command.
+    struct Undo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the store back to before the last start, stop, continue, track, cancel or annotate.",
+            discussion: """
+                Each change the last terminal command made is set back by a new change that every \
+                device gets (as `minutafs restore` does): a record it created is removed, a record it \
+                changed or removed gets its values back, a tag it created is removed. What the last \
+                command changed is kept on this machine only, in $XDG_STATE_HOME/minutafs/ (else \
+                ~/.local/state/minutafs/), never in the synced folder; one command is kept, and undo \
+                forgets it. Exit status 1 when there is nothing to undo, or the last command changed \
+                another store.
+
+                Examples (the store named, or the one in ~/.config/minutafs/config):
+                  minutafs track 2024-11-23T09:00 - 2024-11-23T10:00 --tag Work ~/minuta
+                  minutafs undo ~/minuta
+                """)
+
+        @OptionGroup var options: TimerOptions
+
+        func validate() throws { try TimeZoneOption.validate(options.timezone) }
+
+        func run() throws {
+            try reportingFailures {
+                let actions = try TimerPlace.actions(options.place, writing: true)
+                let place = actions.backend.placeDescription
+                guard let journal = UndoJournal.load() else {
+                    throw CommandFailure(path: place, cause: "nothing to undo: no terminal command has changed a store since the last undo", separator: ": ")
+                }
+                let identity = UndoJournal.storeIdentity(of: actions)
+                guard journal.store == identity else {
+                    throw CommandFailure(path: place, cause: "the last terminal command (\(journal.command)) changed another store, \(journal.store); give that one", separator: ": ")
+                }
+                let lines = try TimerPlace.running(place) { () throws(TimerError) in try actions.undo(journal.changes, now: TimerPlace.now()) }
+                UndoJournal.forget()
+                print("undid \(journal.command) in \(place):")
+                for line in lines { print("  " + line) }
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// Timewarrior's everyday verbs (SPEC 10, issue 36 item 3): `track`, `cancel`, `annotate`, `summary`,
+/// `undo`; overlaps refused naming the record unless `--adjust`; an unknown tag created with a palette
+/// color; on a store that is not mounted and through a mount.
+@Suite(.serialized) struct TimerVerbTests {
+    /// The commands, with the undo journal in `folder/state`, never the user's.
+    static func minutafs(_ arguments: [String], state folder: String) throws -> CommandResult {
+        try MinutafsBinary.run(arguments, environment: ["XDG_STATE_HOME": folder + "/state", "TZ": "UTC"])
+    }
+
+    /// The records commented `comment`: read through the mount's files when mounted (the mount saves
+    /// its documents later), else from the store.
+    static func records(commented comment: String, place: String, store: String, mounted: Bool) throws -> [[String: Any]] {
+        guard mounted else { return try TimerCommandTests.records(commented: comment, in: store) }
+        var found: [[String: Any]] = []
+        let records = place + "/records"
+        for year in try FileManager.default.contentsOfDirectory(atPath: records) {
+            for month in try FileManager.default.contentsOfDirectory(atPath: records + "/" + year) {
+                let folder = records + "/" + year + "/" + month
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".json") {
+                    guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                          let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                          object["comment"] as? String == comment else { continue }
+                    found.append(object)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The store (not mounted) or its mount, with `body` given the path the commands take.
+    static func withPlace(mounted: Bool, _ body: (_ folder: String, _ place: String, _ store: String) throws -> Void) throws {
+        try withTemporaryDirectory { folder in
+            if mounted {
+                let mount = try MountedStore(in: folder)
+                try body(folder, mount.mountPoint, mount.store)
+                #expect(mount.unmount() == 0)
+            } else {
+                let store = try StoreFixture.copy(into: folder)
+                try body(folder, store, store)
+            }
+        }
+    }
+
+    @Test("track, annotate, cancel, undo and summary, with and without a mount", arguments: [false, true])
+    func verbs(mounted: Bool) throws {
+        try Self.withPlace(mounted: mounted) { folder, place, store in
+            func run(_ arguments: [String]) throws -> CommandResult {
+                try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
+            }
+            // A past interval while a timer runs.
+            let started = try run(["start", "--tag", "Commute", "--comment", "running"])
+            #expect(started.status == 0, "\(started.errorText)")
+            let tracked = try run(["track", "2020-01-10T09:00", "-", "2020-01-10T10:30", "--tag", "commute", "--comment", "tracked"])
+            #expect(tracked.status == 0 && tracked.outputText.contains("tracked Commute: tracked from 2020-01-10 09:00 to 10:30 (1:30)"),
+                    "\(tracked.outputText)\(tracked.errorText)")
+            let record = try #require(try Self.records(commented: "tracked", place: place, store: store, mounted: mounted).first)
+            #expect(record["startTime"] as? String == "2020-01-10T09:00:00Z" && record["endTime"] as? String == "2020-01-10T10:30:00Z")
+            // Summary: the day's and week's hours, as report counts them.
+            let summary = try run(["summary", "--day", "--date", "2020-01-10"])
+            #expect(summary.status == 0 && summary.outputText.contains("2020-01-10 Fri 1:30  (Commute 1:30)")
+                    && summary.outputText.contains("week of 2020-01-06: 1:30"), "\(summary.outputText)\(summary.errorText)")
+            // Annotate: the running timer's comment.
+            let annotated = try run(["annotate", "new words"])
+            #expect(annotated.status == 0, "\(annotated.errorText)")
+            #expect(try Self.records(commented: "new words", place: place, store: store, mounted: mounted).first?["endTime"] == nil)
+            #expect(try Self.records(commented: "running", place: place, store: store, mounted: mounted).isEmpty)
+            // Undo sets the comment back.
+            let undone = try run(["undo"])
+            #expect(undone.status == 0 && undone.outputText.contains("undid annotate"), "\(undone.outputText)\(undone.errorText)")
+            #expect(try Self.records(commented: "running", place: place, store: store, mounted: mounted).count == 1)
+            let nothing = try run(["undo"])
+            #expect(nothing.status == 1 && nothing.errorText.contains("nothing to undo"), "\(nothing.errorText)")
+            // Cancel removes the running timer; undo brings it back with its id.
+            let id = try #require(try Self.records(commented: "running", place: place, store: store, mounted: mounted).first?["id"] as? String)
+            let cancelled = try run(["cancel"])
+            #expect(cancelled.status == 0 && cancelled.outputText.contains("cancelled Commute: running"), "\(cancelled.outputText)\(cancelled.errorText)")
+            #expect(try Self.records(commented: "running", place: place, store: store, mounted: mounted).isEmpty)
+            #expect(try run(["now"]).status == 1, "nothing runs after cancel")
+            #expect(try run(["undo"]).status == 0)
+            #expect(try Self.records(commented: "running", place: place, store: store, mounted: mounted).first?["id"] as? String == id)
+            let again = try run(["cancel", "--id", id])
+            #expect(again.status == 0, "\(again.errorText)")
+            let none = try run(["cancel"])
+            #expect(none.status == 1 && none.errorText.contains("no timer is running"), "\(none.errorText)")
+            // Undo of track removes the record.
+            #expect(try run(["track", "2020-01-11T09:00", "-", "2020-01-11T09:30", "--comment", "to undo"]).status == 0)
+            #expect(try Self.records(commented: "to undo", place: place, store: store, mounted: mounted).count == 1)
+            #expect(try run(["undo"]).status == 0)
+            #expect(try Self.records(commented: "to undo", place: place, store: store, mounted: mounted).isEmpty)
+        }
+    }
+
+    @Test("an overlap is refused naming the record, unless --adjust trims it (and undo sets it back)", arguments: [false, true])
+    func overlaps(mounted: Bool) throws {
+        try Self.withPlace(mounted: mounted) { folder, place, store in
+            func run(_ arguments: [String]) throws -> CommandResult {
+                try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
+            }
+            #expect(try run(["track", "2020-01-10T09:00", "-", "2020-01-10T10:30", "--comment", "first"]).status == 0)
+            let refused = try run(["track", "2020-01-10T10:00", "-", "2020-01-10T11:00", "--comment", "second"])
+            #expect(refused.status == 1 && refused.errorText.contains("overlaps 2020/01/2020-01-10_090000.json (2020-01-10 09:00 to 10:30)")
+                    && refused.errorText.contains("--adjust"), "\(refused.errorText)")
+            #expect(try Self.records(commented: "second", place: place, store: store, mounted: mounted).isEmpty, "nothing written")
+            // start --at over it too.
+            let start = try run(["start", "--at", "2020-01-10T10:00", "--comment", "late start"])
+            #expect(start.status == 1 && start.errorText.contains("2020/01/2020-01-10_090000.json"), "\(start.errorText)")
+            // --adjust trims the first to end where the second starts.
+            let adjusted = try run(["track", "2020-01-10T10:00", "-", "2020-01-10T11:00", "--comment", "second", "--adjust"])
+            #expect(adjusted.status == 0 && adjusted.outputText.contains("adjusted 2020/01/2020-01-10_090000.json (2020-01-10 09:00 to 10:30): now ends at 2020-01-10 10:00"),
+                    "\(adjusted.outputText)\(adjusted.errorText)")
+            #expect(try Self.records(commented: "first", place: place, store: store, mounted: mounted).first?["endTime"] as? String == "2020-01-10T10:00:00Z")
+            // A record inside the new interval is removed; one around it is split.
+            let around = try run(["track", "2020-01-10T09:15", "-", "2020-01-10T09:45", "--comment", "inside", "--adjust"])
+            #expect(around.status == 0 && around.outputText.contains("split"), "\(around.outputText)\(around.errorText)")
+            #expect(try Self.records(commented: "first", place: place, store: store, mounted: mounted).count == 2)
+            #expect(try run(["undo"]).status == 0)
+            let first = try Self.records(commented: "first", place: place, store: store, mounted: mounted)
+            #expect(first.count == 1 && first.first?["endTime"] as? String == "2020-01-10T10:00:00Z", "\(first)")
+            // --keep asks for timers side by side: the overlap is allowed, and nothing is trimmed.
+            let beside = try run(["start", "--keep", "--at", "2020-01-10T09:30", "--comment", "beside"])
+            #expect(beside.status == 0 && !beside.outputText.contains("adjusted"), "\(beside.outputText)\(beside.errorText)")
+            #expect(try Self.records(commented: "first", place: place, store: store, mounted: mounted).first?["endTime"] as? String == "2020-01-10T10:00:00Z")
+        }
+    }
+
+    @Test("an unknown --tag creates the tag with the first unused palette color, said; undo removes it", arguments: [false, true])
+    func createdTag(mounted: Bool) throws {
+        try Self.withPlace(mounted: mounted) { folder, place, store in
+            func run(_ arguments: [String]) throws -> CommandResult {
+                try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
+            }
+            let first = try run(["start", "--tag", "Gardening", "--comment", "g"])
+            #expect(first.status == 0 && first.outputText.hasPrefix("created tag Gardening (#4E79A7)\n"), "\(first.outputText)\(first.errorText)")
+            let second = try run(["track", "2020-01-10T09:00", "-", "2020-01-10T10:00", "--tag", "Piano"])
+            #expect(second.status == 0 && second.outputText.hasPrefix("created tag Piano (#F28E2B)\n"), "\(second.outputText)\(second.errorText)")
+            let tags = try run(["now", "--format", "%t"])
+            #expect(tags.outputText == "Gardening\n", "\(tags.outputText)")
+            // The tag is in the store, with its color.
+            func tagsText() throws -> String {
+                mounted ? try String(contentsOfFile: place + "/tags.json", encoding: .utf8)
+                    : String(decoding: try Store(path: store, timeZone: .utc).tagsFile(), as: UTF8.self)
+            }
+            let text = try tagsText()
+            #expect(text.contains("\"name\": \"Piano\",\n      \"color\": \"#F28E2B\""), "\(text)")
+            #expect(try run(["undo"]).status == 0)
+            #expect(try !tagsText().contains("Piano"))
+            #expect(try tagsText().contains("Gardening"))
+        }
+    }
+
+    @Test("summary's month total is report's, and its weeks add up to it", arguments: ["2024-03", "2024-10"])
+    func summaryMatchesReport(month: String) throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/demo"
+            let demo = try MinutafsBinary.run(["demo", store, "--now", "2024-11-24T12:00:00Z", "--timezone", "UTC"])
+            #expect(demo.status == 0, "\(demo.errorText)")
+            let report = try MinutafsBinary.run(["report", store, "--month", month, "--timezone", "UTC"])
+            #expect(report.status == 0, "\(report.errorText)")
+            // The month table's total line: `                 97:05  total`.
+            let reportTotal = try #require(report.outputText.split(separator: "\n").first { $0.hasSuffix("  total") && $0.contains(":") }?
+                .split(separator: " ").first.map(String.init))
+            let summary = try Self.minutafs(["summary", "--month", "--date", month + "-15", "--timezone", "UTC", store], state: folder)
+            #expect(summary.status == 0, "\(summary.errorText)")
+            let lines = summary.outputText.split(separator: "\n").map(String.init)
+            #expect(lines.last == "total \(month)-01 to \(month)-31: \(reportTotal)", "\(summary.outputText)")
+            func minutes(_ text: Substring) -> Int {
+                let parts = text.split(separator: ":")
+                return (Int(parts.first ?? "") ?? 0) * 60 + (Int(parts.last ?? "") ?? 0)
+            }
+            let weeks = lines.filter { $0.hasPrefix("week of ") }.compactMap { $0.split(separator: " ").last }.map(minutes)
+            let days = lines.filter { $0.hasPrefix(month) }.compactMap { $0.split(separator: " ").dropFirst(2).first }.map(minutes)
+            #expect(weeks.count >= 4 && weeks.reduce(0, +) == minutes(Substring(reportTotal)), "\(summary.outputText)")
+            #expect(days.reduce(0, +) == minutes(Substring(reportTotal)), "\(summary.outputText)")
+        }
+    }
+
+    @Test("a time the clocks skip or repeat is refused with the choices, changing nothing; with its offset it is taken")
+    func daylightSaving() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreFixture.copy(into: folder)
+            let before = try folderSnapshot(store)
+            let skipped = try Self.minutafs(["start", "--at", "2026-03-29T02:30", "--comment", "gap", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(skipped.status == 1 && skipped.errorText.contains("does not exist in Europe/Berlin")
+                    && skipped.errorText.contains("2026-03-29T01:59 and 2026-03-29T03:00"), "\(skipped.errorText)")
+            let repeated = try Self.minutafs(["track", "2026-10-25T02:30", "-", "2026-10-25T03:30", "--comment", "twice", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(repeated.status == 1 && repeated.errorText.contains("2026-10-25T02:30+02:00 (the first) or 2026-10-25T02:30+01:00 (the second)"),
+                    "\(repeated.errorText)")
+            #expect(try folderSnapshot(store) == before, "nothing written")
+            let offset = try Self.minutafs(["track", "2026-10-25T02:30+01:00", "-", "2026-10-25T03:30", "--comment", "twice", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(offset.status == 0, "\(offset.errorText)")
+            let record = try #require(try TimerCommandTests.records(commented: "twice", in: store).first)
+            #expect(record["startTime"] as? String == "2026-10-25T01:30:00Z" && record["endTime"] as? String == "2026-10-25T02:30:00Z", "\(record)")
+        }
+    }
+}
