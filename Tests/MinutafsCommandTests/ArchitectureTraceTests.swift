@@ -78,12 +78,15 @@ struct ArchitectureTraceTests {
         return nil
     }
 
-    /// Where `body` first calls `function` (`function(`, `function {`, `function<`), nil when it does not.
+    /// The line of `body` (counted from its first) where it first calls `function` (`function(`,
+    /// `function {`, `function<`), nil when it does not. Lines, not characters: in
+    /// `pretty(json(…))` the inner call runs first, and both are on one line.
     static func firstCall(of function: String, in body: Substring) -> Int? {
         let pattern = try? NSRegularExpression(pattern: "(?<![A-Za-z0-9_])" + NSRegularExpression.escapedPattern(for: function) + #"\s*[({<]"#)
         let text = String(body)
-        guard let match = pattern?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
-        return match.range.location
+        guard let match = pattern?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range, in: text) else { return nil }
+        return text[..<range.lowerBound].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
     }
 
     @Test("within each trace, the steps a function calls come in the order its body calls them")
@@ -102,6 +105,9 @@ struct ArchitectureTraceTests {
             // caller calls, the trace's order must be the body's.
             var called: [Int: [(step: Step, position: Int)]] = [:]
             for (index, step) in traced.enumerated() where index > 0 {
+                // A step naming a function an earlier step named goes on with it (what it does after
+                // the steps between): it is not a second call.
+                if traced[..<index].contains(where: { $0.file == step.file && $0.function == step.function }) { continue }
                 for caller in stride(from: index - 1, through: 0, by: -1) {
                     guard traced[caller].function != step.function, let body = bodies[caller],
                           let position = Self.firstCall(of: step.function, in: body) else { continue }
@@ -112,7 +118,7 @@ struct ArchitectureTraceTests {
             for (caller, callees) in called {
                 for (earlier, later) in zip(callees, callees.dropFirst()) {
                     checkedPairs += 1
-                    #expect(earlier.position < later.position,
+                    #expect(earlier.position <= later.position,
                             "\(later.step) comes after \(earlier.step) in the trace, but \(traced[caller].function) calls it first")
                 }
             }

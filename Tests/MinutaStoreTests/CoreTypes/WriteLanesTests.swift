@@ -45,7 +45,7 @@ struct WriteLanesTests {
         }
         #expect(Self.waitFor(marchEntered))
         DispatchQueue.global().async {
-            lanes.run(.month(Self.april)) { marchMayEnd.signal() }
+            lanes.run(.month(Self.april)) { _ = marchMayEnd.signal() }
             aprilDone.signal()
         }
         #expect(Self.waitFor(aprilDone))
