@@ -178,6 +178,32 @@ struct SyncCommandTests {
         }
     }
 
+    @Test("conflict copies waiting in either store are merged into their documents first (serving side included), so the other side receives them", arguments: [false, true])
+    func waitingCopiesSyncedFirst(onServingSide: Bool) throws {
+        try withTemporaryDirectory { folder in
+            let (a, b) = try Self.makeStores(in: folder)
+            let state = folder + "/state"
+            try #require(try Self.sync([a, b], state: state).status == 0)
+            // A phone's April, delivered by a sync tool as a conflict copy into one of the stores.
+            let phone = folder + "/phone"
+            try FileManager.default.copyItem(atPath: a, toPath: phone)
+            #expect(try MinutafsBinary.run(["start", "--keep", "--comment", "from the phone", "--at", "2026-04-07T09:00", phone]).status == 0)
+            let holder = onServingSide ? b : a, other = onServingSide ? a : b
+            let copy = holder + "/records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"
+            try FileManager.default.copyItem(atPath: phone + "/records/2026/04.automerge", toPath: copy)
+            let dry = try Self.sync(["--dry-run", a, b], state: state)
+            #expect(dry.status == 0 && FileManager.default.fileExists(atPath: copy), "a dry run merges nothing: \(dry.errorText)")
+            let result = try Self.sync([a, b], state: state)
+            try #require(result.status == 0, "\(result.errorText)")
+            if !onServingSide {
+                #expect(result.outputText.contains("before syncing, merged records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"), "\(result.outputText)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: copy))
+            #expect(try Self.heads(other + "/records/2026/04.automerge") == (try Self.heads(phone + "/records/2026/04.automerge")))
+            try Self.expectSame(a, b)
+        }
+    }
+
     @Test("a store held by another minutafs is refused, naming the holder, and nothing is written")
     func lockedStoreRefused() throws {
         try withTemporaryDirectory { folder in

@@ -45,7 +45,7 @@ struct SyncSession {
         guard case .hello(let peer, _, let theirDocuments, let theirMonths) = hello else {
             throw Failure.protocolError("no hello")
         }
-        side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+        side = side.with(stateFolder: stateFolder(peer), dryRun: dryRun)
         let all = Set(documents).union(theirDocuments.filter(StoreSyncSide.isDocumentPath)).sorted()
         summary.documentCount = all.count
         for (index, path) in all.enumerated() {
@@ -137,7 +137,9 @@ struct SyncSession {
     }
 
     /// The serving side: answers every frame until done or the end of the input.
-    mutating func serve(stateFolder: (String) -> String?) throws {
+    /// `prepare` runs on the hello, told whether the peer asks for a dry run, before this side's
+    /// documents are listed.
+    mutating func serve(stateFolder: (String) -> String?, prepare: (Bool) throws -> Void = { _ in }) throws {
         var current: (path: String, document: Document, state: SyncState)?
         var peer = "peer"
         var changed = Set<String>()
@@ -159,7 +161,8 @@ struct SyncSession {
                 case .hello(let name, let wantsDryRun, _, _):
                     peer = name
                     dryRun = wantsDryRun
-                    side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+                    side = side.with(stateFolder: stateFolder(peer), dryRun: dryRun)
+                    try prepare(dryRun)
                     let months = try side.imageMonths()
                     imagesByFolder = months.byFolder
                     try channel.send(SessionFrame.hello(peer: identity, dryRun: dryRun, documents: try side.documentPaths(), images: months.summaries).encoded)

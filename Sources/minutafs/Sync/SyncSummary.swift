@@ -12,6 +12,8 @@ struct SyncSummary {
     var roundTrips = 0
     var bytesSent = 0
     var bytesReceived = 0
+    /// Lines said before the figures: conflict copies merged before syncing, what the mount took.
+    var notes: [String] = []
 
     func lines(dryRun: Bool) -> [String] {
         let verb = dryRun ? "would change" : "changed"
@@ -28,6 +30,7 @@ struct SyncSummary {
         for conflict in imageConflicts {
             lines.append("image conflict: \(conflict)")
         }
+        lines += notes
         for skipped in documentsSkipped {
             lines.append("not synced: \(skipped)")
         }
