@@ -12,8 +12,13 @@ extension Minutafs {
                 has (a month only one has is created on the other), then copies missing images; an \
                 image both have with different bytes is never overwritten: the other's is kept \
                 beside it as a conflict copy (X_0 (HOST's conflicted copy YYYY-MM-DD).jpg) and \
-                listed. Each side holds its store's lock and saves every document it receives \
-                before it answers, so a cut connection loses nothing and the next sync finishes. \
+                listed. Each side saves every document it receives before it answers, so a cut \
+                connection loses nothing and the next sync finishes. A store that is not mounted is \
+                written under its lock, after its waiting conflict copies are merged (as `minutafs \
+                merge` does) so the other side receives them; a mounted store (its folder or its \
+                mount point) is written through its mount: what is received goes beside the document \
+                as a conflict copy (MM (minutafs sync's conflicted copy YYYY-MM-DD).automerge) that \
+                the mount merges, and sync waits for it. \
                 Sync states are kept per remote in $XDG_STATE_HOME/minutafs/sync/: a second sync \
                 sends what changed since, and one round trip for each unchanged document.
 
@@ -28,7 +33,7 @@ extension Minutafs {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The store folder on this machine.", valueName: "store"))
+        @Argument(help: ArgumentHelp("The store folder on this machine, or its minutafs mount.", valueName: "store"))
         var store: String?
 
         @Argument(help: ArgumentHelp("The other store: a folder, [user@]host:PATH, or -.", valueName: "remote"))
