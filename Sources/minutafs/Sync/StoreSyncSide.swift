@@ -95,22 +95,48 @@ struct StoreSyncSide {
     /// empty document when the store has neither), and the copies merged. A copy that does not
     /// load is left out (the mount or `minutafs merge` quarantines it); a document that does not
     /// load is not synced at all (it is never written over).
-    func loadDocument(_ path: String) throws(CommandFailure) -> (document: Document, existed: Bool, copiesMerged: [String]) {
+    /// `identity` is the document file's, taken from the descriptor it was read through (nil when
+    /// there is no file).
+    func loadDocument(_ path: String) throws(CommandFailure) -> (document: Document, existed: Bool, copiesMerged: [String], identity: BackingFiles.Identity?) {
         let full = storePath + "/" + path
+        // The copies first, then the document: a mount (or `minutafs merge`) deletes a copy only
+        // once the document holding it is written, so a copy gone by now is in the document read after.
+        var copies: [(path: String, document: Document)] = []
+        for copy in waitingCopies(of: path) {
+            guard let bytes = try? BackingFiles.read(storePath + "/" + copy), let incoming = try? DocumentFile.load(bytes, from: copy) else { continue }
+            copies.append((copy, incoming))
+        }
         var document = Document()
         var existed = false
+        var identity: BackingFiles.Identity?
         if BackingFiles.status(full) != nil {
-            document = try DocumentFile.load(atPath: full)
+            let read: (bytes: [UInt8], identity: BackingFiles.Identity)
+            do { read = try BackingFiles.readWithIdentity(full) } catch {
+                throw CommandFailure(path: full, cause: DocumentFile.cause(error))
+            }
+            document = try DocumentFile.load(read.bytes, from: full)
+            identity = read.identity
             existed = true
         }
         var merged: [String] = []
-        for copy in waitingCopies(of: path) {
-            guard let bytes = try? BackingFiles.read(storePath + "/" + copy), let incoming = try? DocumentFile.load(bytes, from: copy) else { continue }
-            do { try document.merge(incoming) } catch { continue }
-            merged.append(copy)
+        for copy in copies {
+            do { try document.merge(copy.document) } catch { continue }
+            merged.append(copy.path)
             existed = true
         }
-        return (document, existed, merged)
+        return (document, existed, merged, identity)
+    }
+
+    /// The identity of the document file at `path` (nil when it is not a regular file), for ``SyncShortcut``.
+    func documentIdentity(_ path: String) -> BackingFiles.Identity? {
+        guard let status = BackingFiles.status(storePath + "/" + path), status.isRegularFile else { return nil }
+        return status.identity
+    }
+
+    /// Where what was said for `path` is kept, nil when nothing is kept (no state folder, a dry run).
+    func shortcut(for path: String) -> SyncShortcut? {
+        guard !dryRun, let stateFolder else { return nil }
+        return SyncShortcut(file: stateFolder + "/" + path.replacingSlashes() + ".last")
     }
 
     /// The conflict copies beside the document `path`, relative to the store, sorted.

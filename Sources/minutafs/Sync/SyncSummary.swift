@@ -9,6 +9,8 @@ struct SyncSummary {
     var imagesCopiedThere: [String] = []
     var imageConflicts: [String] = []
     var documentCount = 0
+    /// Documents this side answered from what it kept of the last sync, without loading them.
+    var documentsNotLoaded = 0
     var roundTrips = 0
     var bytesSent = 0
     var bytesReceived = 0
@@ -29,6 +31,9 @@ struct SyncSummary {
         ]
         for conflict in imageConflicts {
             lines.append("image conflict: \(conflict)")
+        }
+        if documentsNotLoaded > 0 {
+            lines.append("\(documentsNotLoaded) document\(documentsNotLoaded == 1 ? "" : "s") unchanged here since the last sync, not loaded")
         }
         lines += notes
         for skipped in documentsSkipped {
