@@ -104,7 +104,7 @@ extension Minutafs {
         static func sync(store: String, remote: SyncRemote, remoteText: String, dryRun: Bool, remoteMinutafs: String) throws(CommandFailure) {
             let access = try SyncStoreAccess.open(store)
             let store = access.store
-            if case .folder(let other) = remote, MountDaemon.absolute(other) == MountDaemon.absolute(store) {
+            if case .folder(let other) = remote, SyncStoreAccess.isSameStore(other, as: store) {
                 throw CommandFailure(path: remoteText, cause: "is the same store as \(store)")
             }
             if !dryRun { try access.mergeWaitingCopies() }

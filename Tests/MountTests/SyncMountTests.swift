@@ -77,6 +77,9 @@ struct SyncMountTests {
                 #expect(here.status == 0 && there.status == 0 && here.outputText == there.outputText, "\(document)")
             }
 
+            // The mounted store named twice (its folder and its mount point) is one store.
+            let itself = try Self.run(["sync", mounted.store, mounted.mountPoint], state: state)
+            #expect(itself.status == 1 && itself.errorText.contains("is the same store as"), "\(itself.errorText)")
             // Nothing to do the second time; nothing is delivered.
             let again = try Self.run(arguments, state: state)
             try #require(again.status == 0, "\(again.errorText)")

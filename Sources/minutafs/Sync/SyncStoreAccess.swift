@@ -49,6 +49,19 @@ final class SyncStoreAccess {
         return SyncStoreAccess(store: path, lock: lock, delivery: nil)
     }
 
+    /// Whether the folder `path` (a store, a link to one, or its minutafs mount point) is the store
+    /// folder `store`: the same device and inode.
+    static func isSameStore(_ path: String, as store: String) -> Bool {
+        var folder = path
+        if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: path)),
+           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: path) {
+            folder = mount.source
+        }
+        var first = stat(), second = stat()
+        guard stat(folder, &first) == 0, stat(store, &second) == 0 else { return MountDaemon.absolute(path) == MountDaemon.absolute(store) }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// Merges the conflict copies waiting in a store this process writes into their documents, as
     /// `minutafs merge` does (a mount merges its own), so the other side receives their changes and
     /// they are not left to merge later. A copy that cannot be merged is left as it is and named.
