@@ -53,6 +53,13 @@ struct SyncMountTests {
 
             // Driving: the store folder names the mounted store; serving: its mount point does.
             let arguments = mountedServes ? ["sync", laptop, mounted.mountPoint] : ["sync", mounted.store, laptop]
+            // A dry run says what would change and hands the mount nothing.
+            let dry = try Self.run([arguments[0], "--dry-run"] + arguments.dropFirst(), state: state)
+            try #require(dry.status == 0, "\(dry.errorText)")
+            #expect(Self.count(mountedServes ? "would change there" : "would change here", in: dry.outputText) == 2, "\(dry.outputText)")
+            #expect(try Self.conflictCopies(in: mounted.store).isEmpty)
+            #expect(Self.records(in: mounted.mountPoint + "/records/2024/05", containing: "from the laptop").isEmpty)
+
             let result = try Self.run(arguments, state: state)
             try #require(result.status == 0, "\(result.errorText)")
             if !mountedServes {
