@@ -186,9 +186,6 @@ struct SyncSession {
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    /// The serving side: answers every frame until done or the end of the input.
-    /// `prepare` runs on the hello, told whether the peer asks for a dry run, before this side's
-    /// documents are listed.
     /// The document a serving side is syncing: loaded, or answered from its ``SyncShortcut``.
     private struct Served {
         var path: String
@@ -204,8 +201,8 @@ struct SyncSession {
         var identity: BackingFiles.Identity?
     }
 
-    /// `prepare` runs on the hello, told whether the peer asks for a dry run, before this side's
-    /// documents are listed.
+    /// The serving side: answers every frame until done or the end of the input. `prepare` runs on
+    /// the hello, told whether the peer asks for a dry run, before this side's documents are listed.
     mutating func serve(stateFolder: (String) -> String?, prepare: (Bool) throws -> Void = { _ in }) throws {
         var current: Served?
         var peer = "peer"
@@ -289,6 +286,9 @@ struct SyncSession {
                         current = served
                     }
                     guard var open = current, var document = open.document else { continue }
+                    // The only reference while it changes (a second one would copy the whole document).
+                    current = nil
+                    open.document = nil
                     if !message.isEmpty {
                         let before = document.heads
                         try document.receiveSyncMessage(SyncMessage.decode(message), state: &open.state)
