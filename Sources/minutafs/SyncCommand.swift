@@ -12,8 +12,13 @@ extension Minutafs {
                 has (a month only one has is created on the other), then copies missing images; an \
                 image both have with different bytes is never overwritten: the other's is kept \
                 beside it as a conflict copy (X_0 (HOST's conflicted copy YYYY-MM-DD).jpg) and \
-                listed. Each side holds its store's lock and saves every document it receives \
-                before it answers, so a cut connection loses nothing and the next sync finishes. \
+                listed. Each side saves every document it receives before it answers, so a cut \
+                connection loses nothing and the next sync finishes. A store that is not mounted is \
+                written under its lock, after its waiting conflict copies are merged (as `minutafs \
+                merge` does) so the other side receives them; a mounted store (its folder or its \
+                mount point) is written through its mount: what is received goes beside the document \
+                as a conflict copy (MM (minutafs sync's conflicted copy YYYY-MM-DD).automerge) that \
+                the mount merges, and sync waits for it. \
                 Sync states are kept per remote in $XDG_STATE_HOME/minutafs/sync/: a second sync \
                 sends what changed since, and one round trip for each unchanged document.
 
@@ -28,7 +33,7 @@ extension Minutafs {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The store folder on this machine.", valueName: "store"))
+        @Argument(help: ArgumentHelp("The store folder on this machine, or its minutafs mount.", valueName: "store"))
         var store: String?
 
         @Argument(help: ArgumentHelp("The other store: a folder, [user@]host:PATH, or -.", valueName: "remote"))
@@ -75,31 +80,34 @@ extension Minutafs {
             MountFolders.current().state.map { $0 + "/sync/" + StoreLock.fileKey(for: store) + "-" + StoreLock.fileKey(for: "peer " + peer) }
         }
 
-        static func openStore(_ path: String) throws(CommandFailure) -> StoreLock {
-            try MountedPath.refuse(path)
-            try StoreFolder.checkExistingStore(path, creating: nil)
-            return try StoreCommandSupport.lockForWriting(path, hint: "unmount it (or stop the other command) and sync again")
-        }
-
         static func serve(_ path: String) throws(CommandFailure) {
-            let lock = try openStore(path)
-            defer { withExtendedLifetime(lock) {} }
-            var session = SyncSession(side: StoreSyncSide(storePath: path, stateFolder: nil, dryRun: true), channel: SyncFrameChannel(), identity: identity(of: path))
+            let access = try SyncStoreAccess.open(path)
+            let store = access.store
+            var session = SyncSession(side: StoreSyncSide(storePath: store, stateFolder: nil, dryRun: true, delivery: access.delivery),
+                                      channel: SyncFrameChannel(), identity: identity(of: store))
+            var failure: CommandFailure?
             do {
-                try session.serve { peer in stateFolder(store: path, peer: peer) }
-            } catch let failure as CommandFailure {
-                throw failure
+                try session.serve(stateFolder: { peer in stateFolder(store: store, peer: peer) }, prepare: { dryRun in
+                    if !dryRun { try access.mergeWaitingCopies() }
+                })
+            } catch let error as CommandFailure {
+                failure = error
             } catch {
-                throw CommandFailure(path: path, cause: "sync: \(error)")
+                failure = CommandFailure(path: path, cause: "sync: \(error)")
             }
+            // What was delivered to a mount is waited for even after a failure: the peer waits for this
+            // process, and its next sync reads the document merged.
+            for line in access.finish() { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            if let failure { throw failure }
         }
 
         static func sync(store: String, remote: SyncRemote, remoteText: String, dryRun: Bool, remoteMinutafs: String) throws(CommandFailure) {
-            let lock = try openStore(store)
-            defer { withExtendedLifetime(lock) {} }
-            if case .folder(let other) = remote, MountDaemon.absolute(other) == MountDaemon.absolute(store) {
+            let access = try SyncStoreAccess.open(store)
+            let store = access.store
+            if case .folder(let other) = remote, SyncStoreAccess.isSameStore(other, as: store) {
                 throw CommandFailure(path: remoteText, cause: "is the same store as \(store)")
             }
+            if !dryRun { try access.mergeWaitingCopies() }
             var process: Process?
             var channel = SyncFrameChannel()
             var toServer: Pipe?, fromServer: Pipe?
@@ -127,7 +135,7 @@ extension Minutafs {
             }
             let showsProgress = isatty(STDERR_FILENO) != 0
             var session = SyncSession(
-                side: StoreSyncSide(storePath: store, stateFolder: nil, dryRun: dryRun), channel: channel, identity: identity(of: store),
+                side: StoreSyncSide(storePath: store, stateFolder: nil, dryRun: dryRun, delivery: access.delivery), channel: channel, identity: identity(of: store),
                 progress: showsProgress ? { line in FileHandle.standardError.write(Data(("\r\u{1b}[K" + line).utf8)) } : nil)
             var summary = SyncSummary()
             var failure: CommandFailure?
@@ -143,6 +151,7 @@ extension Minutafs {
             try? toServer?.fileHandleForWriting.close()
             try? fromServer?.fileHandleForReading.close()
             process?.waitUntilExit()
+            summary.notes = access.mergedBeforeSync + access.finish()
             if let failure { throw failure }
             if let process, process.terminationStatus != 0 {
                 throw CommandFailure(path: remoteText, cause: "the serving minutafs exited with status \(process.terminationStatus)")

@@ -70,6 +70,14 @@ struct SyncCommandTests {
             // The hello, one per document, the done.
             #expect(Self.figure("round trips", in: second.outputText) == documents + 2, "\(second.outputText)")
             #expect(second.outputText.contains("changed here: 0; changed there: 0"), "\(second.outputText)")
+            // Nothing changed on this side since the first sync (which saved nothing here): no document is loaded.
+            #expect(second.outputText.contains("\(documents) documents unchanged here since the last sync, not loaded"), "\(second.outputText)")
+            // The third time the serving side answers from what it kept too; the stores still agree.
+            let third = try Self.sync([a, b], state: folder + "/state")
+            try #require(third.status == 0, "\(third.errorText)")
+            #expect(Self.figure("round trips", in: third.outputText) == documents + 2, "\(third.outputText)")
+            #expect(third.outputText.contains("changed here: 0; changed there: 0"), "\(third.outputText)")
+            try Self.expectSame(a, b)
             // The states are in the state folder, none in either store.
             #expect(try FileManager.default.subpathsOfDirectory(atPath: folder + "/state").contains { $0.hasSuffix(".state") })
             #expect(try !FileManager.default.subpathsOfDirectory(atPath: b).contains { $0.hasSuffix(".state") })
@@ -174,6 +182,56 @@ struct SyncCommandTests {
             let again = try Self.sync(["--remote-minutafs", binary, a, "host:" + b], state: state,
                                       environment: ["MINUTAFS_SSH": ssh, "CUT_DIRECTION": "none"])
             try #require(again.status == 0, "\(again.errorText)")
+            try Self.expectSame(a, b)
+        }
+    }
+
+    @Test("conflict copies waiting in either store are merged into their documents first (serving side included), so the other side receives them", arguments: [false, true])
+    func waitingCopiesSyncedFirst(onServingSide: Bool) throws {
+        try withTemporaryDirectory { folder in
+            let (a, b) = try Self.makeStores(in: folder)
+            let state = folder + "/state"
+            try #require(try Self.sync([a, b], state: state).status == 0)
+            // A phone's April, delivered by a sync tool as a conflict copy into one of the stores.
+            let phone = folder + "/phone"
+            try FileManager.default.copyItem(atPath: a, toPath: phone)
+            #expect(try MinutafsBinary.run(["start", "--keep", "--comment", "from the phone", "--at", "2026-04-07T09:00", phone]).status == 0)
+            let holder = onServingSide ? b : a, other = onServingSide ? a : b
+            let copy = holder + "/records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"
+            try FileManager.default.copyItem(atPath: phone + "/records/2026/04.automerge", toPath: copy)
+            let dry = try Self.sync(["--dry-run", a, b], state: state)
+            #expect(dry.status == 0 && FileManager.default.fileExists(atPath: copy), "a dry run merges nothing: \(dry.errorText)")
+            let result = try Self.sync([a, b], state: state)
+            try #require(result.status == 0, "\(result.errorText)")
+            if !onServingSide {
+                #expect(result.outputText.contains("before syncing, merged records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"), "\(result.outputText)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: copy))
+            #expect(try Self.heads(other + "/records/2026/04.automerge") == (try Self.heads(phone + "/records/2026/04.automerge")))
+            try Self.expectSame(a, b)
+        }
+    }
+
+    @Test("a document another program replaced since the last sync (written over in place) is loaded and synced, on either side, not answered from what was kept", arguments: [false, true])
+    func replacedDocumentSynced(onServingSide: Bool) throws {
+        try withTemporaryDirectory { folder in
+            let (a, b) = try Self.makeStores(in: folder)
+            let state = folder + "/state"
+            for _ in 0..<3 { try #require(try Self.sync([a, b], state: state).status == 0) }
+            let phone = folder + "/phone"
+            try FileManager.default.copyItem(atPath: a, toPath: phone)
+            #expect(try MinutafsBinary.run(["start", "--keep", "--comment", "from the phone", "--at", "2026-04-07T09:00", phone]).status == 0)
+            // Written over in place (the same inode): its size and time change.
+            let target = (onServingSide ? b : a) + "/records/2026/04.automerge"
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: phone + "/records/2026/04.automerge"))
+            let handle = try #require(FileHandle(forWritingAtPath: target))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+            let result = try Self.sync([a, b], state: state)
+            try #require(result.status == 0, "\(result.errorText)")
+            let other = (onServingSide ? a : b) + "/records/2026/04.automerge"
+            #expect(try Self.heads(other) == (try Self.heads(phone + "/records/2026/04.automerge")), "\(result.outputText)")
             try Self.expectSame(a, b)
         }
     }

@@ -6,21 +6,38 @@ import MinutaStore
 /// One store taking part in a sync: what it holds, its documents and images read and written
 /// (atomically and durably, as every minutafs write), and the sync states it keeps for one peer in
 /// the state folder (never in the synced folder).
+///
+/// A document is read merged (in memory) with the conflict copies waiting beside it, so the peer
+/// receives them too. When the store is mounted (`delivery`), what is received is handed to the
+/// mount as a conflict copy instead of written over the document (see ``MountDelivery``).
 struct StoreSyncSide {
     let storePath: String
     /// Where this store's states for the peer are kept; nil: none are kept (every sync starts afresh).
     let stateFolder: String?
     /// Nothing is written: documents, images or states.
     let dryRun: Bool
+    /// The mount of this store, which carries out what is received; nil: the store is not mounted
+    /// and this side writes its documents itself, under the store's lock.
+    var delivery: MountDelivery? = nil
 
-    /// `tags.automerge` and `records/YYYY/MM.automerge` this store has, sorted.
+    /// This side, keeping its states in `stateFolder`.
+    func with(stateFolder: String?, dryRun: Bool) -> StoreSyncSide {
+        StoreSyncSide(storePath: storePath, stateFolder: stateFolder, dryRun: dryRun, delivery: delivery)
+    }
+
+    /// `tags.automerge` and `records/YYYY/MM.automerge` this store has (or has conflict copies of), sorted.
     func documentPaths() throws(CommandFailure) -> [String] {
-        var paths: [String] = []
-        if BackingFiles.status(storePath + "/" + DocumentName.tagsPath)?.isRegularFile == true { paths.append(DocumentName.tagsPath) }
+        var paths: Set<String> = []
+        for entry in try names(in: "") where !entry.isDirectory {
+            if entry.name == DocumentName.tagsPath || ConflictCopyName.match(entry.name)?.primaryName == DocumentName.tagsPath { paths.insert(DocumentName.tagsPath) }
+        }
         for year in try names(in: "records") where Self.isYear(year.name) && year.isDirectory {
             for month in try names(in: "records/\(year.name)") where !month.isDirectory {
                 let path = "records/\(year.name)/\(month.name)"
-                if Self.isDocumentPath(path) { paths.append(path) }
+                if Self.isDocumentPath(path) { paths.insert(path) }
+                if let copy = ConflictCopyName.match(month.name), copy.primaryName != "tags.automerge" {
+                    paths.insert("records/\(year.name)/\(copy.primaryName)")
+                }
             }
         }
         return paths.sorted()
@@ -67,23 +84,84 @@ struct StoreSyncSide {
     }
 
     private func names(in folder: String) throws(CommandFailure) -> [(name: String, isDirectory: Bool)] {
-        let path = storePath + "/" + folder
+        let path = folder.isEmpty ? storePath : storePath + "/" + folder
         guard BackingFiles.status(path)?.isDirectory == true else { return [] }
         do { return try BackingFiles.listDirectoryKinds(path) } catch {
             throw CommandFailure(path: path, cause: error.description)
         }
     }
 
-    /// The document at `path`, an empty one when the store has none there.
-    func loadDocument(_ path: String) throws(CommandFailure) -> (document: Document, existed: Bool) {
+    /// The document at `path` merged with the conflict copies waiting beside it (in memory; an
+    /// empty document when the store has neither), and the copies merged. A copy that does not
+    /// load is left out (the mount or `minutafs merge` quarantines it); a document that does not
+    /// load is not synced at all (it is never written over).
+    /// `identity` is the document file's, taken from the descriptor it was read through (nil when
+    /// there is no file).
+    func loadDocument(_ path: String) throws(CommandFailure) -> (document: Document, existed: Bool, copiesMerged: [String], identity: BackingFiles.Identity?) {
         let full = storePath + "/" + path
-        guard BackingFiles.status(full) != nil else { return (Document(), false) }
-        return (try DocumentFile.load(atPath: full), true)
+        // The copies first, then the document: a mount (or `minutafs merge`) deletes a copy only
+        // once the document holding it is written, so a copy gone by now is in the document read after.
+        var copies: [(path: String, document: Document)] = []
+        for copy in waitingCopies(of: path) {
+            guard let bytes = try? BackingFiles.read(storePath + "/" + copy), let incoming = try? DocumentFile.load(bytes, from: copy) else { continue }
+            copies.append((copy, incoming))
+        }
+        var document = Document()
+        var existed = false
+        var identity: BackingFiles.Identity?
+        if BackingFiles.status(full) != nil {
+            let read: (bytes: [UInt8], identity: BackingFiles.Identity)
+            do { read = try BackingFiles.readWithIdentity(full) } catch {
+                throw CommandFailure(path: full, cause: DocumentFile.cause(error))
+            }
+            document = try DocumentFile.load(read.bytes, from: full)
+            identity = read.identity
+            existed = true
+        }
+        var merged: [String] = []
+        for copy in copies {
+            do { try document.merge(copy.document) } catch { continue }
+            merged.append(copy.path)
+            existed = true
+        }
+        return (document, existed, merged, identity)
     }
 
+    /// The identity of the document file at `path` (nil when it is not a regular file), for ``SyncShortcut``.
+    func documentIdentity(_ path: String) -> BackingFiles.Identity? {
+        guard let status = BackingFiles.status(storePath + "/" + path), status.isRegularFile else { return nil }
+        return status.identity
+    }
+
+    /// Where what was said for `path` is kept, nil when nothing is kept (no state folder, a dry run).
+    func shortcut(for path: String) -> SyncShortcut? {
+        guard !dryRun, let stateFolder else { return nil }
+        return SyncShortcut(file: stateFolder + "/" + path.replacingSlashes() + ".last")
+    }
+
+    /// The conflict copies beside the document `path`, relative to the store, sorted.
+    func waitingCopies(of path: String) -> [String] {
+        let parent = BackingFiles.parentPath(path)
+        let folder = parent == "." ? "" : parent
+        let primary = BackingFiles.lastComponent(path)
+        let entries = (try? BackingFiles.listDirectoryKinds(folder.isEmpty ? storePath : storePath + "/" + folder)) ?? []
+        return entries.filter { !$0.isDirectory && ConflictCopyName.match($0.name)?.primaryName == primary }
+            .map { folder.isEmpty ? $0.name : folder + "/" + $0.name }.sorted()
+    }
+
+    /// Keeps `document` as `path`: written over the file (atomically and durably) when this side
+    /// writes its store, handed to the mount as a conflict copy when the store is mounted.
     func saveDocument(_ document: inout Document, at path: String) throws(CommandFailure) {
         guard !dryRun else { return }
         let full = storePath + "/" + path
+        if let delivery {
+            let bytes: [UInt8]
+            do { bytes = try document.save() } catch {
+                throw CommandFailure(path: full, cause: "cannot save: \(error)")
+            }
+            _ = try delivery.deliver(bytes, for: path, day: SyncSession.today())
+            return
+        }
         do { try BackingFiles.makeDirectories(BackingFiles.parentPath(full)) } catch {
             throw CommandFailure(path: full, cause: error.description)
         }

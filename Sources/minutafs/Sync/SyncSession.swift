@@ -45,7 +45,7 @@ struct SyncSession {
         guard case .hello(let peer, _, let theirDocuments, let theirMonths) = hello else {
             throw Failure.protocolError("no hello")
         }
-        side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+        side = side.with(stateFolder: stateFolder(peer), dryRun: dryRun)
         let all = Set(documents).union(theirDocuments.filter(StoreSyncSide.isDocumentPath)).sorted()
         summary.documentCount = all.count
         for (index, path) in all.enumerated() {
@@ -72,14 +72,61 @@ struct SyncSession {
     }
 
     private mutating func syncDocument(_ path: String, summary: inout SyncSummary) throws {
-        var document: Document
-        do { document = try side.loadDocument(path).document } catch {
+        let initial = side.syncState(for: path)
+        let shortcut = side.shortcut(for: path)
+        // Unchanged since the last sync (the same file, the same state, no copy waiting): the first
+        // message is the one kept, and the document is loaded only when the answer brings something.
+        var answered: SyncMessage?
+        // No copy waiting, then the file's identity (a copy merged meanwhile is in the file by then).
+        if let shortcut, side.waitingCopies(of: path).isEmpty, let identity = side.documentIdentity(path),
+           let kept = shortcut.answer(for: SyncShortcut.key(identity: identity, state: initial.encoded, incoming: [])),
+           let sent = try? SyncMessage.decode(kept) {
+            let answer = try exchange(.sync(path: path, message: kept), summary: &summary)
+            if case .skipped(_, let reason) = answer {
+                summary.documentsSkipped.append("\(path): \(reason) (there)")
+                return
+            }
+            guard case .sync(let answeredPath, let reply) = answer, answeredPath == path else {
+                throw Failure.protocolError("no sync answer for \(path)")
+            }
+            if reply.isEmpty {
+                summary.documentsNotLoaded += 1
+                return
+            }
+            let message = try SyncMessage.decode(reply)
+            // The peer is at the same heads, has nothing for us and needs nothing: in sync, the
+            // state stays as it is.
+            if message.changes.isEmpty && message.need.isEmpty && message.heads == sent.heads && initial.sharedHeads == message.heads {
+                summary.documentsNotLoaded += 1
+                return
+            }
+            answered = message
+        }
+        let loaded: (document: Document, existed: Bool, copiesMerged: [String], identity: BackingFiles.Identity?)
+        do { loaded = try side.loadDocument(path) } catch {
             summary.documentsSkipped.append("\(error) (here)")
             return
         }
-        var state = side.syncState(for: path)
+        var document = loaded.document
+        var state = initial
         var first = true
         var sentChanges = false
+        var saved = false
+        func receive(_ message: SyncMessage) throws {
+            let before = document.heads
+            try document.receiveSyncMessage(message, state: &state)
+            if document.heads != before {
+                try side.saveDocument(&document, at: path)
+                saved = true
+                if summary.documentsChangedHere.last != path { summary.documentsChangedHere.append(path) }
+            }
+        }
+        if let answered {
+            // The state as the kept message left it (the same message comes out), then the answer.
+            _ = document.generateSyncMessage(&state)
+            first = false
+            try receive(answered)
+        }
         while true {
             let message = document.generateSyncMessage(&state)
             if message == nil && !first { break }
@@ -94,15 +141,18 @@ struct SyncSession {
                 throw Failure.protocolError("no sync answer for \(path)")
             }
             if reply.isEmpty { break }
-            let before = document.heads
-            try document.receiveSyncMessage(SyncMessage.decode(reply), state: &state)
-            if document.heads != before {
-                try side.saveDocument(&document, at: path)
-                if summary.documentsChangedHere.last != path { summary.documentsChangedHere.append(path) }
-            }
+            try receive(try SyncMessage.decode(reply))
         }
         if sentChanges { summary.documentsChangedThere.append(path) }
         try side.saveSyncState(state, for: path)
+        // What the next sync sends first, if the file is still the one read: kept only when the
+        // document is the file's (nothing saved or merged in from a copy).
+        if let shortcut, !saved, loaded.copiesMerged.isEmpty, let identity = loaded.identity {
+            var next = (try? SyncState.decode(state.encoded)) ?? SyncState()
+            if let message = document.generateSyncMessage(&next) {
+                shortcut.record(message.encoded, for: SyncShortcut.key(identity: identity, state: state.encoded, incoming: []))
+            }
+        }
     }
 
     private mutating func syncImages(mine: [SessionFrame.ImageEntry], theirs: [SessionFrame.ImageEntry], peer: String, summary: inout SyncSummary) throws {
@@ -136,16 +186,52 @@ struct SyncSession {
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    /// The serving side: answers every frame until done or the end of the input.
-    mutating func serve(stateFolder: (String) -> String?) throws {
-        var current: (path: String, document: Document, state: SyncState)?
+    /// The document a serving side is syncing: loaded, or answered from its ``SyncShortcut``.
+    private struct Served {
+        var path: String
+        var document: Document?
+        var state: SyncState
+        /// The state at the start and the first message received: the shortcut's key.
+        var initial: SyncState
+        var firstIncoming: [UInt8]
+        var firstReply: [UInt8] = []
+        var frames = 0
+        var saved = false
+        var copiesMerged: [String] = []
+        var identity: BackingFiles.Identity?
+    }
+
+    /// The serving side: answers every frame until done or the end of the input. `prepare` runs on
+    /// the hello, told whether the peer asks for a dry run, before this side's documents are listed.
+    mutating func serve(stateFolder: (String) -> String?, prepare: (Bool) throws -> Void = { _ in }) throws {
+        var current: Served?
         var peer = "peer"
         var changed = Set<String>()
         var dryRun = false
         var imagesByFolder: [String: [SessionFrame.ImageEntry]] = [:]
         func finishCurrent() throws {
-            if let current { try side.saveSyncState(current.state, for: current.path) }
+            guard let served = current else { return }
             current = nil
+            guard served.document != nil else { return }  // answered from the shortcut: nothing changed
+            try side.saveSyncState(served.state, for: served.path)
+            // One exchange that changed neither the document nor the state: answered without loading next time.
+            if served.frames == 1, !served.saved, served.copiesMerged.isEmpty, served.state.encoded == served.initial.encoded,
+               let identity = served.identity, let shortcut = side.shortcut(for: served.path) {
+                shortcut.record(served.firstReply, for: SyncShortcut.key(identity: identity, state: served.initial.encoded, incoming: served.firstIncoming))
+            }
+        }
+        /// Loads the document of `served` (answered from the shortcut so far), bringing its state to
+        /// where the first exchange left it.
+        func load(_ served: inout Served) throws {
+            let loaded = try side.loadDocument(served.path)
+            var document = loaded.document
+            var state = served.initial
+            if !served.firstIncoming.isEmpty { try document.receiveSyncMessage(SyncMessage.decode(served.firstIncoming), state: &state) }
+            _ = document.generateSyncMessage(&state)
+            served.document = document
+            served.state = state
+            served.copiesMerged = loaded.copiesMerged
+            served.identity = loaded.identity
         }
         defer { try? finishCurrent() }
         while let bytes = try channel.receive() {
@@ -159,7 +245,8 @@ struct SyncSession {
                 case .hello(let name, let wantsDryRun, _, _):
                     peer = name
                     dryRun = wantsDryRun
-                    side = StoreSyncSide(storePath: side.storePath, stateFolder: stateFolder(peer), dryRun: dryRun)
+                    side = side.with(stateFolder: stateFolder(peer), dryRun: dryRun)
+                    try prepare(dryRun)
                     let months = try side.imageMonths()
                     imagesByFolder = months.byFolder
                     try channel.send(SessionFrame.hello(peer: identity, dryRun: dryRun, documents: try side.documentPaths(), images: months.summaries).encoded)
@@ -170,25 +257,53 @@ struct SyncSession {
                     guard StoreSyncSide.isDocumentPath(path) else { throw Failure.protocolError("\(path) is not a document of a store") }
                     if current?.path != path {
                         try finishCurrent()
+                        let initial = side.syncState(for: path)
+                        var served = Served(path: path, document: nil, state: initial, initial: initial, firstIncoming: message)
+                        if let shortcut = side.shortcut(for: path), side.waitingCopies(of: path).isEmpty, let identity = side.documentIdentity(path),
+                           let reply = shortcut.answer(for: SyncShortcut.key(identity: identity, state: initial.encoded, incoming: message)) {
+                            served.frames = 1
+                            current = served
+                            try channel.send(SessionFrame.sync(path: path, message: reply).encoded)
+                            continue
+                        }
                         do {
-                            current = (path, try side.loadDocument(path).document, side.syncState(for: path))
+                            let loaded = try side.loadDocument(path)
+                            served.document = loaded.document
+                            served.copiesMerged = loaded.copiesMerged
+                            served.identity = loaded.identity
                         } catch {
                             try channel.send(SessionFrame.skipped(path: path, reason: "\(error)").encoded)
                             continue
                         }
+                        current = served
+                    } else if var served = current, served.document == nil {
+                        // A second frame after an answer from the shortcut: the document is needed now.
+                        do { try load(&served) } catch {
+                            current = nil
+                            try channel.send(SessionFrame.skipped(path: path, reason: "\(error)").encoded)
+                            continue
+                        }
+                        current = served
                     }
-                    guard var open = current else { continue }
+                    guard var open = current, var document = open.document else { continue }
+                    // The only reference while it changes (a second one would copy the whole document).
+                    current = nil
+                    open.document = nil
                     if !message.isEmpty {
-                        let before = open.document.heads
-                        try open.document.receiveSyncMessage(SyncMessage.decode(message), state: &open.state)
-                        if open.document.heads != before {
-                            try side.saveDocument(&open.document, at: path)
+                        let before = document.heads
+                        try document.receiveSyncMessage(SyncMessage.decode(message), state: &open.state)
+                        if document.heads != before {
+                            try side.saveDocument(&document, at: path)
+                            open.saved = true
                             changed.insert(path)
                         }
                     }
-                    let reply = open.document.generateSyncMessage(&open.state)
+                    let reply = document.generateSyncMessage(&open.state)?.encoded ?? []
+                    open.document = document
+                    open.frames += 1
+                    if open.frames == 1 { open.firstReply = reply }
                     current = open
-                    try channel.send(SessionFrame.sync(path: path, message: reply?.encoded ?? []).encoded)
+                    try channel.send(SessionFrame.sync(path: path, message: reply).encoded)
                 case .imageRequest(let path):
                     guard StoreSyncSide.isImagePath(path) else { throw Failure.protocolError("\(path) is not an image of a store") }
                     try channel.send(SessionFrame.image(path: path, bytes: try side.readImage(path)).encoded)

@@ -9,9 +9,13 @@ struct SyncSummary {
     var imagesCopiedThere: [String] = []
     var imageConflicts: [String] = []
     var documentCount = 0
+    /// Documents this side answered from what it kept of the last sync, without loading them.
+    var documentsNotLoaded = 0
     var roundTrips = 0
     var bytesSent = 0
     var bytesReceived = 0
+    /// Lines said before the figures: conflict copies merged before syncing, what the mount took.
+    var notes: [String] = []
 
     func lines(dryRun: Bool) -> [String] {
         let verb = dryRun ? "would change" : "changed"
@@ -28,6 +32,10 @@ struct SyncSummary {
         for conflict in imageConflicts {
             lines.append("image conflict: \(conflict)")
         }
+        if documentsNotLoaded > 0 {
+            lines.append("\(documentsNotLoaded) document\(documentsNotLoaded == 1 ? "" : "s") unchanged here since the last sync, not loaded")
+        }
+        lines += notes
         for skipped in documentsSkipped {
             lines.append("not synced: \(skipped)")
         }
