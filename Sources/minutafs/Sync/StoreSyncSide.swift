@@ -35,7 +35,7 @@ struct StoreSyncSide {
             for month in try names(in: "records/\(year.name)") where !month.isDirectory {
                 let path = "records/\(year.name)/\(month.name)"
                 if Self.isDocumentPath(path) { paths.insert(path) }
-                if let copy = ConflictCopyName.match(month.name), copy.primaryName != "tags.automerge" {
+                if let copy = ConflictCopyName.match(month.name), copy.primaryName != DocumentName.tagsPath {
                     paths.insert("records/\(year.name)/\(copy.primaryName)")
                 }
             }
