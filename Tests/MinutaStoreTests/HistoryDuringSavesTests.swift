@@ -16,7 +16,8 @@ struct HistoryDuringSavesTests {
     func presentAfterASlowSave() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let faults = FaultInjection()
+            let store = try Store(path: path, timeZone: .utc, faults: faults)
             let tree = StoreView(store: store)
             let present = "/.minutafs/history/2999-01-01T00:00Z/records/2024/03"
             let deleted = try #require(try store.recordFiles(in: Self.march).first)
@@ -24,7 +25,7 @@ struct HistoryDuringSavesTests {
 
             // The deletion's save is held inside its folder fsync, after the new file is in place, until
             // history has been read meanwhile (no clock decides how long the save takes).
-            let hold = FaultInjection.hold(.fsyncDirectory, under: path)
+            let hold = faults.hold(.fsyncDirectory, under: path)
             defer { hold.release() }
             let done = Mutex<Result<Void, StoreError>?>(nil)
             let deleting = Thread {

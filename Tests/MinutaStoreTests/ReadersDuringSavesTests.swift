@@ -23,13 +23,14 @@ struct ReadersDuringSavesTests {
     func readsOfOtherMonthsDoNotWaitForASave() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let faults = FaultInjection()
+            let store = try Store(path: path, timeZone: .utc, faults: faults)
             let file = try #require(try store.recordFiles(in: Self.january).first)
             let held = try #require(try store.recordFiles(in: Self.august).first)
             let bytes = try Self.withComment("saved on a slow disk", file)
             // The save's folder fsync does not return until the reads below are done: a read that
             // waited for the save would never finish (and the deadline below would say so).
-            let hold = FaultInjection.hold(.fsyncDirectory, under: path)
+            let hold = faults.hold(.fsyncDirectory, under: path)
             defer { hold.release() }
             let saved = Mutex<Result<Store.WriteOutcome, StoreError>?>(nil)
             let saving = Thread {
@@ -67,12 +68,13 @@ struct SavesOfDifferentMonthsTests {
     func monthsSaveInParallel() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let faults = FaultInjection()
+            let store = try Store(path: path, timeZone: .utc, faults: faults)
             let january = ReadersDuringSavesTests.january, august = ReadersDuringSavesTests.august
             let first = try #require(try store.recordFiles(in: january).first)
             let other = try #require(try store.recordFiles(in: august).first)
             // January's save stops just before its exchange, with its write lane held.
-            let hold = FaultInjection.hold(.exchange, under: path + "/" + january.documentPath)
+            let hold = faults.hold(.exchange, under: path + "/" + january.documentPath)
             defer { hold.release() }
             let results = Mutex<[String: Result<Store.WriteOutcome, StoreError>]>([:])
             func save(_ label: String, _ comment: String, _ file: RecordFile, in month: Month) throws -> Thread {

@@ -95,9 +95,10 @@ struct UnreadableDocumentTests {
     func folderFsyncFailure() throws {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: storePath, timeZone: .utc)
-            FaultInjection.inject(.fsyncDirectory, errno: EIO, under: storePath)
-            defer { FaultInjection.clear(.fsyncDirectory, under: storePath) }
+            let faults = FaultInjection()
+            let store = try Store(path: storePath, timeZone: .utc, faults: faults)
+            faults.inject(.fsyncDirectory, errno: EIO, under: storePath)
+            defer { faults.clear(.fsyncDirectory, under: storePath) }
             #expect(throws: StoreError.system(file: storePath + "/records/2024", operation: "fsync of the folder", errno: .ioError)) {
                 try edit(store, comment: "not durable")
             }
@@ -108,9 +109,10 @@ struct UnreadableDocumentTests {
     func renameFallback() throws {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
-            FaultInjection.inject(.exchange, errno: EINVAL, under: storePath)
-            defer { FaultInjection.clear(.exchange, under: storePath) }
-            let store = try Store(path: storePath, timeZone: .utc)
+            let faults = FaultInjection()
+            faults.inject(.exchange, errno: EINVAL, under: storePath)
+            defer { faults.clear(.exchange, under: storePath) }
+            let store = try Store(path: storePath, timeZone: .utc, faults: faults)
             try edit(store, comment: "first")
             let primary = storePath + "/records/2024/01.automerge"
             var device = try Document.load(Fixtures.contents(ofFileAtPath: primary)).fork()

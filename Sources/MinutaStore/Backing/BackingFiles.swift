@@ -243,9 +243,12 @@ package enum BackingFiles {
 
     /// Swaps the files at two paths in one step (`renameat2` with `RENAME_EXCHANGE`). Returns false,
     /// having changed nothing, where the file system cannot exchange (then rename with a re-check).
-    package static func exchange(_ first: String, _ second: String) throws(StoreError) -> Bool {
-        if FaultInjection.failure(for: .exchange, path: second) != nil { return false }
-        FaultInjection.waitIfHeld(.exchange, path: second)
+    /// `faults`: what a test makes this call see (nil outside tests).
+    package static func exchange(_ first: String, _ second: String, faults: FaultInjection? = nil) throws(StoreError) -> Bool {
+        if let faults {
+            if faults.failure(for: .exchange, path: second) != nil { return false }
+            faults.waitIfHeld(.exchange, path: second)
+        }
         guard minutafs_renameat2(AT_FDCWD, first, AT_FDCWD, second, minutafs_rename_exchange) == 0 else {
             let code = errno
             if code == EINVAL || code == ENOSYS || code == ENOTSUP || code == EOPNOTSUPP { return false }
@@ -304,17 +307,20 @@ package enum BackingFiles {
 
     /// Makes a folder's entries durable (a rename or unlink in it survives a crash).
     /// - Throws: when the folder cannot be opened or `fsync` fails: the entry may not be on disk.
-    package static func syncDirectory(_ path: String) throws(StoreError) {
+    /// `faults`: what a test makes this call see (nil outside tests).
+    package static func syncDirectory(_ path: String, faults: FaultInjection? = nil) throws(StoreError) {
         let descriptor: FileDescriptor
         do { descriptor = try openDescriptor(path, .readOnly, options: .directory) } catch {
             throw .system(file: path, operation: "open folder for fsync", errno: error)
         }
         defer { try? descriptor.close() }
-        if let injected = FaultInjection.failure(for: .fsyncDirectory, path: path) {
-            throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
+        if let faults {
+            if let injected = faults.failure(for: .fsyncDirectory, path: path) {
+                throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: injected))
+            }
+            if let milliseconds = faults.delay(for: .fsyncDirectory, path: path) { usleep(UInt32(milliseconds) * 1000) }
+            faults.waitIfHeld(.fsyncDirectory, path: path)
         }
-        if let milliseconds = FaultInjection.delay(for: .fsyncDirectory, path: path) { usleep(UInt32(milliseconds) * 1000) }
-        FaultInjection.waitIfHeld(.fsyncDirectory, path: path)
         guard fsync(descriptor.rawValue) == 0 else { throw .system(file: path, operation: "fsync of the folder", errno: Errno(rawValue: errno)) }
     }
 

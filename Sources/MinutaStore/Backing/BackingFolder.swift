@@ -30,9 +30,12 @@ struct BackingFolder: Sendable {
     /// The folder itself, open, to read it once its path leads elsewhere.
     private let descriptor: BackingFolderDescriptor?
     private let events: StoreEvents
+    /// The system-call failures a test makes this store see; nil outside tests.
+    let faults: FaultInjection?
 
-    init(path: String, events: StoreEvents) {
+    init(path: String, events: StoreEvents, faults: FaultInjection? = nil) {
         self.path = path
+        self.faults = faults
         self.identity = Identity(path: path)
         self.descriptor = identity == nil ? nil : BackingFolderDescriptor(path: path)
         self.events = events

@@ -1,37 +1,43 @@
 import Dispatch
 import Synchronization
 
-/// System-call failures a test makes the store see, to prove each is handled (a folder whose fsync
-/// fails, a file system that cannot exchange files). Each applies to paths under one folder, so tests
-/// running at the same time do not see each other's. Empty outside tests.
-package enum FaultInjection {
+/// System-call failures a test makes one store see, to prove each is handled (a folder whose fsync
+/// fails, a file system that cannot exchange files, a disk slow or held at one call). A store gets one
+/// as a dependency (`Store(path:…, faults:)`, kept by its `BackingFolder` and passed to the system-call
+/// wrappers its documents are written through); without one, nothing is checked. Each failure, delay
+/// or hold applies to the paths under a folder (the store's whole folder unless told), so a test can
+/// aim at one document.
+package final class FaultInjection: Sendable {
     package enum Point: Hashable, Sendable {
-        /// `fsync` of a folder after a rename or unlink (``BackingFiles/syncDirectory(_:)``).
+        /// `fsync` of a folder after a rename or unlink (``BackingFiles/syncDirectory(_:faults:)``).
         case fsyncDirectory
         /// `renameat2(RENAME_EXCHANGE)` of a document over its file: reported unsupported (`inject`), so the
         /// rename fallback runs, or held (`hold`, under the document's path) just before it is made.
         case exchange
     }
 
-    private static let failures = Mutex<[(point: Point, folder: String, errno: Int32)]>([])
-    private static let delays = Mutex<[(point: Point, folder: String, milliseconds: Int)]>([])
+    private let failures = Mutex<[(point: Point, folder: String, errno: Int32)]>([])
+    private let delays = Mutex<[(point: Point, folder: String, milliseconds: Int)]>([])
+    private let holds = Mutex<[Hold]>([])
+
+    package init() {}
 
     /// Makes `point` fail with `code` (an errno value) for paths under `folder` until ``clear(_:under:)``.
-    package static func inject(_ point: Point, errno code: Int32, under folder: String) {
+    package func inject(_ point: Point, errno code: Int32, under folder: String) {
         failures.withLock { $0.append((point, folder, code)) }
     }
 
-    package static func clear(_ point: Point, under folder: String) {
+    package func clear(_ point: Point, under folder: String) {
         failures.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
     }
 
     /// Makes `point` take `milliseconds` longer (a slow disk) for paths under `folder` until
     /// ``clearDelay(_:under:)``.
-    package static func delay(_ point: Point, milliseconds: Int, under folder: String) {
+    package func delay(_ point: Point, milliseconds: Int, under folder: String) {
         delays.withLock { $0.append((point, folder, milliseconds)) }
     }
 
-    package static func clearDelay(_ point: Point, under folder: String) {
+    package func clearDelay(_ point: Point, under folder: String) {
         delays.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
     }
 
@@ -41,12 +47,14 @@ package enum FaultInjection {
     package final class Hold: Sendable {
         fileprivate let point: Point
         fileprivate let folder: String
+        private let owner: FaultInjection
         private let reached = DispatchSemaphore(value: 0)
         private let released = DispatchSemaphore(value: 0)
 
-        fileprivate init(point: Point, folder: String) {
+        fileprivate init(point: Point, folder: String, owner: FaultInjection) {
             self.point = point
             self.folder = folder
+            self.owner = owner
         }
 
         /// Whether a thread reached the held call within `seconds` (a deadline for a test that went
@@ -57,7 +65,7 @@ package enum FaultInjection {
 
         /// Lets the held call (and every later one) go on; the hold is removed.
         package func release() {
-            FaultInjection.holds.withLock { $0.removeAll { $0 === self } }
+            owner.holds.withLock { $0.removeAll { $0 === self } }
             released.signal()
         }
 
@@ -68,33 +76,29 @@ package enum FaultInjection {
         }
     }
 
-    private static let holds = Mutex<[Hold]>([])
-
     /// Holds the next calls of `point` for paths under `folder` until the returned hold is released.
-    package static func hold(_ point: Point, under folder: String) -> Hold {
-        let hold = Hold(point: point, folder: folder)
+    package func hold(_ point: Point, under folder: String) -> Hold {
+        let hold = Hold(point: point, folder: folder, owner: self)
         holds.withLock { $0.append(hold) }
         return hold
     }
 
     /// Waits here while a test holds `point` for `path`.
-    static func waitIfHeld(_ point: Point, path: String) {
-        let hold = holds.withLock { list in
-            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }
-        }
+    func waitIfHeld(_ point: Point, path: String) {
+        let hold = holds.withLock { list in list.first { $0.point == point && Self.isUnder(path, $0.folder) } }
         hold?.holdHere()
     }
 
     /// How much longer `point` takes for `path`; nil when no test slowed it.
-    static func delay(for point: Point, path: String) -> Int? {
-        delays.withLock { list in
-            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }?.milliseconds
-        }
+    func delay(for point: Point, path: String) -> Int? {
+        delays.withLock { list in list.first { $0.point == point && Self.isUnder(path, $0.folder) }?.milliseconds }
     }
 
-    static func failure(for point: Point, path: String) -> Int32? {
-        failures.withLock { list in
-            list.first { $0.point == point && (path == $0.folder || path.hasPrefix($0.folder + "/")) }?.errno
-        }
+    func failure(for point: Point, path: String) -> Int32? {
+        failures.withLock { list in list.first { $0.point == point && Self.isUnder(path, $0.folder) }?.errno }
+    }
+
+    private static func isUnder(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder + "/")
     }
 }

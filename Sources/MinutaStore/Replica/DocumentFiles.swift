@@ -236,7 +236,7 @@ final class DocumentFiles: Sendable {
                 unlink(written.path)
                 continue
             }
-            try BackingFiles.syncDirectory(BackingFiles.parentPath(absolute(copy)))
+            try BackingFiles.syncDirectory(BackingFiles.parentPath(absolute(copy)), faults: self.folder.faults)
             return copy
         }
         throw .system(file: relative, operation: "write a conflict copy", errno: .fileExists)
@@ -329,7 +329,7 @@ final class DocumentFiles: Sendable {
                 expected = try mergeFromDisk(&loaded, relative).identity
                 continue
             }
-            try BackingFiles.syncDirectory(folder)
+            try BackingFiles.syncDirectory(folder, faults: self.folder.faults)
             if case .exchanged(let swappedOut) = placement {
                 mergedAway.append(swappedOut)
                 if try mergeDisplacedVersion(at: swappedOut, over: file, into: &loaded, relative, expected: expected, mergedAway: mergedAway) {
@@ -371,7 +371,7 @@ final class DocumentFiles: Sendable {
             }
             return .renamed
         }
-        if try BackingFiles.exchange(temporary, file) { return .exchanged(swappedOut: temporary) }
+        if try BackingFiles.exchange(temporary, file, faults: self.folder.faults) { return .exchanged(swappedOut: temporary) }
         // The file system cannot exchange: rename over the file if it is still the one merged.
         guard BackingFiles.status(file)?.identity == expected else {
             unlink(temporary)
@@ -450,10 +450,10 @@ final class DocumentFiles: Sendable {
         _ swappedOut: String, over file: String, loaded: inout LoadedDocument, _ relative: String, reason: UnreadableReason,
         identity: BackingFiles.Identity?, mergedAway: [String]
     ) throws(StoreError) -> Never {
-        guard try BackingFiles.exchange(swappedOut, file) else {
+        guard try BackingFiles.exchange(swappedOut, file, faults: self.folder.faults) else {
             throw .system(file: relative, operation: "put back a file that does not load (it is at \(swappedOut))", errno: .ioError)
         }
-        try BackingFiles.syncDirectory(BackingFiles.parentPath(file))
+        try BackingFiles.syncDirectory(BackingFiles.parentPath(file), faults: self.folder.faults)
         markUnreadable(relative, reason: reason, identity: identity)
         // Our version is at `swappedOut` now; the conflict copy takes its place. Always written here:
         // files merged away in this save are removed next, and their changes must be on disk first.

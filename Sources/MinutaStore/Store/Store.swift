@@ -110,11 +110,24 @@ public final class Store: Sendable {
     /// With `mergesWaitingCopiesInMemory` (for commands that only read: `report`, `log`, `now`), each
     /// document is read merged with the conflict copies waiting beside it, in memory, as a mount
     /// would show it; such a store must not write (see `Store+WaitingCopies.swift`).
-    public init(
+    public convenience init(
         path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
         cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
         clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(StoreError) {
+        try self.init(path: path, timeZone: timeZone, actor: actor, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
+                      indexesRecordHolders: indexesRecordHolders, mergesWaitingCopiesInMemory: mergesWaitingCopiesInMemory,
+                      clock: clock, log: log, faults: nil)
+    }
+
+    /// A store whose document writes see the system-call failures, delays and holds `faults` makes
+    /// (tests; `Backing/FaultInjection.swift`).
+    package init(
+        path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
+        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
+        clock: @escaping @Sendable () -> Int = Store.systemClock,
+        log: @escaping @Sendable (String) -> Void = { _ in }, faults: FaultInjection?
     ) throws(StoreError) {
         var absolute = path
         if !absolute.hasPrefix("/") {
@@ -139,7 +152,7 @@ public final class Store: Sendable {
         let events = StoreEvents(log: log)
         self.events = events
         self.clock = clock
-        let backingFolder = BackingFolder(path: absolute, events: events)
+        let backingFolder = BackingFolder(path: absolute, events: events, faults: faults)
         self.backingFolder = backingFolder
         self.documentFiles = DocumentFiles(folder: backingFolder, actor: actor, unreadable: unreadable, events: events, clock: clock)
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
