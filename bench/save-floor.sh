@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# A save through the mount against the durable floor, and saves of two months in parallel with a slow
+# fsync (issue 38). A generated two-year store (RECORDS records a month) is mounted from a fresh copy.
+#   1. Save latency: N saves of one record file through the mount (open, write, close; close returns
+#      once the save is durable), the record's comment alternating between two values, against N
+#      durable plain-file saves of the same bytes on the same disk (temporary file, fsync, rename,
+#      folder fsync), in rounds alternating plain and mount; prints p50 and p90 of each and the ratio
+#      of the p50s (target: at most 1.5x).
+#   2. Parallel saves with fsync slowed by DELAY_MS (an LD_PRELOAD shim, fsync-delay.c): one process
+#      saving a record of 2016/03 for SECONDS_PER_RUN seconds, then two processes saving records of
+#      2016/03 and 2016/04 at once; prints the save counts and the speed-up of two months over one
+#      (1.0x: one write lane for every month; 2.0x: a lane per month).
+# Exits 0 whatever the numbers; exits 1 when a save fails.
+#
+#   bench/save-floor.sh [WORKDIR]     (default: /var/tmp/minutafs-save-floor)
+#
+# Environment: MINUTAFS (default .build/release/minutafs), MINUTAFS_BENCH (the store generator;
+# default .build/release/minutafs-bench), RECORDS (300), SAVES (400 per round), ROUNDS (3),
+# SECONDS_PER_RUN (6), DELAY_MS (100).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-/var/tmp/minutafs-save-floor}
+bin=${MINUTAFS:-.build/release/minutafs}
+generator=${MINUTAFS_BENCH:-.build/release/minutafs-bench}
+records=${RECORDS:-300}
+saves=${SAVES:-400}
+rounds=${ROUNDS:-3}
+seconds=${SECONDS_PER_RUN:-6}
+delay=${DELAY_MS:-100}
+if [ ! -x "$bin" ] || [ ! -x "$generator" ]; then
+    swift build -c release --product minutafs
+    swift build -c release --product minutafs-bench
+fi
+mkdir -p "$work"
+store=$work/store-2-$records
+copy=$work/run-store
+mnt=$work/mnt
+pid=
+cleanup() {
+    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if grep -q " $mnt " /proc/self/mountinfo; then fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"; fi
+    pid=
+}
+trap cleanup EXIT
+cleanup
+cc -O2 -shared -fPIC -o "$work/fsync-delay.so" bench/fsync-delay.c -ldl
+cc -O2 -o "$work/save-latency" bench/save-latency.c
+if [ ! -d "$store" ]; then
+    echo "generating 2 years x 12 months x $records records in $store ..." >&2
+    "$generator" store "$store" 2 "$records" >/dev/null
+fi
+
+# mount DELAY_MS: a fresh copy of the store mounted with fsync slowed by DELAY_MS.
+mount_copy() {
+    rm -rf "$copy" "$work/state" "$work/cache"
+    cp -a "$store" "$copy"
+    mkdir -p "$mnt"
+    LD_PRELOAD=$work/fsync-delay.so FSYNC_DELAY_MS=$1 XDG_STATE_HOME=$work/state XDG_CACHE_HOME=$work/cache \
+        "$bin" mount -f --timezone UTC "$copy" "$mnt" 2>"$work/mount.log" &
+    pid=$!
+    until ls "$mnt/records" >/dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do
+        kill -0 "$pid" 2>/dev/null || { echo "the mount ended: $(cat "$work/mount.log")" >&2; exit 1; }
+        sleep 0.01
+    done
+}
+
+# variants MONTH NAME: prints the path of a record file of MONTH, and writes two versions of it
+# (comments "save A" and "save B") to $work/NAME-a.json and $work/NAME-b.json.
+variants() {
+    local file
+    file=$mnt/records/$1/$(ls "$mnt/records/$1" | awk '/\.json$/ && n++ < 1')
+    jq '.comment = "save A"' "$file" > "$work/$2-a.json"
+    jq '.comment = "save B"' "$file" > "$work/$2-b.json"
+    echo "$file"
+}
+
+percentile() {  # percentile P FILE: the P-th percentile of the numbers in FILE
+    sort -n "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; printf "%.3f", v[i] }'
+}
+
+echo "save latency against the durable floor: 2 years x $records records a month, $rounds rounds of $saves saves, $bin ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
+mount_copy 0
+file=$(variants 2016/03 first)
+mkdir -p "$work/plain"
+plain=$work/plain/record.json
+cp "$work/first-a.json" "$plain"
+: > "$work/mount-ms"
+: > "$work/plain-ms"
+"$work/save-latency" mount "$file" "$work/first-a.json" "$work/first-b.json" 50 > /dev/null  # warm-up
+for _ in $(seq "$rounds"); do
+    "$work/save-latency" plain "$plain" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/plain-ms"
+    "$work/save-latency" mount "$file" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/mount-ms"
+done
+cleanup
+plain50=$(percentile 50 "$work/plain-ms")
+mount50=$(percentile 50 "$work/mount-ms")
+echo "  durable plain-file save: p50 $plain50 ms, p90 $(percentile 90 "$work/plain-ms") ms ($(wc -l < "$work/plain-ms") saves)"
+echo "  save through the mount:  p50 $mount50 ms, p90 $(percentile 90 "$work/mount-ms") ms ($(wc -l < "$work/mount-ms") saves)"
+awk -v m="$mount50" -v p="$plain50" 'BEGIN { r = m / p; printf "  ratio of the p50s: %.2fx (target: at most 1.5x): %s\n", r, (r <= 1.5 ? "met" : "not met") }'
+
+echo "parallel saves with fsync slowed by $delay ms, $seconds s each:"
+mount_copy "$delay"
+first=$(variants 2016/03 first)
+second=$(variants 2016/04 second)
+one=$("$work/save-latency" loop "$first" "$work/first-a.json" "$work/first-b.json" "$seconds")
+"$work/save-latency" loop "$first" "$work/first-a.json" "$work/first-b.json" "$seconds" > "$work/two-a" &
+a=$!
+"$work/save-latency" loop "$second" "$work/second-a.json" "$work/second-b.json" "$seconds" > "$work/two-b" &
+b=$!
+wait "$a"
+wait "$b"
+cleanup
+two_a=$(cat "$work/two-a")
+two_b=$(cat "$work/two-b")
+echo "  one month alone: $one saves"
+echo "  two months at once: $two_a + $two_b = $((two_a + two_b)) saves"
+awk -v one="$one" -v two="$((two_a + two_b))" 'BEGIN { printf "  two months over one: %.2fx (a lane per month: about 2x)\n", two / one }'
