@@ -61,9 +61,13 @@ struct LoadedDocument: Sendable {
         reusableView = nil
     }
 
-    /// The record `id` changed and no other did (an edit of this store, not a merge).
+    /// The record `id` changed and no other did (an edit of this store, not a merge). Called after the
+    /// edit's operations and before they are committed: the view rendered for the document's heads, which
+    /// only this edit's uncommitted operations have changed since, is kept to reuse with `id` rendered
+    /// again. A view of other heads (a merge or a commit since) is never reused.
     mutating func invalidateView(changedRecord id: String) {
-        var reusable = view.map { (view: $0, changedRecords: Set<RecordID>()) } ?? reusableView
+        let current = rendered.flatMap { $0.version.heads == document.heads ? $0.view : nil }
+        var reusable = current.map { (view: $0, changedRecords: Set<RecordID>()) } ?? reusableView
         reusable?.changedRecords.insert(RecordID(id))
         view = nil
         reusableView = reusable

@@ -64,3 +64,25 @@ struct LoadedDocumentTests {
         #expect(loaded.savedFileIdentity == nil)
     }
 }
+
+extension LoadedDocumentTests {
+    @Test("an edit announced after its operations, before the commit, still reuses the view it changed")
+    func editThenInvalidateReuses() throws {
+        var loaded = LoadedDocument(document: try Self.document(), identity: nil, view: Self.view(["a.json", "b.json"]), savedChangeCount: 1)
+        let record = try #require(RecordView.object("A", in: loaded.document))
+        try loaded.document.put(.string("edited"), forKey: "comment", in: record)
+        loaded.invalidateView(changedRecord: "A")
+        #expect(loaded.reusableView?.view.files.count == 2, "the edit's own uncommitted operations do not make the view useless")
+        #expect(loaded.reusableView?.changedRecords == [RecordID("A")])
+    }
+
+    @Test("a view of other heads (a commit or merge since it was rendered) is not reused")
+    func viewOfOtherHeadsNotReused() throws {
+        var loaded = LoadedDocument(document: try Self.document(), identity: nil, view: Self.view(["a.json"]), savedChangeCount: 1)
+        let other = try loaded.document.putObject(.map, forKey: "B")
+        try loaded.document.put(.string("from elsewhere"), forKey: "comment", in: other)
+        loaded.document.commit(time: 2)
+        loaded.invalidateView(changedRecord: "A")
+        #expect(loaded.reusableView == nil)
+    }
+}
