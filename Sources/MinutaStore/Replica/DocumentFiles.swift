@@ -31,8 +31,9 @@ final class DocumentFiles: Sendable {
     let unreadable: UnreadableFiles
     let events: StoreEvents
     /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
-    /// A lock of its own, taken alone or inside the store's `state`.
-    let supersededValues = Mutex(SupersededValues())
+    /// A lock of its own, taken alone or inside the store's `state`; only this type takes it (the
+    /// store asks through `publishMerges`, `omission` and `reconcile`).
+    private let supersededValues = Mutex(SupersededValues())
     /// Seconds since the epoch: the time of the changes committed and of conflict copies' names.
     private let clock: @Sendable () -> Int
 
@@ -139,6 +140,30 @@ final class DocumentFiles: Sendable {
             return .loaded(document, identity: read.identity, bytes: read.bytes)
         } catch {
             return .unreadable(.format(error), identity: read.identity)
+        }
+    }
+
+    // MARK: Fields merges changed
+
+    /// The merges noted so far are shown from `instant` on (see ``SupersededValues/publish(at:)``).
+    func publishMerges(at instant: ContinuousClock.Instant) {
+        supersededValues.withLock { $0.publish(at: instant) }
+    }
+
+    /// What a `tags.json` save that leaves out tag `id` does with it (``SupersededValues/omission(of:reading:now:)``).
+    func omission(of id: RecordID, reading: WriterRead, now: Int) -> SupersededValues.Omission {
+        supersededValues.withLock { $0.omission(of: id, reading: reading, now: now) }
+    }
+
+    /// The fields a save of record (or tag) `id` writes, given what its writer read, and what became of
+    /// each field a merge had changed (``SupersededValues/reconcile(_:current:recordID:reading:now:)``);
+    /// nil when no merge changed any field (the save writes what it was given).
+    func reconcile(
+        _ written: [(key: String, value: JSONValue)], current: [(key: String, value: JSONValue)], recordID id: RecordID,
+        reading: WriterRead, now: Int
+    ) -> (fields: [(key: String, value: JSONValue)], outcomes: [SupersededValues.Outcome])? {
+        supersededValues.withLock { values in
+            values.isEmpty ? nil : values.reconcile(written, current: current, recordID: id, reading: reading, now: now)
         }
     }
 

@@ -7,14 +7,14 @@ extension Store {
     /// they changed): a writer that reads after this could have seen them.
     public func publishMerges() {
         let now = ContinuousClock.now
-        documentFiles.supersededValues.withLock { $0.publish(at: now) }
+        documentFiles.publishMerges(at: now)
     }
 
     /// What a `tags.json` save that leaves out tag `id` does with it (see ``SupersededValues/omission(of:reading:now:)``),
     /// and the `.minutafs/conflicts` line that says so, if any.
     func omissionOfTag(_ id: String, reading: WriterRead) -> (deletes: Bool, conflictLine: String?) {
         let now = now()
-        let omission = documentFiles.supersededValues.withLock { $0.omission(of: RecordID(id), reading: reading, now: now) }
+        let omission = documentFiles.omission(of: RecordID(id), reading: reading, now: now)
         switch omission {
         case .delete:
             return (true, nil)
@@ -35,9 +35,7 @@ extension Store {
         file: String, reading: WriterRead
     ) -> (fields: [(key: String, value: JSONValue)], conflictLines: [String]) {
         let now = now()
-        let reconciled = documentFiles.supersededValues.withLock { values -> (fields: [(key: String, value: JSONValue)], outcomes: [SupersededValues.Outcome])? in
-            values.isEmpty ? nil : values.reconcile(written, current: current, recordID: RecordID(id), reading: reading, now: now)
-        }
+        let reconciled = documentFiles.reconcile(written, current: current, recordID: RecordID(id), reading: reading, now: now)
         guard let (fields, outcomes) = reconciled else { return (written, []) }
         let lines = outcomes.map { outcome in
             let written = outcome.written.map(Self.oneLine) ?? "no value"
