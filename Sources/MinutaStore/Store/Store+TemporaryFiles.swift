@@ -65,23 +65,8 @@ extension Store {
                 return true
             case .loaded(let leftover, _, _):
                 do throws(StoreError) {
-                    if unreadable[primary] != nil || {
-                        if case .unreadable = documentFiles.readDocumentFile(primary) { return true } else { return false }
-                    }() {
-                        let copy = try documentFiles.writeConflictCopy(of: leftover, for: primary)
-                        events.note("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
-                    } else {
-                        let bringIn = { (loaded: inout LoadedDocument) throws(StoreError) in
-                            loaded.noteMerged()
-                            // A leftover whose changes the primary could not be saved with stays as it is (SPEC 5a).
-                            do throws(AutomergeError) {
-                                try loaded.document.requireSavable(merging: leftover)
-                                try loaded.document.merge(leftover)
-                            } catch {
-                                throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error)
-                            }
-                            try self.documentFiles.save(&loaded, to: primary)
-                        }
+                    // DocumentFiles decides where it goes; the store only hands over the held document.
+                    _ = try documentFiles.bringInLeftover(leftover, from: relative, into: primary) { bringIn throws(StoreError) in
                         if let month = Month(documentPath: primary) {
                             _ = try withCheckedOut(month, creatingEmpty: true, change: bringIn)
                         } else {
