@@ -14,9 +14,7 @@ extension DocumentFiles {
         _ leftover: Document, from relative: String, into primary: String,
         checkOut: ((inout LoadedDocument) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> String? {
-        if unreadable[primary] != nil || {
-            if case .unreadable = readDocumentFile(primary) { return true } else { return false }
-        }() {
+        if doesNotLoad(primary) {
             let copy = try writeConflictCopy(of: leftover, for: primary)
             events.note("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
             return copy

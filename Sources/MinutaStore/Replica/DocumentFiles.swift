@@ -199,11 +199,38 @@ final class DocumentFiles: Sendable {
         relative == "tags.automerge" ? "tags.json" : String(relative.dropLast(".automerge".count))
     }
 
+    /// What is known of the document at `relative` if its file is still the version found not to load
+    /// (looked at now); nil when it loads, was never found unreadable, or was replaced since.
+    func stillUnreadable(_ relative: String) -> UnreadableDocument? {
+        unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity)
+    }
+
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String) throws(StoreError) {
-        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity) {
+        if let known = stillUnreadable(relative) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
+    }
+
+    /// Reads the document file at `relative`, noting whether it loads: one that does not is noted
+    /// (`.minutafs/errors`, status), one that does (or is gone) clears that note.
+    func readNotingUnreadable(_ relative: String) -> DocumentFileContents {
+        let contents = readDocumentFile(relative)
+        switch contents {
+        case .absent, .loaded:
+            clearUnreadable(relative)
+        case .unreadable(let reason, let identity):
+            markUnreadable(relative, reason: reason, identity: identity)
+        }
+        return contents
+    }
+
+    /// Whether the document at `relative` does not load: known not to (any version), or its file does not
+    /// load now. Nothing is noted: what is put beside such a file goes to a conflict copy.
+    func doesNotLoad(_ relative: String) -> Bool {
+        if unreadable.isKnown(relative) { return true }
+        if case .unreadable = readDocumentFile(relative) { return true }
+        return false
     }
 
     /// Writes what `loaded` holds beyond the version of the file last read (this store's own saves,

@@ -111,7 +111,7 @@ extension Store {
             if let parked = state.months.parked[month] {
                 return .parked(bytes: parked.bytes, identity: parked.identity, lastReadHeads: parked.lastReadHeads)
             }
-            return unreadable[month.documentPath] == nil ? .file : .nothing
+            return unreadable.isKnown(month.documentPath) ? .nothing : .file
         }
         switch need {
         case .nothing:

@@ -220,8 +220,7 @@ extension Store {
     /// or wrote (`held`), or, for a file known not to load, than the version that did not load.
     private func fileChanged(_ file: String, since held: BackingFiles.Identity?) -> Bool {
         guard let status = BackingFiles.status(absolute(file)) else { return false }
-        if unreadable[file] != nil { return unreadable.stillUnreadable(file, identity: status.identity) == nil }
-        return status.identity != held
+        return unreadable.hasChanged(file, to: status.identity, since: held)
     }
 
     /// Files that did not load and were never held: a readable version is loaded when next used.
@@ -235,16 +234,10 @@ extension Store {
         }
         var changed: [String] = []
         for file in notHeld.sorted() {
-            guard unreadable.stillUnreadable(file, identity: BackingFiles.status(absolute(file))?.identity) == nil else { continue }
+            guard documentFiles.stillUnreadable(file) == nil else { continue }
             let readable = withDocumentWrites(.document(file)) { () -> Bool in
-                switch documentFiles.readDocumentFile(file) {
-                case .absent, .loaded:
-                    documentFiles.clearUnreadable(file)
-                    return true
-                case .unreadable(let reason, let identity):
-                    documentFiles.markUnreadable(file, reason: reason, identity: identity)
-                    return false
-                }
+                if case .unreadable = documentFiles.readNotingUnreadable(file) { return false }
+                return true
             }
             if readable { changed.append(file) }
         }

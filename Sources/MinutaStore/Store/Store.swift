@@ -191,14 +191,12 @@ public final class Store: Sendable {
     func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
         // A file known not to load, unchanged since, is not read (nor decoded) again.
         try documentFiles.requireReadableFile(relative)
-        switch documentFiles.readDocumentFile(relative) {
+        switch documentFiles.readNotingUnreadable(relative) {
         case .absent:
             return mergingWaitingCopies(into: nil, relative: relative)
-        case .unreadable(let reason, let identity):
-            documentFiles.markUnreadable(relative, reason: reason, identity: identity)
+        case .unreadable(let reason, _):
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
-            documentFiles.clearUnreadable(relative)
             return mergingWaitingCopies(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
         }
     }
