@@ -8,7 +8,7 @@ extension Store {
         public var mergedCopies: Int
         public var lastMerge: String?
         public var rejectedWrites: Int
-        /// Finished synchronization passes (see `recordSynchronizationPass`).
+        /// Finished synchronization passes (`Synchronization/SynchronizationPasses.swift`).
         public var synchronizationPasses: Int
         /// Passes whose merge of conflict copies failed, and what the last one said.
         public var failedMerges: Int
@@ -39,10 +39,11 @@ extension Store {
     public func status() -> Status {
         let loaded = publishedViews.loadedDocumentCount
         let noted = events.snapshot
+        let passes = synchronizationPasses.snapshot
         return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,
                       mergedCopies: noted.mergedCopyCount, lastMerge: noted.lastMerge, rejectedWrites: noted.rejectedWriteCount,
-                      synchronizationPasses: noted.synchronization.passes, failedMerges: noted.synchronization.failedMerges,
-                      lastMergeFailure: noted.synchronization.lastFailure,
+                      synchronizationPasses: passes.passes, failedMerges: passes.failedMerges,
+                      lastMergeFailure: passes.lastFailure,
                       unreadableDocuments: unreadable.all.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
                           UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
                       }, backingFolderGone: noted.backingFolderGone, failedDeferredWork: noted.failedDeferredWork)
@@ -53,12 +54,6 @@ extension Store {
     /// mount keeps what it was given and says so in `outcome`.
     public func noteDeferredFailure(_ what: String, error: String, outcome: String) {
         events.noteDeferredFailure("\(what) failed after the program was told it succeeded: \(error); \(outcome)")
-    }
-
-    /// Counts one finished pass of looking for what a sync tool delivered (documents replaced,
-    /// conflict copies): the mount calls it after each, with the error merging gave, if any.
-    public func recordSynchronizationPass(mergeFailure: String?) {
-        events.countSynchronizationPass(mergeFailure: mergeFailure)
     }
 
     /// The keys a record file shows as ISO 8601 dates (`RecordView`), and those `tags.json` does (`TagView`).

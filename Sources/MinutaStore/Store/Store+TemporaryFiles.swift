@@ -60,7 +60,7 @@ extension Store {
                 return true
             case .unreadable(let reason, _):
                 // Not movable now: it stays where it is, untouched, for the next mount to try.
-                guard let destination = try? quarantine(relative) else { return false }
+                guard let destination = try? backingFolder.quarantine(relative) else { return false }
                 events.note("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)")
                 return true
             case .loaded(let leftover, _, _):

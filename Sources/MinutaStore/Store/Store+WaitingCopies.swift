@@ -45,7 +45,7 @@ extension Store {
         let entries = (try? BackingFiles.listDirectory(folder.isEmpty ? path : absolute(folder))) ?? []
         for name in entries {
             guard let match = ConflictCopyName.match(name) else { continue }
-            // Copies of the tags beside the tags, of months in year folders only (as `conflictCopies()`).
+            // Copies of the tags beside the tags, of months in year folders only (as `ConflictCopyMerger.conflictCopies()`).
             guard folder.isEmpty == (match.primaryName == "tags.automerge") else { continue }
             guard BackingFiles.status(absolute(folder.isEmpty ? name : folder + "/" + name))?.isRegularFile == true else { continue }
             found[match.primaryName, default: []].append(name)

@@ -35,6 +35,9 @@ public final class Store: Sendable {
     let publishedViews = PublishedViews()
     /// Errors, rejections and the counts of `.minutafs/status` (`Events/StoreEvents.swift`).
     let events: StoreEvents
+    /// The synchronization passes' counts, kept for `.minutafs/status` and written by the passes alone
+    /// (`Synchronization/SynchronizationPasses.swift`).
+    let synchronizationPasses = SynchronizationPasses()
     /// Document files that do not load (SPEC 5a; `Replica/UnreadableFiles.swift`).
     let unreadable = UnreadableFiles()
     /// The document files: read, merged from disk, written by exchange, conflict copies
