@@ -150,7 +150,7 @@ public final class Store: Sendable {
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
         // A cache folder that cannot be made only makes every first read render.
         self.viewCache = cacheDirectory.flatMap {
-            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: Self.rendererFingerprint(timeZone: timeZone))
+            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: MonthViewCache.rendererFingerprint(timeZone: timeZone))
         }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             withState { $0.movedAway = MovedAwayRecords(remembered) }
@@ -168,14 +168,14 @@ public final class Store: Sendable {
     // MARK: Documents
 
     /// Loads (once) and returns the month's document; `nil` when it has no document file. Loading one
-    /// sets aside the least recently used others beyond `loadedMonthLimit` (see `Store+Parking.swift`),
+    /// sets aside the least recently used others beyond `MonthDocuments.loadedLimit` (see `Registry/ParkedMonth.swift`),
     /// unless `parkingOthers` is false.
     func loadMonth(_ month: Month, in state: inout State, parkingOthers: Bool = true) throws(StoreError) -> LoadedDocument? {
         state.months.markUsed(month)
         if let loaded = state.months[month] { return loaded }
         let loaded: LoadedDocument
         if let parked = state.months.parked[month] {
-            loaded = try unparked(parked, month: month)
+            loaded = try parked.decoded(actor: actor, month: month)
         } else {
             guard let read = try readDocumentToHold(month.documentPath) else { return nil }
             loaded = read
