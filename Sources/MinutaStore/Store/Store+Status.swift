@@ -56,40 +56,16 @@ extension Store {
         events.noteDeferredFailure("\(what) failed after the program was told it succeeded: \(error); \(outcome)")
     }
 
-    /// The keys a record file shows as ISO 8601 dates (`RecordView`), and those `tags.json` does (`TagView`).
-    static let recordDateKeys: Set<String> = ["startTime", "endTime"], tagDateKeys: Set<String> = ["createdAt"]
-
-    /// One line per field with concurrent values: where, the value shown, and the values that lost,
-    /// each as the file shows it (a time under one of `dateKeys` as `"2024-01-15T09:30:00Z"`, a text
-    /// comment as its string; other values in typed JSON, SPEC section 3).
-    static func conflictLines(of object: ObjectID, in document: Document, label: String, dateKeys: Set<String>) -> [String] {
-        document.keys(of: object).compactMap { key in
-            let values = document.values(of: object, key: key)
-            guard values.count > 1, let winner = values.last else { return nil }
-            func show(_ value: Value) -> String {
-                let json: JSONValue = switch value {
-                case .scalar(.timestamp(let milliseconds)) where dateKeys.contains(key): .string(ISO8601.string(milliseconds: milliseconds))
-                case .object(let text, .text): .string(document.text(of: text))
-                default: TypedValue.json(value, in: document)
-                }
-                return String(decoding: JSONWriter.pretty(json).dropLast(), as: UTF8.self)
-                    .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
-            }
-            let losers = values.dropLast().map { show($0.value) }.joined(separator: ", ")
-            return "\(label): \(key): shows \(show(winner.value)); also written concurrently: \(losers)\n"
-        }
-    }
-
     public func conflictLines(forRecord id: String, in month: Month) throws(StoreError) -> [String] {
         guard let document = try document(of: month), let object = RecordView.object(id, in: document) else { return [] }
-        return Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: Self.recordDateKeys)
+        return ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: ConcurrentValueLines.recordDateKeys)
     }
 
     /// Every field of every loaded document with concurrent values.
     public func conflictReport() throws(StoreError) -> [String] {
         var lines = events.snapshot.conflictLines
         let tags = try tagsDocument()
-        for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id, dateKeys: Self.tagDateKeys) }
+        for tag in TagView.tags(in: tags) { lines += ConcurrentValueLines.lines(of: tag.object, in: tags, label: "tags.json " + tag.id, dateKeys: ConcurrentValueLines.tagDateKeys) }
         for month in try months() {
             let files = try recordFiles(in: month)
             // Edits of records deleted at the same time on another device (`LostEdits`).
@@ -99,7 +75,7 @@ extension Store {
             guard let document = try document(of: month) else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }
-                lines += Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + file.name, dateKeys: Self.recordDateKeys)
+                lines += ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + file.name, dateKeys: ConcurrentValueLines.recordDateKeys)
             }
         }
         return lines

@@ -28,7 +28,7 @@ extension Store {
                 }
                 guard let temporary = TemporaryFileName.parse(name), let status = BackingFiles.status(absolute(prefix + name)),
                       status.isRegularFile, temporary.isOwnMachine || status.modificationSeconds < cutoff else { continue }
-                if let primary = Self.documentOfTemporaryFile(named: name, in: folder) {
+                if let primary = TemporaryFileName.document(ofFileNamed: name, in: folder) {
                     guard bringInLeftover(prefix + name, primary: primary) else { continue }
                 } else if (try? BackingFiles.remove(absolute(prefix + name))) == nil {
                     // Not removable now (permissions, I/O): left for the next mount to try; nothing is lost.
@@ -38,16 +38,6 @@ extension Store {
             }
         }
         return removed
-    }
-
-    /// The document (relative path) a temporary file named `name` in `folder` was written for, if it
-    /// is one: `.01.automerge.minutafs-HEX.tmp` in `records/YYYY`, `.tags.automerge.minutafs-HEX.tmp`
-    /// at the top.
-    static func documentOfTemporaryFile(named name: String, in folder: String) -> String? {
-        guard let target = TemporaryFileName.parse(name)?.target else { return nil }
-        if folder.isEmpty { return target == "tags.automerge" ? target : nil }
-        guard let month = Month(documentPath: folder + "/" + target) else { return nil }
-        return month.documentPath
     }
 
     /// Merges a stale temporary document into its document (or, if that does not load, into a

@@ -281,7 +281,7 @@ public final class Store: Sendable {
         // changed since is merged by the next pass, which renders the month again).
         let fileTime = loaded.identity?.modificationSeconds ?? now()
         if let reusable = loaded.reusableView,
-           let view = editedView(reusable.view, changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, state: state) {
+           let view = reusable.view.edited(changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, recentChanges: state.recentChanges) {
             loaded.view = view
             state.months[month] = loaded
             return view
@@ -315,30 +315,6 @@ public final class Store: Sendable {
         if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded, state: &state) }
         loaded.view = view
         state.months[month] = loaded
-        return view
-    }
-
-    /// `view` after edits of `changedRecords` that added or removed no record and moved none to another
-    /// second (the common save: a comment or an end time): the same names in the same order, those
-    /// records rendered again, every modification time taken again (the document file's changed). Nil
-    /// when the edits did more: then the view is built again.
-    private func editedView(_ view: MonthView, changedRecords: Set<RecordID>, in document: Document, fileTime: Int, state: State) -> MonthView? {
-        var view = view
-        for key in changedRecords {
-            guard let index = view.indexByID[key], RecordID(view.files[index].id) == key,
-                  let object = RecordView.object(view.files[index].id, in: document),
-                  RecordView.startTime(of: object, in: document) == view.startTimes[index] else { return nil }
-            let file = view.files[index]
-            let contents = JSONWriter.pretty(RecordView.json(id: file.id, record: object, in: document))
-            view.files[index] = RecordFile(name: file.name, id: file.id, contents: contents, modificationTime: file.modificationTime)
-        }
-        for index in view.files.indices {
-            let file = view.files[index]
-            let changed = state.recentChanges.changeTime(of: RecordID(file.id)) ?? fileTime
-            if changed != file.modificationTime {
-                view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
-            }
-        }
         return view
     }
 
