@@ -28,9 +28,9 @@ public final class Store: Sendable {
     /// a synchronization pass or a merge of conflict copies holds the whole store. Taken before `state`
     /// and never inside it: their file I/O happens with `state` released (`Store+Writing.swift`).
     let writeLanes = WriteLanes()
-    /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
-    /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
-    let deletedMonths = Mutex<Set<Month>>([])
+    /// Month documents held but deleted from the folder (`Registry/DeletedDocuments.swift`), behind a
+    /// lock of their own, taken inside `state`'s or alone, never the other way.
+    let deletedMonths: DeletedDocuments
     /// The month views readers are answered from without `state` (`Registry/PublishedViews.swift`).
     let publishedViews = PublishedViews()
     /// Errors, rejections and the counts of `.minutafs/status` (`Events/StoreEvents.swift`).
@@ -141,6 +141,7 @@ public final class Store: Sendable {
         self.log = log
         let events = StoreEvents(log: log)
         self.events = events
+        self.deletedMonths = DeletedDocuments(events: events)
         self.clock = clock
         let backingFolder = BackingFolder(path: absolute, events: events)
         self.backingFolder = backingFolder
@@ -222,14 +223,14 @@ public final class Store: Sendable {
         for yearName in try BackingFiles.listDirectory(records) {
             result += try months(inYear: yearName)
         }
-        return Array(Set(result).union(deletedMonths.withLock { $0 })).sorted()
+        return Array(Set(result).union(deletedMonths.all)).sorted()
     }
 
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = readable("records/" + yearName)
-        var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
+        var result = deletedMonths.months(inYear: yearName)  // still shown
         guard BackingFiles.status(readable("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
         result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
