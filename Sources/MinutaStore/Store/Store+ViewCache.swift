@@ -15,7 +15,7 @@ extension Store {
     /// ``cachedMonthView(_:in:)`` that reads files, done without `state` by readers and the prefetcher.
     func cachedEntry(of month: Month) -> (bytes: [UInt8], identity: BackingFiles.Identity, entry: MonthViewCache.Entry)? {
         // A month read merged with waiting conflict copies is not what its file holds.
-        guard let cache = viewCache, !unreadable.isKnown(month.documentPath), !hasWaitingCopies(month.documentPath),
+        guard let cache = viewCache, !unreadable.isKnown(month.documentPath), !waitingCopyReader.hasCopies(month.documentPath),
               let (bytes, identity) = try? BackingFiles.readWithIdentity(absolute(month.documentPath)), !bytes.isEmpty,
               let entry = cache.entry(for: cache.key(ofDocument: bytes)) else { return nil }
         return (bytes, identity, entry)

@@ -59,8 +59,8 @@ public final class Store: Sendable {
     /// Whether conflict copies are merged, in memory only, into the documents read (the read-only
     /// commands; `Store+WaitingCopies.swift`).
     let mergesWaitingCopiesInMemory: Bool
-    /// The conflict copies such a store found and merged (`Store+WaitingCopies.swift`).
-    let waitingCopyState = Mutex(WaitingCopyState())
+    /// The conflict copies such a store found and merged (`Conflicts/WaitingCopyReader.swift`).
+    let waitingCopyReader: WaitingCopyReader
     /// The lost edits of deleted records found in each month's history, with the version of the file
     /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
     let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
@@ -135,6 +135,7 @@ public final class Store: Sendable {
         self.path = absolute
         self.indexesRecordHolders = indexesRecordHolders
         self.mergesWaitingCopiesInMemory = mergesWaitingCopiesInMemory
+        self.waitingCopyReader = WaitingCopyReader(path: absolute, actor: actor, isMerging: mergesWaitingCopiesInMemory)
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
@@ -197,11 +198,11 @@ public final class Store: Sendable {
         try documentFiles.requireReadableFile(relative)
         switch documentFiles.readNotingUnreadable(relative) {
         case .absent:
-            return mergingWaitingCopies(into: nil, relative: relative)
+            return waitingCopyReader.merging(into: nil, relative: relative)
         case .unreadable(let reason, _):
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
-            return mergingWaitingCopies(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
+            return waitingCopyReader.merging(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
         }
     }
 
@@ -233,7 +234,7 @@ public final class Store: Sendable {
         var result = deletedMonths.months(inYear: yearName)  // still shown
         guard BackingFiles.status(readable("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
-        result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
+        result.formUnion(waitingCopyReader.monthsWithOnlyCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
             if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
@@ -252,7 +253,7 @@ public final class Store: Sendable {
               BackingFiles.status(readable("records/" + month.yearName))?.isDirectory == true else { return false }
         return BackingFiles.status(readable(month.documentPath)) != nil
             || BackingFiles.status(readable(month.folderPath))?.isDirectory == true
-            || hasWaitingCopies(month.documentPath)
+            || waitingCopyReader.hasCopies(month.documentPath)
     }
 
     /// The years that have at least one month folder or document, or an empty folder.
