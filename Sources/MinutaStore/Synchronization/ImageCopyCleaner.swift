@@ -15,7 +15,7 @@ struct ImageCopyCleaner {
             let folder = store.absolute(month.folderPath)
             guard BackingFiles.status(folder)?.isDirectory == true else { continue }
             let candidates = try BackingFiles.listDirectory(folder).compactMap { name -> (copy: String, original: String)? in
-                guard let original = ImageConflictCopyName.original(ofCopy: name), Store.imageOwner(original) != nil else { return nil }
+                guard let original = ImageConflictCopyName.original(ofCopy: name), PassThroughFile.imageOwner(original) != nil else { return nil }
                 return (name, original)
             }
             guard !candidates.isEmpty else { continue }
