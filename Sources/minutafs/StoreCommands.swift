@@ -35,7 +35,7 @@ extension Minutafs {
                 // An atomic write's first half that a killed minutafs of this machine left: merged (a
                 // document) or removed now, before the sync tool carries it to every device.
                 let leftovers = opened.removeStaleTemporaryFiles()
-                let reports: [Store.MergeReport]
+                let reports: [MergeReport]
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
                 withExtendedLifetime(lock) {}
                 for leftover in leftovers { print("\(leftover): a temporary file a killed minutafs left; merged into its document or removed") }

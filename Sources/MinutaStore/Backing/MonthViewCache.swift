@@ -36,7 +36,7 @@ struct MonthViewCache: Sendable {
 
     let folder: String
     let timeZone: String
-    /// Sample records as this build renders them (`Store.rendererFingerprint`), hashed into every key.
+    /// Sample records as this build renders them (`MonthViewCache.rendererFingerprint`), hashed into every key.
     let renderer: [UInt8]
     /// The most the folder holds, in bytes (the ten-year benchmark store's views take about 15 MB).
     let sizeLimit: Int

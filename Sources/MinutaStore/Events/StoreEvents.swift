@@ -15,7 +15,6 @@ final class StoreEvents: Sendable {
         var savedDocumentCount = 0
         var mergedCopyCount = 0
         var lastMerge: String?
-        var synchronization = SynchronizationCounts()
         /// `.minutafs/conflicts` lines no document holds: edits of moved records that lost to this
         /// store's (`Store+MovedRecordEdits.swift`), and merged values a save through the mount replaced.
         var conflictLines: [String] = []
@@ -95,17 +94,6 @@ final class StoreEvents: Sendable {
         record.withLock { record in
             record.mergedCopyCount += 1
             record.lastMerge = description
-        }
-    }
-
-    /// Counts one finished synchronization pass, and its failed merge if it had one.
-    func countSynchronizationPass(mergeFailure: String?) {
-        record.withLock { record in
-            record.synchronization.passes += 1
-            if let mergeFailure {
-                record.synchronization.failedMerges += 1
-                record.synchronization.lastFailure = mergeFailure
-            }
         }
     }
 

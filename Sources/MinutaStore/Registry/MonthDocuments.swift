@@ -38,6 +38,31 @@ struct MonthDocuments: Sendable {
         changed.insert(month)
     }
 
+    /// How many month documents stay decoded (the ten-year benchmark store: 260 MB resident with all
+    /// 120 loaded); the least recently used others are parked (`ParkedMonth`).
+    static let loadedLimit = 12
+
+    /// Holds `document` as `month`'s, decoded and just used, and parks the least recently used others
+    /// beyond ``loadedLimit`` that hold nothing unsaved (their edits not yet committed are committed at
+    /// `commitTime` first; one that then has changes its file lacks stays decoded).
+    mutating func install(_ document: LoadedDocument, as month: Month, commitTime: Int64) {
+        self[month] = document
+        markUsed(month)
+        var excess = loaded.count - Self.loadedLimit
+        guard excess > 0 else { return }
+        let candidates = loaded.keys.sorted { (lastUse[$0] ?? 0) < (lastUse[$1] ?? 0) }
+        for other in candidates where excess > 0 && other != month {
+            guard var held = loaded[other] else { continue }
+            // Edits not committed yet would be lost; so would changes not saved or not applied yet.
+            guard held.document.commit(time: commitTime) == nil, let bytes = held.savedBytes, held.identity != nil,
+                  held.document.changeCount == held.savedChangeCount, !held.document.hasPendingChanges
+            else { continue }
+            park(other, as: ParkedMonth(bytes: bytes, identity: held.identity, view: held.view,
+                                        hasConflicts: ParkedMonth.hasConflicts(in: held.document), lastReadHeads: held.lastReadHeads))
+            excess -= 1
+        }
+    }
+
     /// The month's current view: its parked form's or its decoded document's.
     func view(of month: Month) -> MonthView? {
         parked[month]?.view ?? loaded[month]?.view

@@ -31,8 +31,9 @@ final class DocumentFiles: Sendable {
     let unreadable: UnreadableFiles
     let events: StoreEvents
     /// What the mount showed of record fields before merges changed them (`Edits/SupersededValues.swift`).
-    /// A lock of its own, taken alone or inside the store's `state`.
-    let supersededValues = Mutex(SupersededValues())
+    /// A lock of its own, taken alone or inside the store's `state`; only this type takes it (the
+    /// store asks through `publishMerges`, `omission` and `reconcile`).
+    private let supersededValues = Mutex(SupersededValues())
     /// Seconds since the epoch: the time of the changes committed and of conflict copies' names.
     private let clock: @Sendable () -> Int
 
@@ -143,6 +144,30 @@ final class DocumentFiles: Sendable {
         }
     }
 
+    // MARK: Fields merges changed
+
+    /// The merges noted so far are shown from `instant` on (see ``SupersededValues/publish(at:)``).
+    func publishMerges(at instant: ContinuousClock.Instant) {
+        supersededValues.withLock { $0.publish(at: instant) }
+    }
+
+    /// What a `tags.json` save that leaves out tag `id` does with it (``SupersededValues/omission(of:reading:now:)``).
+    func omission(of id: RecordID, reading: WriterRead, now: Int) -> SupersededValues.Omission {
+        supersededValues.withLock { $0.omission(of: id, reading: reading, now: now) }
+    }
+
+    /// The fields a save of record (or tag) `id` writes, given what its writer read, and what became of
+    /// each field a merge had changed (``SupersededValues/reconcile(_:current:recordID:reading:now:)``);
+    /// nil when no merge changed any field (the save writes what it was given).
+    func reconcile(
+        _ written: [(key: String, value: JSONValue)], current: [(key: String, value: JSONValue)], recordID id: RecordID,
+        reading: WriterRead, now: Int
+    ) -> (fields: [(key: String, value: JSONValue)], outcomes: [SupersededValues.Outcome])? {
+        supersededValues.withLock { values in
+            values.isEmpty ? nil : values.reconcile(written, current: current, recordID: id, reading: reading, now: now)
+        }
+    }
+
     // MARK: Unreadable documents
 
     /// Notes that the file at `relative` does not load (once per version of the file).
@@ -175,11 +200,38 @@ final class DocumentFiles: Sendable {
         DocumentName(relativePath: relative)?.shownPath ?? String(relative.dropLast(".automerge".count))
     }
 
+    /// What is known of the document at `relative` if its file is still the version found not to load
+    /// (looked at now); nil when it loads, was never found unreadable, or was replaced since.
+    func stillUnreadable(_ relative: String) -> UnreadableDocument? {
+        unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity)
+    }
+
     /// Throws if the document at `relative` is known not to load and its file is still that version.
     func requireReadableFile(_ relative: String) throws(StoreError) {
-        if let known = unreadable.stillUnreadable(relative, identity: BackingFiles.status(folder.readingPath + "/" + relative)?.identity) {
+        if let known = stillUnreadable(relative) {
             throw .unloadableDocument(file: relative, reason: known.reason)
         }
+    }
+
+    /// Reads the document file at `relative`, noting whether it loads: one that does not is noted
+    /// (`.minutafs/errors`, status), one that does (or is gone) clears that note.
+    func readNotingUnreadable(_ relative: String) -> DocumentFileContents {
+        let contents = readDocumentFile(relative)
+        switch contents {
+        case .absent, .loaded:
+            clearUnreadable(relative)
+        case .unreadable(let reason, let identity):
+            markUnreadable(relative, reason: reason, identity: identity)
+        }
+        return contents
+    }
+
+    /// Whether the document at `relative` does not load: known not to (any version), or its file does not
+    /// load now. Nothing is noted: what is put beside such a file goes to a conflict copy.
+    func doesNotLoad(_ relative: String) -> Bool {
+        if unreadable.isKnown(relative) { return true }
+        if case .unreadable = readDocumentFile(relative) { return true }
+        return false
     }
 
     /// Writes what `loaded` holds beyond the version of the file last read (this store's own saves,

@@ -28,7 +28,7 @@ struct LoadedDocument: Sendable {
     /// the next `monthView` renders only those again and takes the other files from it.
     var reusableView: (view: MonthView, changedRecords: Set<RecordID>)?
     /// The file's bytes as this process last read or wrote them (`identity`'s): what the document is
-    /// loaded again from after it was parked (see `Store+Parking.swift`).
+    /// loaded again from after it was parked (see `Registry/ParkedMonth.swift`).
     var savedBytes: [UInt8]?
     /// The heads of the file as this process last read it (not as it wrote it): what the held
     /// document has beyond them may exist nowhere else (see `preserveHeldChanges`).

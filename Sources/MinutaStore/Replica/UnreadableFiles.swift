@@ -20,6 +20,20 @@ final class UnreadableFiles: Sendable {
         return known
     }
 
+    /// Whether `relative` was found not to load, whatever version is there now: such a file is not
+    /// answered from the view cache, nor decoded ahead of a read (its next use looks at it).
+    func isKnown(_ relative: String) -> Bool {
+        self[relative] != nil
+    }
+
+    /// Whether the file at `relative`, now at `identity`, is another version than the one the store
+    /// holds (`held`), or, for a file known not to load, than the version that did not load: the test a
+    /// synchronization pass makes before merging it.
+    func hasChanged(_ relative: String, to identity: BackingFiles.Identity, since held: BackingFiles.Identity?) -> Bool {
+        if isKnown(relative) { return stillUnreadable(relative, identity: identity) == nil }
+        return identity != held
+    }
+
     /// Every unreadable file, by relative path.
     var all: [String: UnreadableDocument] { files.withLock { $0 } }
 

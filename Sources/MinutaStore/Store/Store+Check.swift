@@ -26,7 +26,7 @@ extension Store {
             }
         }
         do {
-            for (copy, primary) in try conflictCopies() {
+            for (copy, primary) in try ConflictCopyMerger(store: self).conflictCopies() {
                 problems.append("\(copy): conflict copy of \(primary) waiting to be merged (run `minutafs merge`)")
             }
         } catch {

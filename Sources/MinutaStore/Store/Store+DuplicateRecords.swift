@@ -4,26 +4,12 @@ import AutomergeKit
 /// left half done) is shown once (SPEC section 4): in the month of its start (store time zone), when
 /// that month's document holds it too. The other copy is listed in `.minutafs/status`.
 extension Store {
-    /// The month documents in the folder as one look found them: each one's identity (nil: none), and
-    /// the record ids of those the holder index had not read in that version.
-    struct FolderScan: Sendable {
-        var files: [(month: Month, identity: BackingFiles.Identity?)]
-        var ids: [Month: Set<String>]
-    }
-
     /// Looks at the folder for ``refreshRecordHolders(in:maximumAge:scan:)``, given the identities the
     /// index `known` (so it takes no lock itself): run without the store's lock it reads the changed
     /// documents' ids (all of them at the first look after a mount, a tenth of loading each) while
-    /// readers go on; under the lock it is the refresh's own look.
-    func scanRecordHolders(known: [Month: BackingFiles.Identity]) -> FolderScan {
-        var scan = FolderScan(files: [], ids: [:])
-        for month in (try? months()) ?? [] {
-            let status = BackingFiles.status(absolute(month.documentPath))
-            let identity = status?.isRegularFile == true ? status?.identity : nil
-            scan.files.append((month, identity))
-            if let identity, known[month] != identity { scan.ids[month] = recordIDsWritten(in: month) }
-        }
-        return scan
+    /// readers go on; under the lock it is the refresh's own look (`Registry/RecordHolderScan.swift`).
+    func scanRecordHolders(known: [Month: BackingFiles.Identity]) -> RecordHolderScan {
+        RecordHolderScan(folder: path, months: (try? months()) ?? [], known: known)
     }
 
     /// Says that ``indexRecordHolders()`` is about to run on another thread: month views rendered
@@ -45,12 +31,6 @@ extension Store {
             guard state.recordHolders.lastUpdate == nil else { return [] }
             return refreshRecordHolders(in: &state, scan: scan).sorted().map(\.documentPath)
         }
-    }
-
-    private func recordIDsWritten(in month: Month) -> Set<String> {
-        guard let bytes = try? BackingFiles.read(absolute(month.documentPath)),
-              let keys = try? Document.rootKeysWritten(inFile: bytes) else { return [] }
-        return keys
     }
 
     /// A copy of a record that is not shown because the month of its start holds the record too.
@@ -130,7 +110,7 @@ extension Store {
     /// `scan` is a look at the folder taken without the lock (``scanRecordHolders(known:)``); without
     /// one, the refresh looks itself. A file changed since a scan is found by the next refresh.
     @discardableResult
-    func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil, scan: FolderScan? = nil) -> Set<Month> {
+    func refreshRecordHolders(in state: inout State, maximumAge: Duration? = nil, scan: RecordHolderScan? = nil) -> Set<Month> {
         guard indexesRecordHolders else { return [] }
         if let maximumAge {
             if state.recordHolders.lastUpdate == nil && state.recordHolders.isBeingBuilt { return [] }
@@ -138,7 +118,7 @@ extension Store {
         }
         let scan = scan ?? scanRecordHolders(known: state.recordHolders.identities)
         let affected = state.recordHolders.update(files: scan.files) { month in
-            scan.ids[month] ?? recordIDsWritten(in: month)
+            scan.ids[month] ?? RecordHolderScan.recordIDsWritten(in: month, folder: path)
         }
         for month in affected {
             state.months.dropParkedView(of: month)

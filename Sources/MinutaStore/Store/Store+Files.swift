@@ -44,9 +44,9 @@ extension Store {
         try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
             let name = BackingFiles.lastComponent(relative)
-            let copied: RecordInputError? = if month != nil, Self.imageOwner(name) == nil, Self.isRecordJSON(bytes) {
+            let copied: RecordInputError? = if month != nil, PassThroughFile.imageOwner(name) == nil, PassThroughFile.isRecordJSON(bytes) {
                 .recordUnderOtherName(name)
-            } else if month == nil, relative == name, name.hasPrefix("tags.json"), Self.isTagsJSON(bytes) {
+            } else if month == nil, relative == name, name.hasPrefix("tags.json"), PassThroughFile.isTagsJSON(bytes) {
                 .tagsUnderOtherName(name)
             } else {
                 nil
@@ -59,7 +59,7 @@ extension Store {
             }
             let file = absolute(relative)
             // An image of a record is attached to it: not while its document does not load.
-            if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
+            if let month, PassThroughFile.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try documentFiles.requireReadableFile(month.documentPath)
             }
             try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
@@ -72,7 +72,7 @@ extension Store {
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
         try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
             try requireBackingFolder()
-            if let month, Self.imageOwner(BackingFiles.lastComponent(relative)) != nil {
+            if let month, PassThroughFile.imageOwner(BackingFiles.lastComponent(relative)) != nil {
                 try documentFiles.requireReadableFile(month.documentPath)
             }
             try BackingFiles.remove(absolute(relative))
@@ -112,33 +112,10 @@ extension Store {
         }
     }
 
-    /// Whether bytes are a record's JSON: an object with a UUID `id` or a `startTime`. Such a file in a
-    /// month folder under another name would put a copy of the record on every device.
-    static func isRecordJSON(_ bytes: [UInt8]) -> Bool {
-        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let value = try? JSONParser.parse(bytes), case .object = value else { return false }
-        if case .string(let id)? = value["id"], UUIDText.isValid(id) { return true }
-        return value["startTime"] != nil
-    }
-
-    /// Whether bytes are `tags.json`'s JSON: an object with a `tags` list.
-    static func isTagsJSON(_ bytes: [UInt8]) -> Bool {
-        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let value = try? JSONParser.parse(bytes), case .array? = value["tags"] else { return false }
-        return true
-    }
-
-    /// `<record id>_<n>.<ext>`: the record an image name belongs to.
-    static func imageOwner(_ name: String) -> String? {
-        guard name.utf8.count > 38, let underscore = name.firstIndex(of: "_") else { return nil }
-        let id = String(name[..<underscore])
-        return UUIDText.isValid(id) ? id : nil
-    }
-
     /// Adds an image's name to (or removes it from) the `images` of the record it is named after, saved
     /// with `state` released.
     private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
-        guard let owner = Self.imageOwner(name),
+        guard let owner = PassThroughFile.imageOwner(name),
               let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
         _ = try withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
             try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)

@@ -13,14 +13,9 @@ extension Store {
     func rememberMove(of id: String, object: ObjectID, from source: Month, document: Document, to destination: Month,
                       written: Document, state: inout State) {
         let move = MovedAway(source: source, object: object, destination: destination,
-                             fieldsAtMove: Self.fields(of: id, object: object, in: document),
-                             fieldsWritten: Self.fields(of: id, object: object, in: written), movedAt: now())
+                             fieldsAtMove: RecordView.fields(of: id, object: object, in: document),
+                             fieldsWritten: RecordView.fields(of: id, object: object, in: written), movedAt: now())
         state.movedAway.remember(move, of: RecordID(id))
-    }
-
-    static func fields(of id: String, object: ObjectID, in document: Document) -> [(key: String, value: JSONValue)] {
-        guard case .object(let members) = RecordView.json(id: id, record: object, in: document) else { return [] }
-        return members.filter { $0.key != "id" }
     }
 
     /// Carries field changes merged into the old objects of moved records to their new place; returns
@@ -34,7 +29,7 @@ extension Store {
             }
             var changed: [String] = []
             for (key, moved, old) in moves.sorted(by: { $0.key < $1.key }) {
-                let fieldsNow = Self.fields(of: key.text, object: moved.object, in: old)
+                let fieldsNow = RecordView.fields(of: key.text, object: moved.object, in: old)
                 let theirs = fieldsNow.filter { field in
                     !moved.fieldsAtMove.contains { $0.key == field.key && $0.value == field.value }
                 }
@@ -64,7 +59,7 @@ extension Store {
     ) throws(StoreError) -> [String]? {
         guard let id = key.key(among: target.document.keys(of: .root)),
               let object = RecordView.object(id, in: target.document) else { return nil }
-        let current = Self.fields(of: id, object: object, in: target.document)
+        let current = RecordView.fields(of: id, object: object, in: target.document)
         var desired = current
         var conflicts: [String] = []
         for field in theirs {
@@ -72,8 +67,8 @@ extension Store {
             let atMove = moved.fieldsAtMove.first { $0.key == field.key }?.value
             if written != atMove, let written, written != field.value {
                 // Both changed it: this store's value stays, theirs is listed.
-                conflicts.append("\(moved.destination.folderPath)/\(id): \(field.key): shows \(Self.oneLine(written)); "
-                    + "also written concurrently (on another device, before the record moved from \(moved.source.folderPath)): \(Self.oneLine(field.value))\n")
+                conflicts.append("\(moved.destination.folderPath)/\(id): \(field.key): shows \(written.oneLine); "
+                    + "also written concurrently (on another device, before the record moved from \(moved.source.folderPath)): \(field.value.oneLine)\n")
             } else if let index = desired.firstIndex(where: { $0.key == field.key }) {
                 desired[index].value = field.value
             } else {
@@ -89,10 +84,5 @@ extension Store {
         target.invalidateView(changedRecord: id)
         try documentFiles.save(&target, to: moved.destination.documentPath)
         return conflicts
-    }
-
-    static func oneLine(_ value: JSONValue) -> String {
-        String(decoding: JSONWriter.pretty(value).dropLast(), as: UTF8.self)
-            .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
     }
 }

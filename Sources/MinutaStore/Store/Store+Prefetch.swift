@@ -91,7 +91,7 @@ extension Store {
         }
         for (other, parked) in others {
             let loaded: LoadedDocument?
-            if let parked { loaded = try? unparked(parked, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
+            if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
             guard let loaded else { continue }  // the render says why, or finds no copy there
             withState { state in
                 guard state.months[other] == nil, state.months.parked[other]?.identity == parked?.identity else { return }
@@ -111,7 +111,7 @@ extension Store {
             if let parked = state.months.parked[month] {
                 return .parked(bytes: parked.bytes, identity: parked.identity, lastReadHeads: parked.lastReadHeads)
             }
-            return unreadable[month.documentPath] == nil ? .file : .nothing
+            return unreadable.isKnown(month.documentPath) ? .nothing : .file
         }
         switch need {
         case .nothing:
@@ -152,11 +152,10 @@ extension Store {
         }
     }
 
-    /// Holds `loaded` as `month`'s document, setting aside the least recently used others.
+    /// Holds `loaded` as `month`'s document, setting aside the least recently used others
+    /// (``MonthDocuments/install(_:as:commitTime:)``).
     func install(_ loaded: LoadedDocument, as month: Month, in state: inout State) {
-        state.months[month] = loaded
-        state.months.markUsed(month)
-        parkLeastRecentlyUsedMonths(in: &state, keeping: month)
+        state.months.install(loaded, as: month, commitTime: Int64(now()))
     }
 
     /// Brings the holder index up to date if it is more than a second old, looking at the folder

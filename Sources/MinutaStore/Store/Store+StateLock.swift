@@ -2,7 +2,7 @@ import Synchronization
 
 /// The store's write lanes and its state lock, and what happens as `state` is released. Lock order
 /// (docs/ARCHITECTURE.md, "Locks"): `StoreSynchronizer`'s pass lock, then the write lanes, then `state`, then the leaf locks
-/// (`deletedMonths`, `publishedViews`, `events`, `unreadable`, `documentFiles.supersededValues`, the view cache's
+/// (`deletedMonths`, `publishedViews`, `events`, `unreadable`, `documentFiles`' `supersededValues`, the view cache's
 /// trim clock), none of which is held while another is taken.
 extension Store {
     /// Runs `body` holding `state`. Before the lock is released, the month views the body changed are

@@ -8,7 +8,7 @@ extension Store {
         public var mergedCopies: Int
         public var lastMerge: String?
         public var rejectedWrites: Int
-        /// Finished synchronization passes (see `recordSynchronizationPass`).
+        /// Finished synchronization passes (`Synchronization/SynchronizationPasses.swift`).
         public var synchronizationPasses: Int
         /// Passes whose merge of conflict copies failed, and what the last one said.
         public var failedMerges: Int
@@ -39,10 +39,11 @@ extension Store {
     public func status() -> Status {
         let loaded = publishedViews.loadedDocumentCount
         let noted = events.snapshot
+        let passes = synchronizationPasses.snapshot
         return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,
                       mergedCopies: noted.mergedCopyCount, lastMerge: noted.lastMerge, rejectedWrites: noted.rejectedWriteCount,
-                      synchronizationPasses: noted.synchronization.passes, failedMerges: noted.synchronization.failedMerges,
-                      lastMergeFailure: noted.synchronization.lastFailure,
+                      synchronizationPasses: passes.passes, failedMerges: passes.failedMerges,
+                      lastMergeFailure: passes.lastFailure,
                       unreadableDocuments: unreadable.all.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map {
                           UnreadableDocumentStatus(file: $0.key, reason: $0.value.reason, preservedIn: $0.value.preservedIn)
                       }, backingFolderGone: noted.backingFolderGone, failedDeferredWork: noted.failedDeferredWork)
@@ -55,46 +56,16 @@ extension Store {
         events.noteDeferredFailure("\(what) failed after the program was told it succeeded: \(error); \(outcome)")
     }
 
-    /// Counts one finished pass of looking for what a sync tool delivered (documents replaced,
-    /// conflict copies): the mount calls it after each, with the error merging gave, if any.
-    public func recordSynchronizationPass(mergeFailure: String?) {
-        events.countSynchronizationPass(mergeFailure: mergeFailure)
-    }
-
-    /// The keys a record file shows as ISO 8601 dates (`RecordView`), and those `tags.json` does (`TagView`).
-    static let recordDateKeys: Set<String> = ["startTime", "endTime"], tagDateKeys: Set<String> = ["createdAt"]
-
-    /// One line per field with concurrent values: where, the value shown, and the values that lost,
-    /// each as the file shows it (a time under one of `dateKeys` as `"2024-01-15T09:30:00Z"`, a text
-    /// comment as its string; other values in typed JSON, SPEC section 3).
-    static func conflictLines(of object: ObjectID, in document: Document, label: String, dateKeys: Set<String>) -> [String] {
-        document.keys(of: object).compactMap { key in
-            let values = document.values(of: object, key: key)
-            guard values.count > 1, let winner = values.last else { return nil }
-            func show(_ value: Value) -> String {
-                let json: JSONValue = switch value {
-                case .scalar(.timestamp(let milliseconds)) where dateKeys.contains(key): .string(ISO8601.string(milliseconds: milliseconds))
-                case .object(let text, .text): .string(document.text(of: text))
-                default: TypedValue.json(value, in: document)
-                }
-                return String(decoding: JSONWriter.pretty(json).dropLast(), as: UTF8.self)
-                    .split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }.joined(separator: " ")
-            }
-            let losers = values.dropLast().map { show($0.value) }.joined(separator: ", ")
-            return "\(label): \(key): shows \(show(winner.value)); also written concurrently: \(losers)\n"
-        }
-    }
-
     public func conflictLines(forRecord id: String, in month: Month) throws(StoreError) -> [String] {
         guard let document = try document(of: month), let object = RecordView.object(id, in: document) else { return [] }
-        return Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: Self.recordDateKeys)
+        return ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: ConcurrentValueLines.recordDateKeys)
     }
 
     /// Every field of every loaded document with concurrent values.
     public func conflictReport() throws(StoreError) -> [String] {
         var lines = events.snapshot.conflictLines
         let tags = try tagsDocument()
-        for tag in TagView.tags(in: tags) { lines += Self.conflictLines(of: tag.object, in: tags, label: "tags.json " + tag.id, dateKeys: Self.tagDateKeys) }
+        for tag in TagView.tags(in: tags) { lines += ConcurrentValueLines.lines(of: tag.object, in: tags, label: "tags.json " + tag.id, dateKeys: ConcurrentValueLines.tagDateKeys) }
         for month in try months() {
             let files = try recordFiles(in: month)
             // Edits of records deleted at the same time on another device (`LostEdits`).
@@ -104,7 +75,7 @@ extension Store {
             guard let document = try document(of: month) else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }
-                lines += Self.conflictLines(of: object, in: document, label: month.folderPath + "/" + file.name, dateKeys: Self.recordDateKeys)
+                lines += ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + file.name, dateKeys: ConcurrentValueLines.recordDateKeys)
             }
         }
         return lines

@@ -28,7 +28,7 @@ extension Store {
                 }
                 guard let temporary = TemporaryFileName.parse(name), let status = BackingFiles.status(absolute(prefix + name)),
                       status.isRegularFile, temporary.isOwnMachine || status.modificationSeconds < cutoff else { continue }
-                if let primary = Self.documentOfTemporaryFile(named: name, in: folder) {
+                if let primary = TemporaryFileName.document(ofFileNamed: name, in: folder) {
                     guard bringInLeftover(prefix + name, primary: primary) else { continue }
                 } else if (try? BackingFiles.remove(absolute(prefix + name))) == nil {
                     // Not removable now (permissions, I/O): left for the next mount to try; nothing is lost.
@@ -38,16 +38,6 @@ extension Store {
             }
         }
         return removed
-    }
-
-    /// The document (relative path) a temporary file named `name` in `folder` was written for, if it
-    /// is one: `.01.automerge.minutafs-HEX.tmp` in `records/YYYY`, `.tags.automerge.minutafs-HEX.tmp`
-    /// at the top.
-    static func documentOfTemporaryFile(named name: String, in folder: String) -> String? {
-        guard let target = TemporaryFileName.parse(name)?.target else { return nil }
-        if folder.isEmpty { return target == "tags.automerge" ? target : nil }
-        guard let month = Month(documentPath: folder + "/" + target) else { return nil }
-        return month.documentPath
     }
 
     /// Merges a stale temporary document into its document (or, if that does not load, into a
@@ -60,28 +50,13 @@ extension Store {
                 return true
             case .unreadable(let reason, _):
                 // Not movable now: it stays where it is, untouched, for the next mount to try.
-                guard let destination = try? quarantine(relative) else { return false }
+                guard let destination = try? backingFolder.quarantine(relative) else { return false }
                 events.note("\(relative): a temporary file an earlier minutafs left does not load (\(reason)); moved it to \(destination)")
                 return true
             case .loaded(let leftover, _, _):
                 do throws(StoreError) {
-                    if unreadable[primary] != nil || {
-                        if case .unreadable = documentFiles.readDocumentFile(primary) { return true } else { return false }
-                    }() {
-                        let copy = try documentFiles.writeConflictCopy(of: leftover, for: primary)
-                        events.note("\(relative): kept what an earlier minutafs left in \(copy) (\(primary) does not load)")
-                    } else {
-                        let bringIn = { (loaded: inout LoadedDocument) throws(StoreError) in
-                            loaded.noteMerged()
-                            // A leftover whose changes the primary could not be saved with stays as it is (SPEC 5a).
-                            do throws(AutomergeError) {
-                                try loaded.document.requireSavable(merging: leftover)
-                                try loaded.document.merge(leftover)
-                            } catch {
-                                throw .documentOperationFailed(file: relative, operation: "merging a killed save's leftover file", cause: error)
-                            }
-                            try self.documentFiles.save(&loaded, to: primary)
-                        }
+                    // DocumentFiles decides where it goes; the store only hands over the held document.
+                    _ = try documentFiles.bringInLeftover(leftover, from: relative, into: primary) { bringIn throws(StoreError) in
                         if let month = Month(documentPath: primary) {
                             _ = try withCheckedOut(month, creatingEmpty: true, change: bringIn)
                         } else {

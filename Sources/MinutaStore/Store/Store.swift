@@ -28,13 +28,16 @@ public final class Store: Sendable {
     /// a synchronization pass or a merge of conflict copies holds the whole store. Taken before `state`
     /// and never inside it: their file I/O happens with `state` released (`Store+Writing.swift`).
     let writeLanes = WriteLanes()
-    /// Month documents held but deleted from the folder (`Store+DeletedDocuments.swift`). A lock of its
-    /// own, taken inside `state`'s or alone, never the other way: listing months reads it under `state`.
-    let deletedMonths = Mutex<Set<Month>>([])
+    /// Month documents held but deleted from the folder (`Registry/DeletedDocuments.swift`), behind a
+    /// lock of their own, taken inside `state`'s or alone, never the other way.
+    let deletedMonths: DeletedDocuments
     /// The month views readers are answered from without `state` (`Registry/PublishedViews.swift`).
     let publishedViews = PublishedViews()
     /// Errors, rejections and the counts of `.minutafs/status` (`Events/StoreEvents.swift`).
     let events: StoreEvents
+    /// The synchronization passes' counts, kept for `.minutafs/status` and written by the passes alone
+    /// (`Synchronization/SynchronizationPasses.swift`).
+    let synchronizationPasses = SynchronizationPasses()
     /// Document files that do not load (SPEC 5a; `Replica/UnreadableFiles.swift`).
     let unreadable = UnreadableFiles()
     /// The document files: read, merged from disk, written by exchange, conflict copies
@@ -56,8 +59,8 @@ public final class Store: Sendable {
     /// Whether conflict copies are merged, in memory only, into the documents read (the read-only
     /// commands; `Store+WaitingCopies.swift`).
     let mergesWaitingCopiesInMemory: Bool
-    /// The conflict copies such a store found and merged (`Store+WaitingCopies.swift`).
-    let waitingCopyState = Mutex(WaitingCopyState())
+    /// The conflict copies such a store found and merged (`Conflicts/WaitingCopyReader.swift`).
+    let waitingCopyReader: WaitingCopyReader
     /// The lost edits of deleted records found in each month's history, with the version of the file
     /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
     let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
@@ -145,12 +148,14 @@ public final class Store: Sendable {
         self.path = absolute
         self.indexesRecordHolders = indexesRecordHolders
         self.mergesWaitingCopiesInMemory = mergesWaitingCopiesInMemory
+        self.waitingCopyReader = WaitingCopyReader(path: absolute, actor: actor, isMerging: mergesWaitingCopiesInMemory)
         self.timeZone = timeZone
         self.actor = actor
         self.state = Mutex(State())
         self.log = log
         let events = StoreEvents(log: log)
         self.events = events
+        self.deletedMonths = DeletedDocuments(events: events)
         self.clock = clock
         let backingFolder = BackingFolder(path: absolute, events: events, faults: faults)
         self.backingFolder = backingFolder
@@ -160,7 +165,7 @@ public final class Store: Sendable {
         self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
         // A cache folder that cannot be made only makes every first read render.
         self.viewCache = cacheDirectory.flatMap {
-            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: Self.rendererFingerprint(timeZone: timeZone))
+            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: MonthViewCache.rendererFingerprint(timeZone: timeZone))
         }
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             withState { $0.movedAway = MovedAwayRecords(remembered) }
@@ -178,14 +183,14 @@ public final class Store: Sendable {
     // MARK: Documents
 
     /// Loads (once) and returns the month's document; `nil` when it has no document file. Loading one
-    /// sets aside the least recently used others beyond `loadedMonthLimit` (see `Store+Parking.swift`),
+    /// sets aside the least recently used others beyond `MonthDocuments.loadedLimit` (see `Registry/ParkedMonth.swift`),
     /// unless `parkingOthers` is false.
     func loadMonth(_ month: Month, in state: inout State, parkingOthers: Bool = true) throws(StoreError) -> LoadedDocument? {
         state.months.markUsed(month)
         if let loaded = state.months[month] { return loaded }
         let loaded: LoadedDocument
         if let parked = state.months.parked[month] {
-            loaded = try unparked(parked, month: month)
+            loaded = try parked.decoded(actor: actor, month: month)
         } else {
             guard let read = try readDocumentToHold(month.documentPath) else { return nil }
             loaded = read
@@ -204,15 +209,13 @@ public final class Store: Sendable {
     func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
         // A file known not to load, unchanged since, is not read (nor decoded) again.
         try documentFiles.requireReadableFile(relative)
-        switch documentFiles.readDocumentFile(relative) {
+        switch documentFiles.readNotingUnreadable(relative) {
         case .absent:
-            return mergingWaitingCopies(into: nil, relative: relative)
-        case .unreadable(let reason, let identity):
-            documentFiles.markUnreadable(relative, reason: reason, identity: identity)
+            return waitingCopyReader.merging(into: nil, relative: relative)
+        case .unreadable(let reason, _):
             throw .unloadableDocument(file: relative, reason: reason)
         case .loaded(let document, let identity, let bytes):
-            documentFiles.clearUnreadable(relative)
-            return mergingWaitingCopies(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
+            return waitingCopyReader.merging(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
         }
     }
 
@@ -234,17 +237,17 @@ public final class Store: Sendable {
         for yearName in try BackingFiles.listDirectory(records) {
             result += try months(inYear: yearName)
         }
-        return Array(Set(result).union(deletedMonths.withLock { $0 })).sorted()
+        return Array(Set(result).union(deletedMonths.all)).sorted()
     }
 
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     public func months(inYear yearName: String) throws(StoreError) -> [Month] {
         let folder = readable("records/" + yearName)
-        var result = deletedMonths.withLock { $0.filter { $0.yearName == yearName } }  // still shown
+        var result = deletedMonths.months(inYear: yearName)  // still shown
         guard BackingFiles.status(readable("records"))?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
-        result.formUnion(monthsWithOnlyWaitingCopies(inYear: yearName))
+        result.formUnion(waitingCopyReader.monthsWithOnlyCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
             if let month = Month(yearName: yearName, documentName: entry) {
                 result.insert(month)
@@ -263,7 +266,7 @@ public final class Store: Sendable {
               BackingFiles.status(readable("records/" + month.yearName))?.isDirectory == true else { return false }
         return BackingFiles.status(readable(month.documentPath)) != nil
             || BackingFiles.status(readable(month.folderPath))?.isDirectory == true
-            || hasWaitingCopies(month.documentPath)
+            || waitingCopyReader.hasCopies(month.documentPath)
     }
 
     /// The years that have at least one month folder or document, or an empty folder.
@@ -293,7 +296,7 @@ public final class Store: Sendable {
         // changed since is merged by the next pass, which renders the month again).
         let fileTime = loaded.identity?.modificationSeconds ?? now()
         if let reusable = loaded.reusableView,
-           let view = editedView(reusable.view, changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, state: state) {
+           let view = reusable.view.edited(changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, recentChanges: state.recentChanges) {
             loaded.view = view
             state.months[month] = loaded
             return view
@@ -327,30 +330,6 @@ public final class Store: Sendable {
         if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded, state: &state) }
         loaded.view = view
         state.months[month] = loaded
-        return view
-    }
-
-    /// `view` after edits of `changedRecords` that added or removed no record and moved none to another
-    /// second (the common save: a comment or an end time): the same names in the same order, those
-    /// records rendered again, every modification time taken again (the document file's changed). Nil
-    /// when the edits did more: then the view is built again.
-    private func editedView(_ view: MonthView, changedRecords: Set<RecordID>, in document: Document, fileTime: Int, state: State) -> MonthView? {
-        var view = view
-        for key in changedRecords {
-            guard let index = view.indexByID[key], RecordID(view.files[index].id) == key,
-                  let object = RecordView.object(view.files[index].id, in: document),
-                  RecordView.startTime(of: object, in: document) == view.startTimes[index] else { return nil }
-            let file = view.files[index]
-            let contents = JSONWriter.pretty(RecordView.json(id: file.id, record: object, in: document))
-            view.files[index] = RecordFile(name: file.name, id: file.id, contents: contents, modificationTime: file.modificationTime)
-        }
-        for index in view.files.indices {
-            let file = view.files[index]
-            let changed = state.recentChanges.changeTime(of: RecordID(file.id)) ?? fileTime
-            if changed != file.modificationTime {
-                view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
-            }
-        }
         return view
     }
 

@@ -67,7 +67,7 @@ public final class StoreSynchronizer: Sendable {
         // The folder at the store's path is no longer the store's (moved, deleted, replaced): nothing
         // there is merged or written, and the store says so once (SPEC 5b).
         do throws(StoreError) { try store.requireBackingFolder() } catch {
-            store.recordSynchronizationPass(mergeFailure: nil)
+            store.synchronizationPasses.countPass(mergeFailure: nil)
             return
         }
         synchronizeFolderChanges()
@@ -77,7 +77,7 @@ public final class StoreSynchronizer: Sendable {
             if !documents.isEmpty { debugLog("merged documents the sync tool replaced: \(documents)") }
         } catch {
             debugLog("merging replaced documents failed: \(error)")
-            store.noteSynchronizationFailure(error)
+            DocumentSynchronizer(store: store).noteFailure(error)
         }
         let merged = mergeConflictCopies()
         documents += merged.documents
@@ -90,7 +90,7 @@ public final class StoreSynchronizer: Sendable {
         // a save read before this is judged stale for those fields (SPEC 5b). Merges made elsewhere (a
         // document loaded or written back meanwhile) are published by this too.
         store.publishMerges()
-        store.recordSynchronizationPass(mergeFailure: merged.failure)
+        store.synchronizationPasses.countPass(mergeFailure: merged.failure)
     }
 
     /// Merges the conflict copies beside the documents and removes image copies identical to their

@@ -391,7 +391,7 @@ public final class StoreView: Sendable {
     /// A file held while written is the user's own when fsynced, unless it holds a record's or the tags'
     /// JSON: that is the temporary half of a save (`x.json.tmp`, then a rename), which stays in memory.
     public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool {
-        !Store.isRecordJSON(contents) && !Store.isTagsJSON(contents)
+        !PassThroughFile.isRecordJSON(contents) && !PassThroughFile.isTagsJSON(contents)
     }
 
     /// Deferred work of the mount that failed goes to `.minutafs/errors`, the log and the status count.
@@ -401,7 +401,7 @@ public final class StoreView: Sendable {
 
     static func isHeldWhileWritten(_ name: String, in directory: Place) -> Bool {
         switch directory {
-        case .month: return !name.hasSuffix(".json") && Store.imageOwner(name) == nil
+        case .month: return !name.hasSuffix(".json") && PassThroughFile.imageOwner(name) == nil
         case .root: return name.hasPrefix("tags.json") && name != "tags.json"
         default: return false
         }

@@ -2,8 +2,8 @@
 /// copy failed (`.minutafs/status`). Tests wait on these instead of sleeping: a pass that ran is
 /// an event they can see.
 struct SynchronizationCounts: Sendable {
-    /// Finished passes of `synchronizeDocuments` plus `mergeConflictCopies` (the mount's
-    /// `synchronize`), whether or not they found anything.
+    /// Finished passes of `DocumentSynchronizer` plus `ConflictCopyMerger` (the mount's
+    /// `StoreSynchronizer.synchronize`), whether or not they found anything.
     var passes = 0
     /// Passes whose merge of conflict copies failed (the copies stay as they are).
     var failedMerges = 0
