@@ -68,7 +68,7 @@ final class SyncStoreAccess {
     func mergeWaitingCopies() throws(CommandFailure) {
         guard lock != nil, hasConflictCopies() else { return }
         let opened = try StoreCommandSupport.open(store, indexesRecordHolders: false)
-        let reports: [Store.MergeReport]
+        let reports: [MergeReport]
         do { reports = try opened.mergeConflictCopies() } catch {
             throw CommandFailure(path: store, cause: "cannot merge its waiting conflict copies: \(error.description)")
         }

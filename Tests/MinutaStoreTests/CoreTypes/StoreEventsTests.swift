@@ -28,7 +28,6 @@ struct StoreEventsTests {
         #expect(record.lines.isEmpty && record.rejectedFiles.isEmpty && record.conflictLines.isEmpty)
         #expect(record.rejectedWriteCount == 0 && record.savedDocumentCount == 0 && record.mergedCopyCount == 0)
         #expect(record.lastMerge == nil && !record.backingFolderGone && record.failedDeferredWork == 0)
-        #expect(record.synchronization.passes == 0 && record.synchronization.failedMerges == 0)
     }
 
     @Test("a line noted goes to errors and to the log, in order; one noted as not logged only to errors")
@@ -130,16 +129,22 @@ struct StoreEventsTests {
         events.countSavedDocument()
         events.countMergedCopy("merged 01 (conflicted copy).automerge")
         events.countMergedCopy("merged tags (conflicted copy).automerge")
-        events.countSynchronizationPass(mergeFailure: nil)
-        events.countSynchronizationPass(mergeFailure: "02 (conflicted copy).automerge: cannot be loaded")
-        events.countSynchronizationPass(mergeFailure: nil)
         let record = events.snapshot
         #expect(record.savedDocumentCount == 2)
         #expect(record.mergedCopyCount == 2)
         #expect(record.lastMerge == "merged tags (conflicted copy).automerge")
-        #expect(record.synchronization.passes == 3)
-        #expect(record.synchronization.failedMerges == 1)
-        #expect(record.synchronization.lastFailure == "02 (conflicted copy).automerge: cannot be loaded")
+    }
+
+    @Test("synchronization passes are counted by their own counter, with the last failed merge")
+    func passes() {
+        let passes = SynchronizationPasses()
+        #expect(passes.snapshot.passes == 0 && passes.snapshot.failedMerges == 0)
+        passes.countPass(mergeFailure: nil)
+        passes.countPass(mergeFailure: "02 (conflicted copy).automerge: cannot be loaded")
+        passes.countPass(mergeFailure: nil)
+        #expect(passes.snapshot.passes == 3)
+        #expect(passes.snapshot.failedMerges == 1)
+        #expect(passes.snapshot.lastFailure == "02 (conflicted copy).automerge: cannot be loaded")
     }
 
     @Test("the backing folder's loss is noted the first time only")
