@@ -123,6 +123,7 @@ extension Minutafs {
         private func serve(store: Store, options: MountOptions, description: String, log: MountLogFile) throws(CommandFailure) {
             let tree = StoreView(store: store, mountDescription: "\(MountDaemon.absolute(mountPoint)) (\(description))",
                                  logDescription: log.description)
+            MountTimerControl.register(on: tree, stateDirectory: MountFolders.current().state)
             let logger = logging.makeLogger()
             let synchronizer: StoreSynchronizer
             let mount: FuseMount

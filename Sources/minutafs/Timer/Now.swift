@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MinutaStore
 import MinutaTimer
@@ -15,7 +16,10 @@ extension Minutafs {
                 %t (tag), %c (comment), %e (time so far, H:MM), %s (start), %i (record id), %% (a percent \
                 sign). Text from the store is printed with control characters escaped. A store that is not \
                 mounted is read merged in memory with the conflict copies waiting beside its documents \
-                (nothing is written; standard error says how many).
+                (nothing is written; standard error says how many). Every running timer is listed, \
+                however old (one running more than a day with its age: running 3 y 2 d), found through \
+                an index in the state folder. With the store mounted it reads MOUNT/.minutafs/now.txt \
+                (now.json for --json), which the mount renders at each read: a status bar may cat it.
 
                 Examples:
                   minutafs now ~/minuta
@@ -41,7 +45,17 @@ extension Minutafs {
                 let actions = try TimerPlace.actions(options.place, writing: false)
                 let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
-                let timers = try TimerPlace.running(place) { () throws(TimerError) in try actions.running(now: now) }
+                if let mount = actions.backend as? MountTimerBackend, format == nil, !options.allMonths {
+                    // Mounted: the mount renders what this prints (`.minutafs/now.txt`, `now.json`), a file read.
+                    let text = try TimerPlace.running(place) { () throws(TimerError) in try mount.controlFile(TimerControl.nowText) }
+                    if text.starts(with: Array("error: ".utf8)) { throw CommandFailure(path: place, cause: String(decoding: text.dropFirst(7), as: UTF8.self)) }
+                    let shown = json ? try TimerPlace.running(place) { () throws(TimerError) in try mount.controlFile(TimerControl.nowJSON) } : text
+                    FileHandle.standardOutput.write(Data(shown))
+                    isIdle = text.isEmpty
+                    return
+                }
+                let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: options.allMonths), actions: actions)
+                let timers = answer.running.compactMap(\.timer)
                 let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
                 let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
                 if json {

@@ -70,7 +70,13 @@ enum TimerPlace {
         let store = try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
                                                  indexesRecordHolders: false, readOnly: !writing)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
-        return StoreTimerBackend(store: store, lock: lock)
+        // Running timers are found through the index in the state folder; a command that writes reads
+        // them merged with the waiting conflict copies, as `now` does (and merges a copy that holds one).
+        let indexPath = MountFolders.current().state.map { RunningTimerIndex.path(stateFolder: $0, storePath: store.path) }
+        let reader = writing
+            ? try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache, indexesRecordHolders: false, readOnly: true)
+            : nil
+        return StoreTimerBackend(store: store, lock: lock, indexPath: indexPath, reader: reader)
     }
 
     static func mountBackend(_ mountPoint: String) throws(CommandFailure) -> any TimerBackend {
@@ -90,6 +96,20 @@ enum TimerPlace {
     /// Milliseconds since the epoch, now.
     static func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Carries out `request`: handed to the mount (one action of the mount), or done here on the store.
+    /// - Throws: the answer's error, as the command's failure.
+    static func perform(_ request: TimerRequest, actions: TimerActions) throws(CommandFailure) -> TimerAnswer {
+        let place = actions.backend.placeDescription
+        let answer: TimerAnswer
+        if let mount = actions.backend as? MountTimerBackend {
+            answer = try running(place) { () throws(TimerError) in try mount.perform(request) }
+        } else {
+            answer = TimerService.perform(request, with: actions)
+        }
+        if let error = answer.error { throw CommandFailure(path: place, cause: error) }
+        return answer
     }
 
     /// Runs `body`, turning a timer error into the command's one-line failure about `path`.
