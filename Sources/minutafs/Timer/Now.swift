@@ -39,21 +39,31 @@ extension Minutafs {
             if json && format != nil { throw ValidationError("give --json or --format, not both") }
         }
 
+        /// Prints `now.json` or `now.txt` of the mount; whether no timer runs.
+        static func printMounted(_ mountPoint: String, json: Bool) throws(CommandFailure) -> Bool {
+            let place = "the mount at " + mountPoint
+            func read(_ name: String) throws(CommandFailure) -> [UInt8] {
+                guard let data = FileManager.default.contents(atPath: mountPoint + "/.minutafs/" + name) else {
+                    throw CommandFailure(path: mountPoint + "/.minutafs/" + name, cause: "cannot be read (\(String(cString: strerror(errno)))); is the mount of an older minutafs? Unmount it and mount it again")
+                }
+                return [UInt8](data)
+            }
+            let text = try read(TimerControl.nowText)
+            if text.starts(with: Array("error: ".utf8)) { throw CommandFailure(path: place, cause: String(decoding: text.dropFirst(7), as: UTF8.self)) }
+            FileHandle.standardOutput.write(Data(json ? try read(TimerControl.nowJSON) : text))
+            return text.isEmpty
+        }
+
         func run() throws {
             var isIdle = false
             try reportingFailures {
-                let actions = try TimerPlace.actions(options.place, writing: false)
-                let place = actions.backend.placeDescription
-                let now = TimerPlace.now()
-                if let mount = actions.backend as? MountTimerBackend, format == nil, !options.allMonths {
+                if format == nil, !options.allMonths, let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(options.path)) {
                     // Mounted: the mount renders what this prints (`.minutafs/now.txt`, `now.json`), a file read.
-                    let text = try TimerPlace.running(place) { () throws(TimerError) in try mount.controlFile(TimerControl.nowText) }
-                    if text.starts(with: Array("error: ".utf8)) { throw CommandFailure(path: place, cause: String(decoding: text.dropFirst(7), as: UTF8.self)) }
-                    let shown = json ? try TimerPlace.running(place) { () throws(TimerError) in try mount.controlFile(TimerControl.nowJSON) } : text
-                    FileHandle.standardOutput.write(Data(shown))
-                    isIdle = text.isEmpty
+                    isIdle = try Self.printMounted(mountPoint, json: json)
                     return
                 }
+                let actions = try TimerPlace.actions(options.place, writing: false)
+                let now = TimerPlace.now()
                 let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: options.allMonths), actions: actions)
                 let timers = answer.running.compactMap(\.timer)
                 let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])

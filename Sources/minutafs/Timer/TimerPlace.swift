@@ -51,19 +51,23 @@ enum TimerPlace {
         return home + path.dropFirst()
     }
 
-    static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
+    /// The mount point of the minutafs mount `path` is in, or that shows the store at `path`; nil
+    /// when the store is not mounted.
+    static func mountPoint(for path: String) throws(CommandFailure) -> String? {
         let table: MountTable
         do { table = try MountTable.current() } catch { throw CommandFailure(path: path, cause: error.description) }
         let absolute = MountTable.absolutePath(of: path)
-        if let mount = table.mount(containing: absolute), mount.isMinutafs {
-            return try mountBackend(mount.mountPoint)
-        }
+        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(path: path, cause: "no such folder; give the store folder (the one holding tags.automerge and records/) or its mount")
         }
         // The store mounted by anyone on this machine: through that mount.
-        if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
+        return mountShowing(path, in: table)?.mountPoint
+    }
+
+    static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
+        if let mountPoint = try mountPoint(for: path) { return try mountBackend(mountPoint) }
         try StoreFolder.checkExistingStore(path, creating: nil)
         // A command that reads or writes a few recent months reads no other document (no holder index).
         // A command that only reads (`now`) reads waiting conflict copies too, merged in memory.
