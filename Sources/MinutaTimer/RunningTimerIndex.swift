@@ -37,6 +37,15 @@ public struct RunningTimerIndex: Codable, Sendable, Equatable {
         months.compactMap { $0.value.running.isEmpty ? nil : Month(yearSlashMonth: $0.key) }.sorted()
     }
 
+    /// The record file names of the running timers, by month.
+    public var runningTimerFiles: [Month: [String]] {
+        var result: [Month: [String]] = [:]
+        for (key, entry) in months where !entry.running.isEmpty {
+            if let month = Month(yearSlashMonth: key) { result[month] = entry.running }
+        }
+        return result
+    }
+
     /// Whether `month` has a conflict copy waiting beside its document (as last looked).
     public func hasWaitingCopies(_ month: Month) -> Bool {
         guard let entry = months[month.yearSlashMonth] else { return false }

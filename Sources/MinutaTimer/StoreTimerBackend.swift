@@ -16,11 +16,15 @@ public struct StoreTimerBackend: TimerBackend {
     let reader: Store?
     /// The mount's view of `store`, when the mount carries out the request.
     let view: StoreView?
+    /// The index kept in memory between looks (a mount); nil reads it from `indexPath` each time.
+    let indexCache: RunningTimerIndexCache?
     public var timeZone: StoreTimeZone { store.timeZone }
     public var placeDescription: String { store.path }
 
-    public init(store: Store, lock: StoreLock?, indexPath: String? = nil, reader: Store? = nil, view: StoreView? = nil) {
+    public init(store: Store, lock: StoreLock?, indexPath: String? = nil, reader: Store? = nil, view: StoreView? = nil,
+                indexCache: RunningTimerIndexCache? = nil) {
         self.store = store
+        self.indexCache = indexCache
         self.lock = lock
         self.indexPath = indexPath
         self.reader = reader
@@ -44,8 +48,14 @@ public struct StoreTimerBackend: TimerBackend {
     /// The months with running timers, from the index (brought up to date with the files first). A
     /// running timer in a waiting conflict copy, for a command that writes, is merged into the store
     /// first, as a mount would merge it, so that it can be stopped.
-    public func runningTimerMonths(everyMonth: Bool) throws(TimerError) -> [Month]? {
-        var index = indexPath.map(RunningTimerIndex.load) ?? RunningTimerIndex()
+    public func recordFiles(named names: [String], in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] {
+        do { return try store.recordFiles(named: names, in: month).compactMap { $0.map { ($0.name, $0.contents) } } } catch {
+            throw .storeFailed(file: month.documentPath, reason: error.description)
+        }
+    }
+
+    public func runningTimerFiles(everyMonth: Bool) throws(TimerError) -> [Month: [String]]? {
+        var index = indexCache?.index ?? indexPath.map(RunningTimerIndex.load) ?? RunningTimerIndex()
         let source = reader ?? store
         let changed = try index.refresh(storePath: store.path, everyMonth: everyMonth) { (month: Month) throws(TimerError) -> [String] in
             let files: [RecordFile]
@@ -55,13 +65,14 @@ public struct StoreTimerBackend: TimerBackend {
             return files.compactMap { TimerRecord(month: month, fileName: $0.name, bytes: $0.contents) }.filter(\.isRunning).map(\.fileName)
         }
         if changed, let indexPath { index.save(to: indexPath) }
-        let months = index.monthsWithRunningTimers
-        if lock != nil, reader != nil, months.contains(where: index.hasWaitingCopies) {
+        indexCache?.index = index
+        let files = index.runningTimerFiles
+        if lock != nil, reader != nil, files.keys.contains(where: index.hasWaitingCopies) {
             do { _ = try store.mergeConflictCopies() } catch {
                 throw .storeFailed(file: store.path, reason: "a running timer waits in a conflict copy that could not be merged: \(error.description)")
             }
         }
-        return months
+        return files
     }
 
     public func write(_ bytes: [UInt8], named name: String, in month: Month) throws(TimerError) {

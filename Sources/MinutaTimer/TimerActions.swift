@@ -28,9 +28,21 @@ public struct TimerActions: Sendable {
     /// The running timers, however old and wherever held, oldest start first: the months the
     /// backend's running-timer index names (`RunningTimerIndex`), else the recent months.
     public func running(now: Int64) throws(TimerError) -> [TimerRecord] {
-        var months = try backend.runningTimerMonths(everyMonth: searchesAllMonths)
-        if months == nil { months = try searchedMonths(now: now) }
-        return try backend.records(in: months ?? []).filter(\.isRunning).sorted { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
+        var found: [TimerRecord] = []
+        if let indexed = try backend.runningTimerFiles(everyMonth: searchesAllMonths) {
+            // Only the files the index names; a month where one is gone (renamed since) is read whole.
+            for (month, names) in indexed {
+                let files = try backend.recordFiles(named: names, in: month)
+                if files.count == names.count {
+                    found += files.compactMap { TimerRecord(month: month, fileName: $0.name, bytes: $0.bytes) }
+                } else {
+                    found += try backend.records(in: [month])
+                }
+            }
+        } else {
+            found = try backend.records(in: searchedMonths(now: now))
+        }
+        return found.filter(\.isRunning).sorted { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
     }
 
     /// Whether `timer` has run for less than a day at `now`: the ones `stop` and `start` stop without

@@ -8,7 +8,8 @@ import MinutaTimer
 enum MountTimerControl {
     static func register(on view: StoreView, stateDirectory: String?) {
         let indexPath = stateDirectory.map { RunningTimerIndex.path(stateFolder: $0, storePath: view.store.path) }
-        let actions = TimerActions(backend: StoreTimerBackend(store: view.store, lock: nil, indexPath: indexPath, view: view))
+        let actions = TimerActions(backend: StoreTimerBackend(store: view.store, lock: nil, indexPath: indexPath, view: view,
+                                                                indexCache: RunningTimerIndexCache()))
         view.setTimerControl(
             answer: { request in TimerService.answer(request, with: actions) },
             now: { json in Array(render(actions, json: json).utf8) })
