@@ -11,7 +11,8 @@
 #   bench/now-bench.sh [WORKDIR]        (default: /var/tmp/minutafs-now-bench)
 #
 # Environment: MINUTAFS (the binary; default the one `make install` installs: a release build with the
-# Swift runtime linked in, .build/static/release/minutafs), RECORDS (300), RUNS (200).
+# Swift runtime linked in, .build/static/release/minutafs), MINUTAFS_BENCH (the store generator;
+# default .build/release/minutafs-bench), RECORDS (300), RUNS (200).
 # Needs timewarrior (apt-get install -y timewarrior), python3 and fusermount3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ work=${1:-/var/tmp/minutafs-now-bench}
 records=${RECORDS:-300}
 runs=${RUNS:-200}
 bin=${MINUTAFS:-.build/static/release/minutafs}
-bench=.build/release/minutafs-bench
+bench=${MINUTAFS_BENCH:-.build/release/minutafs-bench}
 if [ ! -x "$bin" ]; then swift build -c release --product minutafs --static-swift-stdlib --scratch-path .build/static; fi
 if [ ! -x "$bench" ]; then swift build -c release --product minutafs-bench; fi
 command -v timew >/dev/null || { echo "now-bench: timew not found (apt-get install -y timewarrior)" >&2; exit 1; }

@@ -4,7 +4,7 @@
 /// Not locked itself: it is used only by the mount's timer actions and `now` renderings, which the
 /// store view runs one at a time under its `timerControl` lock (`StoreView+TimerControl.swift`).
 public final class RunningTimerIndexCache: @unchecked Sendable {
-    var index: RunningTimerIndex?
+    public internal(set) var index: RunningTimerIndex?
 
     public init() {}
 }

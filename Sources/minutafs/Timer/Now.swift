@@ -57,12 +57,13 @@ extension Minutafs {
         func run() throws {
             var isIdle = false
             try reportingFailures {
-                if format == nil, !options.allMonths, let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(options.path)) {
+                let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(options.path))
+                if format == nil, !options.allMonths, let mountPoint {
                     // Mounted: the mount renders what this prints (`.minutafs/now.txt`, `now.json`), a file read.
                     isIdle = try Self.printMounted(mountPoint, json: json)
                     return
                 }
-                let actions = try TimerPlace.actions(options.place, writing: false)
+                let actions = try TimerPlace.actions(options.place, writing: false, unmounted: mountPoint == nil)
                 let now = TimerPlace.now()
                 let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: options.allMonths), actions: actions)
                 let timers = answer.running.compactMap(\.timer)

@@ -15,9 +15,10 @@ enum TimerPlace {
         var searchesAllMonths: Bool
     }
 
-    static func actions(_ options: Options, writing: Bool) throws(CommandFailure) -> TimerActions {
+    /// `unmounted`: the caller found the store not mounted already (`mountPoint(for:)`).
+    static func actions(_ options: Options, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> TimerActions {
         let path = try chosenPath(options.path)
-        let backend = try backend(for: path, timeZone: options.timeZone, writing: writing)
+        let backend = try backend(for: path, timeZone: options.timeZone, writing: writing, unmounted: unmounted)
         return TimerActions(backend: backend, searchesAllMonths: options.searchesAllMonths)
     }
 
@@ -66,8 +67,8 @@ enum TimerPlace {
         return mountShowing(path, in: table)?.mountPoint
     }
 
-    static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
-        if let mountPoint = try mountPoint(for: path) { return try mountBackend(mountPoint) }
+    static func backend(for path: String, timeZone: String?, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> any TimerBackend {
+        if !unmounted, let mountPoint = try mountPoint(for: path) { return try mountBackend(mountPoint) }
         try StoreFolder.checkExistingStore(path, creating: nil)
         // A command that reads or writes a few recent months reads no other document (no holder index).
         // A command that only reads (`now`) reads waiting conflict copies too, merged in memory.
