@@ -80,37 +80,46 @@ timew get dom.active >/dev/null
 echo "minutafs: $bin ($(ldd "$bin" | grep -c libswift || true) libswift* libraries loaded: $(ldd "$bin" | grep -q libswiftCore && echo 'shared runtime' || echo 'runtime linked in'))"
 echo "store: 10 years x 12 months x $records records, one timer running; median of $runs runs each, a new process every run"
 python3 - "$runs" "$bin" "$mnt" "$store" <<'EOF'
-import os, statistics, subprocess, sys, time
+import statistics, subprocess, sys, time
 runs, binary, mnt, store = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-def median_ms(argv, expect=(0,)):
-    times = []
+# Every command once per round, round after round: the machine's load falls on all of them alike.
+def spawn(argv):
+    begun = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if done.returncode != 0:
+        sys.exit("now-bench: %s exited %d" % (" ".join(argv), done.returncode))
+    return (time.perf_counter() - begun) * 1000
+def read(path):
+    begun = time.perf_counter()
+    with open(path, "rb") as f:
+        f.read()
+    return (time.perf_counter() - begun) * 1000
+def measure(rows):
+    times = {name: [] for name, _ in rows}
     for _ in range(runs):
-        begun = time.perf_counter()
-        done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter() - begun) * 1000)
-        if done.returncode not in expect:
-            sys.exit("now-bench: %s exited %d" % (" ".join(argv), done.returncode))
-    return statistics.median(times)
-def read_ms(path):
-    times = []
-    for _ in range(runs):
-        begun = time.perf_counter()
-        with open(path, "rb") as f:
-            f.read()
-        times.append((time.perf_counter() - begun) * 1000)
-    return statistics.median(times)
-rows = [
-    ("read of MNT/.minutafs/now.json (open, read, close; no new process)", read_ms(mnt + "/.minutafs/now.json")),
-    ("cat MNT/.minutafs/now.json", median_ms(["cat", mnt + "/.minutafs/now.json"])),
-    ("timew get dom.active.json", median_ms(["timew", "get", "dom.active.json"])),
-    ("minutafs now --json MNT (mounted)", median_ms([binary, "now", "--json", mnt])),
-    ("minutafs now MNT (mounted)", median_ms([binary, "now", mnt])),
-    ("minutafs --version (process start)", median_ms([binary, "--version"])),
-]
+        for name, run in rows:
+            times[name].append(run())
+    return [(name, statistics.median(times[name])) for name, _ in rows]
+timew = ("timew get dom.active.json", lambda: spawn(["timew", "get", "dom.active.json"]))
+version = ("minutafs --version (process start)", lambda: spawn([binary, "--version"]))
+mounted = measure([
+    ("read of MNT/.minutafs/now.json (open, read, close; no new process)", lambda: read(mnt + "/.minutafs/now.json")),
+    ("cat MNT/.minutafs/now.json", lambda: spawn(["cat", mnt + "/.minutafs/now.json"])),
+    timew,
+    ("minutafs now --json MNT (mounted)", lambda: spawn([binary, "now", "--json", mnt])),
+    ("minutafs now MNT (mounted)", lambda: spawn([binary, "now", mnt])),
+    version,
+])
 subprocess.run(["fusermount3", "-u", mnt], check=True)
-rows.append(("minutafs now STORE (unmounted)", median_ms([binary, "now", "--timezone", "UTC", store])))
-rows.append(("minutafs now --json STORE (unmounted)", median_ms([binary, "now", "--json", "--timezone", "UTC", store])))
-timew = rows[2][1]
-for name, ms in rows:
-    print("%-70s %8.2f ms  %5.1fx timew" % (name, ms, ms / timew))
+unmounted = measure([
+    timew,
+    ("minutafs now STORE (unmounted)", lambda: spawn([binary, "now", "--timezone", "UTC", store])),
+    ("minutafs now --json STORE (unmounted)", lambda: spawn([binary, "now", "--json", "--timezone", "UTC", store])),
+    version,
+])
+for title, rows in (("store mounted", mounted), ("store not mounted", unmounted)):
+    reference = dict(rows)["timew get dom.active.json"]
+    print(title + ":")
+    for name, ms in rows:
+        print("  %-70s %8.2f ms  %5.1fx timew" % (name, ms, ms / reference))
 EOF
