@@ -12,7 +12,9 @@ extension MountTimerBackend {
         let descriptor = open(path, O_RDWR | O_TRUNC | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            throw .storeFailed(file: path, reason: "cannot be opened (\(String(cString: strerror(code)))); is the mount of an older minutafs? Unmount it and mount it again")
+            let hint = code == ENOENT ? "; the mount is of an older minutafs: unmount it and mount it again"
+                : code == EROFS ? "; the store is mounted read-only" : ""
+            throw .storeFailed(file: path, reason: "cannot be opened (\(String(cString: strerror(code))))\(hint)")
         }
         defer { close(descriptor) }
         var written = 0

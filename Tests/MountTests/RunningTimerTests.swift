@@ -122,4 +122,38 @@ import TestSupport
             #expect(runningInStore == 0)
         }
     }
+
+    @Test("mounted, now.txt and now.json follow a phone's timer arriving in a conflict copy, without a command")
+    func nowFileFollowsMerges() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", mounted.mountPoint], state: state).status == 0)
+            #expect(try Self.minutafs(["start", "--at", "-2h", "--comment", "laptop", mounted.mountPoint], state: state).status == 0)
+            #expect(try Self.minutafs(["stop", "--at", "-1h", mounted.mountPoint], state: state).status == 0)
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.txt") == "")
+            let laptop = try #require(TimerCommandTests.records(commented: "laptop", in: mounted.store).first)
+            let monthPath = try #require(laptop["_month"] as? String)
+            let month = try #require(Month(yearSlashMonth: monthPath))
+            let phone = folder + "/phone"
+            try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: mounted.store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
+            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let start = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)
+            _ = try phoneStore.writeRecordFile(Array("{\"startTime\": \"\(start)\", \"comment\": \"from the phone\", \"images\": []}".utf8),
+                                               named: "new.json", in: month)
+            try FileManager.default.copyItem(
+                atPath: phone + "/" + month.documentPath,
+                toPath: mounted.store + "/records/" + month.yearName + "/" + month.monthName + " (Phone's conflicted copy 2026-11-26).automerge")
+            let shown = eventually(within: 10) {
+                ((try? mounted.text(mounted.mountPoint + "/.minutafs/now.txt")) ?? "").contains("from the phone")
+            }
+            #expect(shown, "\((try? mounted.text(mounted.mountPoint + "/.minutafs/now.txt")) ?? "")")
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.json").contains("from the phone"))
+            let printed = try Self.minutafs(["now", mounted.mountPoint], state: state)
+            let file = try mounted.text(mounted.mountPoint + "/.minutafs/now.txt")
+            #expect(printed.status == 0 && printed.outputText == file, "\(printed.outputText)\(file)")
+            #expect(mounted.unmount() == 0)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import FileTreeInterface
+import Synchronization
 import SystemPackage
 
 /// The store's tree as the mount serves it: every answer in the mount's terms. A `StoreError` becomes
@@ -94,6 +95,7 @@ extension StoreView: FileTree {
 
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
+        reportedChanges.add(1, ordering: .relaxed)
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
         handler.call(paths)
     }

@@ -22,6 +22,12 @@ public struct TimerControl: Sendable {
 }
 
 extension StoreView {
+    /// Changes with every change of the store's documents the mount knows of (a save, a merge, a
+    /// document the sync tool replaced): `now.json` is rendered again when it changed.
+    public var changeToken: [Int] {
+        [reportedChanges.load(ordering: .relaxed), store.events.snapshot.savedDocumentCount]
+    }
+
     /// Registers what answers `.minutafs/timer` and renders `now.json` and `now.txt`.
     public func setTimerControl(answer: @escaping @Sendable ([UInt8]) -> [UInt8], now: @escaping @Sendable (_ json: Bool) -> [UInt8]) {
         timerControl.withLock { control in

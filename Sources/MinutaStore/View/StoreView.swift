@@ -40,6 +40,9 @@ public final class StoreView: Sendable {
     /// What answers `.minutafs/timer`, `now.json` and `now.txt`, held for the whole of a timer action
     /// (stop what runs, start the new one), so two at once are carried out one after the other.
     let timerControl = Mutex<TimerControl>(TimerControl())
+    /// How many times changes were reported to the mount (`report(_:)`): with the store's count of
+    /// saved documents, what tells `now.json` it may have to be rendered again.
+    let reportedChanges = Atomic<Int>(0)
 
     struct PendingWorkReporter {
         let report: @Sendable () -> PendingWork

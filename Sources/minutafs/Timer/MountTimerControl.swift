@@ -14,7 +14,7 @@ enum MountTimerControl {
         let rendered = RenderedNow()
         view.setTimerControl(
             answer: { request in TimerService.answer(request, with: actions) },
-            now: { json in render(actions, json: json, kept: rendered, index: indexCache, tagsPath: view.store.path + "/tags.automerge") })
+            now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken) })
     }
 
     /// `now.json` and `now.txt` as last rendered, and what they were rendered from. Used only under
@@ -22,8 +22,7 @@ enum MountTimerControl {
     final class RenderedNow: @unchecked Sendable {
         struct Source: Equatable {
             var minute: Int64
-            var index: RunningTimerIndex?
-            var tags: String
+            var changeToken: [Int]
         }
         var source: Source?
         var json: [UInt8] = []
@@ -31,23 +30,20 @@ enum MountTimerControl {
     }
 
     /// What `minutafs now --json` (or `minutafs now`) prints for the running timers now; a line
-    /// naming the failure when they cannot be read. Rendered again only when the minute, a document
-    /// holding a running timer (by its files' identities) or the tags changed: a status bar polling
-    /// the file costs a look at the files' identities.
-    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, index: RunningTimerIndexCache, tagsPath: String) -> [UInt8] {
+    /// naming the failure when they cannot be read. Rendered again only when the minute changed or
+    /// the mount changed a document or was told of a change (`StoreView.changeToken`): a status bar
+    /// polling the file costs no look at the store.
+    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int]) -> [UInt8] {
         let now = TimerPlace.now()
+        let source = RenderedNow.Source(minute: now / 60_000, changeToken: changeToken)
+        if kept.source == source { return json ? kept.json : kept.text }
         do throws(TimerError) {
-            _ = try actions.backend.runningTimerFiles(everyMonth: false)
-            let tags = (try? FileManager.default.attributesOfItem(atPath: tagsPath)).map { "\($0[.size] ?? 0) \($0[.modificationDate] ?? 0)" } ?? ""
-            let source = RenderedNow.Source(minute: now / 60_000, index: index.index, tags: tags)
-            if kept.source != source {
-                let timers = try actions.running(now: now)
-                let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
-                let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
-                kept.json = Array(display.json.utf8)
-                kept.text = Array(display.text.utf8)
-                kept.source = source
-            }
+            let timers = try actions.running(now: now)
+            let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
+            let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
+            kept.json = Array(display.json.utf8)
+            kept.text = Array(display.text.utf8)
+            kept.source = source
             return json ? kept.json : kept.text
         } catch {
             kept.source = nil
