@@ -10,9 +10,9 @@ import MinutaStore
 /// (cheap: a few folders) and reads again only the months whose files changed, appeared or went. A
 /// missing or unreadable index file is rebuilt from the documents. The cost of a look grows with the
 /// number of year folders, not with the records in them.
-public struct RunningTimerIndex: Codable, Sendable, Equatable {
+public struct RunningTimerIndex: Sendable, Equatable {
     /// A file's identity: a change of any part means the month is read again.
-    public struct FileIdentity: Codable, Sendable, Equatable {
+    public struct FileIdentity: Sendable, Equatable {
         var size: Int64
         var seconds: Int
         var nanoseconds: Int
@@ -20,7 +20,7 @@ public struct RunningTimerIndex: Codable, Sendable, Equatable {
     }
 
     /// One month: its files (the document and its waiting copies, by name) and its running timers.
-    public struct MonthEntry: Codable, Sendable, Equatable {
+    public struct MonthEntry: Sendable, Equatable {
         var files: [String: FileIdentity]
         /// The record file names of the running timers, as the month's view names them when indexed.
         var running: [String]
@@ -101,11 +101,39 @@ public struct RunningTimerIndex: Codable, Sendable, Equatable {
     }
 
     /// The index saved at `path`, or an empty one (every month is then read once) when it is missing,
-    /// unreadable or of another version.
+    /// unreadable or of another version. (Read with the store's JSON parser: `JSONDecoder` cost a
+    /// short command more than the rest of its look.)
     public static func load(from path: String) -> RunningTimerIndex {
-        guard let data = FileManager.default.contents(atPath: path),
-              let index = try? JSONDecoder().decode(RunningTimerIndex.self, from: data), index.version == 1 else { return RunningTimerIndex() }
+        guard let data = FileManager.default.contents(atPath: path), let value = try? JSONParser.parse([UInt8](data)),
+              case .integer(1)? = value["version"], case .object(let entries)? = value["months"] else { return RunningTimerIndex() }
+        var index = RunningTimerIndex()
+        for (key, entry) in entries {
+            guard case .object(let fileList)? = entry["files"], case .array(let runningList)? = entry["running"] else { return RunningTimerIndex() }
+            var files: [String: FileIdentity] = [:]
+            for (name, identity) in fileList {
+                guard case .array(let parts) = identity, parts.count == 4 else { return RunningTimerIndex() }
+                let numbers = parts.compactMap { part -> Int64? in if case .integer(let number) = part { number } else { nil } }
+                guard numbers.count == 4 else { return RunningTimerIndex() }
+                files[name] = FileIdentity(size: numbers[0], seconds: Int(numbers[1]), nanoseconds: Int(numbers[2]), inode: UInt64(bitPattern: numbers[3]))
+            }
+            let running = runningList.compactMap { name -> String? in if case .string(let text) = name { text } else { nil } }
+            guard running.count == runningList.count else { return RunningTimerIndex() }
+            index.months[key] = MonthEntry(files: files, running: running)
+        }
         return index
+    }
+
+    /// The index as JSON: `{"version": 1, "months": {"2024/11": {"files": {"11.automerge": [size,
+    /// seconds, nanoseconds, inode]}, "running": ["2024-11-24_091500.json"]}}}`.
+    var json: JSONValue {
+        let entries: [(key: String, value: JSONValue)] = months.sorted { $0.key < $1.key }.map { key, entry in
+            let files: [(key: String, value: JSONValue)] = entry.files.sorted { $0.key < $1.key }.map { name, identity in
+                (name, .array([.integer(identity.size), .integer(Int64(identity.seconds)), .integer(Int64(identity.nanoseconds)),
+                               .integer(Int64(bitPattern: identity.inode))]))
+            }
+            return (key, .object([("files", .object(files)), ("running", .array(entry.running.map(JSONValue.string)))]))
+        }
+        return .object([("version", .integer(Int64(version))), ("months", .object(entries))])
     }
 
     /// Saves the index at `path` (a temporary file renamed over it, so a reader never sees half of
@@ -113,9 +141,8 @@ public struct RunningTimerIndex: Codable, Sendable, Equatable {
     public func save(to path: String) {
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard let data = try? JSONEncoder().encode(self) else { return }
         let temporary = path + ".tmp-" + String(getpid())
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(JSONWriter.pretty(json))) else { return }
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
