@@ -8,6 +8,7 @@ extension Minutafs {
     /// `minutafs mount STORE MOUNTPOINT`: serves the store as JSON files.
     struct Mount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mount",
             abstract: "Mount a store as readable, editable JSON and image files.",
             discussion: """
                 Shows tags.json, one JSON file per record under records/YYYY/MM/, the images, and \

@@ -7,6 +7,7 @@ extension Minutafs {
     /// `minutafs now`: the running timer, for a prompt or a status bar.
     struct Now: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "now",
             abstract: "Show the running timer: tag, comment and time so far.",
             discussion: """
                 Prints one line per running timer (`Work: sync bug 1:23`), or nothing with exit status 1 \

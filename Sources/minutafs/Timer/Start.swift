@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs start`: starts a timer (a record with a start and no end).
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start a timer: a new record with a start time and no end.",
             discussion: """
                 The record is filed like any new record, in the month of its start, and shows on every \

@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs stop`: ends the running timer.
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stop",
             abstract: "Stop the running timer (every one, if several run).",
             discussion: """
                 Sets the end of each running timer (a record without an end) to now. A timer running \
