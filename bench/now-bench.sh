@@ -105,6 +105,7 @@ version = ("minutafs --version (process start)", lambda: spawn([binary, "--versi
 mounted = measure([
     ("read of MNT/.minutafs/now.json (open, read, close; no new process)", lambda: read(mnt + "/.minutafs/now.json")),
     ("cat MNT/.minutafs/now.json", lambda: spawn(["cat", mnt + "/.minutafs/now.json"])),
+    ("cat of a small file on the local disk (starting cat)", lambda: spawn(["cat", store + "/tags.automerge"])),
     timew,
     ("minutafs now --json MNT (mounted)", lambda: spawn([binary, "now", "--json", mnt])),
     ("minutafs now MNT (mounted)", lambda: spawn([binary, "now", mnt])),
