@@ -52,6 +52,10 @@ import TestSupport
             func run(_ arguments: [String]) throws -> CommandResult {
                 try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
             }
+            // The sample store's own timers (2024) are ended first: every running timer is seen, however
+            // old, and `cancel` without --id would name them all.
+            let ended = try run(["stop", "--at", "2025-01-01T00:00"])
+            #expect(ended.status == 0 && ended.outputText.contains("5 timers were running"), "\(ended.outputText)\(ended.errorText)")
             // A past interval while a timer runs.
             let started = try run(["start", "--tag", "Commute", "--comment", "running"])
             #expect(started.status == 0, "\(started.errorText)")
@@ -134,6 +138,8 @@ import TestSupport
             func run(_ arguments: [String]) throws -> CommandResult {
                 try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
             }
+            // The sample store's own timers (2024) ended first: `now` shows every running timer.
+            #expect(try run(["stop", "--at", "2025-01-01T00:00"]).status == 0)
             let first = try run(["start", "--tag", "Gardening", "--comment", "g"])
             #expect(first.status == 0 && first.outputText.hasPrefix("created tag Gardening (#4E79A7)\n"), "\(first.outputText)\(first.errorText)")
             let second = try run(["track", "2020-01-10T09:00", "-", "2020-01-10T10:00", "--tag", "Piano"])

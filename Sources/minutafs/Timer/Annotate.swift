@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs annotate TEXT`: the comment of the running timer, or of the last record.
     struct Annotate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "annotate",
             abstract: "Set the comment of the running timer (or of the last record when none runs).",
             discussion: """
                 The newest running timer gets TEXT as its comment; when none runs, the record that \

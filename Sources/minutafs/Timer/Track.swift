@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs track START - END`: a past interval, as `timew track` records it.
     struct Track: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "track",
             abstract: "Record a past interval: a record with a start and an end.",
             discussion: """
                 START and END take the forms `start --at` takes (HH:MM, YYYY-MM-DDTHH:MM, -1h30m, now), \

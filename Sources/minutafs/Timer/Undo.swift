@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs undo`: sets the store back to before the last terminal command.
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Set the store back to before the last start, stop, continue, track, cancel or annotate.",
             discussion: """
                 Each change the last terminal command made is set back by a new change that every \
