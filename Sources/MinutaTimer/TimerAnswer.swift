@@ -57,14 +57,14 @@ public struct TimerAnswer: Codable, Sendable {
     public var idle: Bool?
     /// When the timer started or ended (`--at`, else the clock when the action was carried out).
     public var at: Int64?
-    /// The id of the record `start` or `continue` created, and its month (`YYYY/MM`).
+    /// The id of the record `start`, `continue` or `track` created, and its month (`YYYY/MM`).
     public var startedID: String?
     public var startedMonth: String?
-    /// The name of the tag `start --tag` chose (or created).
+    /// The name of the tag `start --tag` or `track --tag` chose (or created).
     public var tagName: String?
     /// `created tag Reading (#4E79A7)` when `start --tag` created the tag.
     public var createdTag: String?
-    /// What `start --adjust` changed, a line each.
+    /// What `--adjust` changed, a line each.
     public var adjustments: [String] = []
     /// Everything the action changed, for `minutafs undo`; kept also when a later step failed
     /// (a tag created stays created).
@@ -75,6 +75,8 @@ public struct TimerAnswer: Codable, Sendable {
     public var leftRunning: [Record] = []
     /// The record `cancel` removed, as it was.
     public var removed: Record?
+    /// The record `annotate` changed, as it was.
+    public var annotated: Record?
     /// `now`: every running timer.
     public var running: [Record] = []
 

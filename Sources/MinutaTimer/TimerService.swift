@@ -27,6 +27,12 @@ public enum TimerService {
                 let removed = try actions.cancel(id: request.id, now: request.now)
                 answer.removed = TimerAnswer.Record(removed)
                 answer.changes = [TimerAnswer.Change(.removedRecord(before: removed))]
+            case .track:
+                try track(request, with: actions, into: &answer)
+            case .annotate:
+                let before = try actions.annotate(request.comment ?? "", now: request.now)
+                answer.annotated = TimerAnswer.Record(before)
+                answer.changes = [TimerAnswer.Change(.changedRecord(before: before))]
             case .stop:
                 let stopped = try actions.stop(at: request.at ?? request.now, now: request.now, whenGiven: request.at != nil, id: request.id)
                 answer.stopped = stopped.stopped.map(TimerAnswer.Record.init)
@@ -38,6 +44,7 @@ public enum TimerService {
             // What was changed before the failure (a tag created) is kept, so `undo` can set it back.
             var failed = TimerAnswer(error: error)
             failed.changes = answer.changes
+            failed.createdTag = answer.createdTag
             return failed
         }
     }
@@ -66,6 +73,27 @@ public enum TimerService {
         note(started, in: &answer)
     }
 
+    /// `track`: the interval `at..<end` refused when it overlaps a record (before a tag is created),
+    /// unless `adjust`; the tag chosen or created; the record written.
+    static func track(_ request: TimerRequest, with actions: TimerActions, into answer: inout TimerAnswer) throws(TimerError) {
+        guard let start = request.at, let end = request.end else {
+            throw .storeFailed(file: ".minutafs/timer", reason: "a track request needs at and end")
+        }
+        if !request.adjust {
+            _ = try actions.makeRoom(start: start, end: end, now: request.now, includesRunning: true, adjusting: false)
+        }
+        let chosen = try request.tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: request.archived) }
+        answer.tagName = chosen?.tag.name
+        answer.createdTag = chosen?.tag.createdLine
+        answer.changes += (chosen?.changes ?? []).map(TimerAnswer.Change.init)
+        let tracked = try actions.track(start: start, end: end, tagID: chosen?.tag.id, comment: request.comment, adjusting: request.adjust,
+                                        now: request.now)
+        answer.startedID = tracked.id
+        answer.startedMonth = tracked.month.yearSlashMonth
+        answer.adjustments = tracked.adjustments
+        answer.changes += tracked.changes.map(TimerAnswer.Change.init)
+    }
+
     /// A timer started: its id and month, the timers it stopped (as they were) and left running.
     static func note(_ started: TimerActions.Started, in answer: inout TimerAnswer) {
         answer.startedID = started.id
@@ -83,7 +111,7 @@ public enum TimerService {
             answer = perform(request, with: actions)
         } else {
             var refused = TimerAnswer()
-            refused.error = "not a timer request: write one JSON object with action (start, stop, continue, now or cancel) and now (milliseconds)"
+            refused.error = "not a timer request: write one JSON object with action (start, stop, continue, now, cancel, track or annotate) and now (milliseconds)"
             answer = refused
         }
         return Array((try? JSONEncoder().encode(answer)) ?? Data(#"{"error": "the answer could not be written"}"#.utf8)) + [10]
