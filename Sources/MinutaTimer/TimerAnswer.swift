@@ -4,7 +4,7 @@ import MinutaStore
 /// the error that stopped it (nothing was written then). JSON, as a mount's `.minutafs/timer` answers.
 public struct TimerAnswer: Codable, Sendable {
     /// A record as it was read: its month folder, file name and JSON.
-    public struct Record: Codable, Sendable {
+    public struct Record: Codable, Sendable, Equatable {
         public var month: String
         public var name: String
         public var json: String
@@ -23,7 +23,7 @@ public struct TimerAnswer: Codable, Sendable {
     /// A change the action made, as `minutafs undo` needs it (``TimerChange``): kind
     /// `createdRecord` (`id`, `month`), `changedRecord` or `removedRecord` (`record` as it was before),
     /// `createdTag` (`id`, `name`).
-    public struct Change: Codable, Sendable {
+    public struct Change: Codable, Sendable, Equatable {
         public var kind: String
         public var id: String?
         public var month: String?
@@ -77,6 +77,8 @@ public struct TimerAnswer: Codable, Sendable {
     public var removed: Record?
     /// The record `annotate` changed, as it was.
     public var annotated: Record?
+    /// `undo`: a line for each change set back.
+    public var lines: [String] = []
     /// `now`: every running timer.
     public var running: [Record] = []
 

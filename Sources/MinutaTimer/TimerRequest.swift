@@ -1,9 +1,9 @@
-/// One timer action as `minutafs start`, `stop`, `continue`, `now`, `cancel`, `track` and `annotate` hand it over (SPEC 10): carried out
+/// One timer action as `minutafs start`, `stop`, `continue`, `now`, `cancel`, `track`, `annotate` and `undo` hand it over (SPEC 10): carried out
 /// directly on a store that is not mounted, or written to a mount's `.minutafs/timer` as JSON, where the
 /// mount carries out the whole of it at once and answers on the same handle (`TimerAnswer`).
 public struct TimerRequest: Codable, Sendable, Equatable {
     public enum Action: String, Codable, Sendable {
-        case start, stop, `continue`, now, cancel, track, annotate
+        case start, stop, `continue`, now, cancel, track, annotate, undo
     }
 
     public var action: Action
@@ -27,9 +27,12 @@ public struct TimerRequest: Codable, Sendable, Equatable {
     public var adjust: Bool
     /// `start --archived`: allow an archived tag.
     public var archived: Bool
+    /// `undo`: the changes to set back (the undo journal's, which stays on the command's machine).
+    public var changes: [TimerAnswer.Change]
 
     public init(action: Action, now: Int64, at: Int64? = nil, end: Int64? = nil, tag: String? = nil, comment: String? = nil,
-                keep: Bool = false, id: String? = nil, everyMonth: Bool = false, adjust: Bool = false, archived: Bool = false) {
+                keep: Bool = false, id: String? = nil, everyMonth: Bool = false, adjust: Bool = false, archived: Bool = false,
+                changes: [TimerAnswer.Change] = []) {
         self.action = action
         self.now = now
         self.at = at
@@ -41,5 +44,6 @@ public struct TimerRequest: Codable, Sendable, Equatable {
         self.everyMonth = everyMonth
         self.adjust = adjust
         self.archived = archived
+        self.changes = changes
     }
 }

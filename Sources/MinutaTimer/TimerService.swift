@@ -33,6 +33,8 @@ public enum TimerService {
                 let before = try actions.annotate(request.comment ?? "", now: request.now)
                 answer.annotated = TimerAnswer.Record(before)
                 answer.changes = [TimerAnswer.Change(.changedRecord(before: before))]
+            case .undo:
+                answer.lines = try actions.undo(request.changes.compactMap(\.change), now: request.now)
             case .stop:
                 let stopped = try actions.stop(at: request.at ?? request.now, now: request.now, whenGiven: request.at != nil, id: request.id)
                 answer.stopped = stopped.stopped.map(TimerAnswer.Record.init)
@@ -111,7 +113,7 @@ public enum TimerService {
             answer = perform(request, with: actions)
         } else {
             var refused = TimerAnswer()
-            refused.error = "not a timer request: write one JSON object with action (start, stop, continue, now, cancel, track or annotate) and now (milliseconds)"
+            refused.error = "not a timer request: write one JSON object with action (start, stop, continue, now, cancel, track, annotate or undo) and now (milliseconds)"
             answer = refused
         }
         return Array((try? JSONEncoder().encode(answer)) ?? Data(#"{"error": "the answer could not be written"}"#.utf8)) + [10]

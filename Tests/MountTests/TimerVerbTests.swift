@@ -204,7 +204,7 @@ import TestSupport
         }
     }
 
-    @Test("through a mount, track, cancel and annotate are each one action of the mount: two at once never both pass the checks")
+    @Test("through a mount, track, cancel, annotate and undo are each one action of the mount: two at once never both pass the checks")
     func oneActionEach() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
@@ -245,6 +245,14 @@ import TestSupport
             #expect(try Self.minutafs(["annotate", "after", point], state: folder).status == 0)
             let now = try Self.minutafs(["now", point], state: folder)
             #expect(now.status == 0 && now.outputText.contains("after") && !now.outputText.contains("before"), "\(now.outputText)")
+            // undo of a start through the mount: the timer is gone from `now` at once (an unlink through
+            // the mount would wait out its grace period).
+            #expect(try Self.minutafs(["start", "--comment", "undo me", point], state: folder).status == 0)
+            let undone = try Self.minutafs(["undo", point], state: folder)
+            #expect(undone.status == 0 && undone.outputText.contains("undid start"), "\(undone.outputText)\(undone.errorText)")
+            let after = try Self.minutafs(["now", "--format", "%c", point], state: folder)
+            #expect(after.outputText == "after\n", "the timer annotate changed runs again, alone: \(after.outputText)")
+            #expect(try Self.minutafs(["now", point], state: folder).outputText.contains("undo me") == false)
             #expect(mounted.unmount() == 0)
         }
     }
