@@ -63,6 +63,12 @@ public protocol FileTree: AnyObject, Sendable {
     /// read (SPEC 5b) takes it from here. The default ignores `origin`.
     func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError)
 
+    /// A save of a file that is a request rather than contents (the store's `.minutafs/timer`): the
+    /// tree carries it out and returns the answer, which the saving handle then reads from its start
+    /// (the file's own contents are not changed). Nil for an ordinary save: the mount then calls
+    /// `write(_:toPath:origin:)`. The default is nil.
+    func answer(_ request: [UInt8], atPath path: String) throws(TreeError) -> [UInt8]?
+
     func removeFile(atPath path: String) throws(TreeError)
 
     /// Throws the error a write or removal of `path` would fail with now, changing nothing: the mount asks
@@ -134,6 +140,8 @@ extension FileTree {
     public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool { false }
 
     public func checkWritable(atPath path: String) throws(TreeError) {}
+
+    public func answer(_ request: [UInt8], atPath path: String) throws(TreeError) -> [UInt8]? { nil }
 
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 

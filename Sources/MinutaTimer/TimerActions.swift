@@ -25,9 +25,47 @@ public struct TimerActions: Sendable {
         return existing.filter { $0 >= first && $0 <= last }
     }
 
-    /// The running timers, oldest start first.
+    /// The running timers, however old and wherever held, oldest start first: the months the
+    /// backend's running-timer index names (`RunningTimerIndex`), else the recent months.
     public func running(now: Int64) throws(TimerError) -> [TimerRecord] {
-        try backend.records(in: searchedMonths(now: now)).filter(\.isRunning).sorted { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
+        var found: [TimerRecord] = []
+        if let indexed = try backend.runningTimerFiles(everyMonth: searchesAllMonths) {
+            // Only the files the index names; a month where one is gone (renamed since) is read whole.
+            for (month, names) in indexed {
+                let files = try backend.recordFiles(named: names, in: month)
+                if files.count == names.count {
+                    found += files.compactMap { TimerRecord(month: month, fileName: $0.name, bytes: $0.bytes) }
+                } else {
+                    found += try backend.records(in: [month])
+                }
+            }
+        } else {
+            found = try backend.records(in: searchedMonths(now: now))
+        }
+        return found.filter(\.isRunning).sorted { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
+    }
+
+    /// Whether `timer` has run for less than a day at `now`: the ones `stop` and `start` stop without
+    /// being told when (an older one is almost always forgotten; stopping it now would make a record
+    /// of days or years).
+    public static func isRecent(_ timer: TimerRecord, now: Int64) -> Bool {
+        now - (timer.startTime ?? now) <= TimerDisplay.longRunning
+    }
+
+    /// How long a timer has run: `H:MM` under a day, else `3 d 4 h`, or `3 y 2 d` from a year (of 365 days).
+    public static func age(_ milliseconds: Int64) -> String {
+        let days = max(0, milliseconds) / 86_400_000
+        if days >= 365 { return "\(days / 365) y \(days % 365) d" }
+        if days >= 1 { return "\(days) d \((max(0, milliseconds) % 86_400_000) / 3_600_000) h" }
+        return elapsed(milliseconds)
+    }
+
+    /// A timer running for more than a day, named with its age and how to end it.
+    public func longRunningNote(_ timer: TimerRecord, now: Int64) -> String {
+        let id = timer.id ?? timer.fileName
+        return "a timer started \(local(timer.startTime ?? now)) is running for \(Self.age(now - (timer.startTime ?? now))) (id \(id)); "
+            + "it is not stopped now, which would make a record that long: give when it ended with "
+            + "`minutafs stop --id \(id) --at TIME`, or remove it with `minutafs cancel --id \(id)`"
     }
 
     /// The tags, for names.
@@ -42,6 +80,15 @@ public struct TimerActions: Sendable {
         public var month: Month
         /// Timers that ran and were stopped at `start`.
         public var stopped: [TimerRecord]
+        /// Timers running for more than a day, left running (see ``isRecent(_:now:)``).
+        public var leftRunning: [TimerRecord] = []
+    }
+
+    /// The outcome of `stop`.
+    public struct Stopped: Sendable {
+        public var stopped: [TimerRecord]
+        /// Timers running for more than a day, left running because no `--at` said when they ended.
+        public var leftRunning: [TimerRecord]
     }
 
     /// Starts a timer at `start` with the tag `tagQuery` names (name or id) and `comment`; running timers
@@ -53,7 +100,8 @@ public struct TimerActions: Sendable {
     ) throws(TimerError) -> Started {
         var chosenID = tagID
         if chosenID == nil, let tagQuery { chosenID = try TagChoice.resolve(tagQuery, among: tags()).id }
-        let toStop = keepsRunning ? [] : try running(now: now)
+        let running = keepsRunning ? [] : try running(now: now)
+        let toStop = running.filter { Self.isRecent($0, now: now) }
         for timer in toStop {
             if let begun = timer.startTime, begun > start {
                 throw .stopBeforeStart(stop: local(start), start: local(begun))
@@ -62,20 +110,29 @@ public struct TimerActions: Sendable {
         guard let month = backend.timeZone.month(ofMilliseconds: start) else { throw .unreadableInstant(String(start)) }
         let id = try backend.create(TimerRecord.newTimer(start: start, tagID: chosenID, comment: comment), in: month)
         for timer in toStop { try write(timer.stopped(at: start), over: timer) }
-        return Started(id: id, start: start, month: month, stopped: toStop)
+        return Started(id: id, start: start, month: month, stopped: toStop, leftRunning: running.filter { !Self.isRecent($0, now: now) })
     }
 
-    /// Ends every running timer at `end`.
-    /// - Throws: ``TimerError/noTimerRunning(_:)`` when none runs; ``TimerError/stopBeforeStart(stop:start:)``
-    ///   when `end` is before a running timer's start (nothing is written then).
-    public func stop(at end: Int64, now: Int64) throws(TimerError) -> [TimerRecord] {
-        let timers = try running(now: now)
-        guard !timers.isEmpty else { throw .noTimerRunning(backend.placeDescription) }
-        for timer in timers {
+    /// Ends the running timers at `end`: those running for less than a day, or, when `end` was given
+    /// (`whenGiven`), every one; only the one `id` names when it is given.
+    /// - Throws: ``TimerError/noTimerRunning(_:)`` when none runs (or none has that id);
+    ///   ``TimerError/onlyLongRunning(_:)`` when only timers older than a day run and no end was given;
+    ///   ``TimerError/stopBeforeStart(stop:start:)`` when `end` is before a timer's start (nothing is
+    ///   written then).
+    public func stop(at end: Int64, now: Int64, whenGiven: Bool = false, id: String? = nil) throws(TimerError) -> Stopped {
+        var timers = try running(now: now)
+        if let id {
+            timers = timers.filter { timer in timer.id.map { RecordID($0) == RecordID(id) || $0.lowercased().hasPrefix(id.lowercased()) } ?? false }
+        }
+        guard !timers.isEmpty else { throw .noTimerRunning(backend.placeDescription + (id.map { " with id " + $0 } ?? "")) }
+        let chosen = whenGiven ? timers : timers.filter { Self.isRecent($0, now: now) }
+        let left = whenGiven ? [] : timers.filter { !Self.isRecent($0, now: now) }
+        guard !chosen.isEmpty else { throw .onlyLongRunning(left.map { longRunningNote($0, now: now) }) }
+        for timer in chosen {
             if let begun = timer.startTime, begun > end { throw .stopBeforeStart(stop: local(end), start: local(begun)) }
         }
-        for timer in timers { try write(timer.stopped(at: end), over: timer) }
-        return timers
+        for timer in chosen { try write(timer.stopped(at: end), over: timer) }
+        return Stopped(stopped: chosen, leftRunning: left)
     }
 
     /// Saves `bytes` as the record `timer` was read from, under the name it has now: a record started in

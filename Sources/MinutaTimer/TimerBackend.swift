@@ -15,11 +15,23 @@ public protocol TimerBackend: Sendable {
     func tagsJSON() throws(TimerError) -> [UInt8]
     /// Saves a record file (returns once it is durable).
     func write(_ bytes: [UInt8], named name: String, in month: Month) throws(TimerError)
+    /// The record files of running timers by month, from an index kept up to date
+    /// (`RunningTimerIndex`), or nil when the backend keeps none (then recent months are searched);
+    /// `everyMonth` rebuilds the index from every month.
+    func runningTimerFiles(everyMonth: Bool) throws(TimerError) -> [Month: [String]]?
+    /// The record files of `month` with these names (fewer when some are gone).
+    func recordFiles(named names: [String], in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])]
     /// Creates a record from JSON without `id`, filed in `month`; returns the new record's id.
     func create(_ bytes: [UInt8], in month: Month) throws(TimerError) -> String
 }
 
 extension TimerBackend {
+    public func runningTimerFiles(everyMonth: Bool) throws(TimerError) -> [Month: [String]]? { nil }
+
+    public func recordFiles(named names: [String], in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] {
+        try recordFiles(in: month).filter { names.contains($0.name) }
+    }
+
     /// The records of `months`, parsed (files that do not parse are left out).
     public func records(in months: [Month]) throws(TimerError) -> [TimerRecord] {
         var result: [TimerRecord] = []

@@ -38,14 +38,16 @@ public struct TimerDisplay: Sendable {
     /// `+1` when one other timer runs beside the newest, empty when none does.
     var others: String { timers.count > 1 ? "+" + String(timers.count - 1) : "" }
 
-    /// `Work: fixing the sync bug 1:23` (and `, running for more than a day` when it does), one line
+    /// `Work: fixing the sync bug 1:23` (and `(running 3 y 2 d, since …; id …)` past a day), one line
     /// per timer, control characters escaped.
     public var text: String {
         timers.map { timer in
             var line = TerminalText.escaped(tagName(timer))
             if let comment = timer.comment, !comment.isEmpty { line += ": " + TerminalText.escaped(comment) }
             line += " " + elapsed(timer)
-            if isLong(timer) { line += " (running since \(actions.local(timer.startTime ?? now, today: now)), more than a day)" }
+            if isLong(timer) {
+                line += " (running \(TimerActions.age(now - (timer.startTime ?? now))), since \(actions.local(timer.startTime ?? now, today: now)); id \(timer.id ?? timer.fileName))"
+            }
             return line + "\n"
         }.joined()
     }

@@ -17,6 +17,8 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     case noTimerRunning(String)
     /// No timer ran before (`continue`).
     case noEarlierTimer(String)
+    /// Only timers running for more than a day run, and no `--at` said when they ended: each named.
+    case onlyLongRunning([String])
     /// The store or the mount refused or failed (`file`: what, `reason`: why).
     case storeFailed(file: String, reason: String)
     /// `--tag` names only an archived tag and `--archived` was not given.
@@ -53,6 +55,8 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
             return "several tags are named \(TerminalText.quoted(name)); give one by id: " + candidates.joined(separator: ", ")
         case .noTimerRunning(let place):
             return "no timer is running in \(place)"
+        case .onlyLongRunning(let notes):
+            return "nothing stopped: " + notes.joined(separator: "; ")
         case .noEarlierTimer(let place):
             return "no earlier timer in \(place) to continue; start one with minutafs start"
         case let .storeFailed(file, reason):

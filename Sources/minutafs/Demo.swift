@@ -8,6 +8,7 @@ extension Minutafs {
     /// `minutafs demo DIR`: a sample store to try things on.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Write a sample store to try minutafs on.",
             discussion: """
                 Writes a store as the Minuta app would: a few tags (one archived), a year of time \

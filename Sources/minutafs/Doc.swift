@@ -4,6 +4,7 @@ import AutomergeKit
 extension Minutafs {
     struct Doc: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doc",
             abstract: "Re-save or merge single Automerge documents by hand.",
             discussion: """
                 Files are written atomically: a temporary file in the same folder, flushed to \
@@ -21,6 +22,7 @@ extension Minutafs {
 extension Minutafs.Doc {
     struct Compact: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "compact",
             abstract: "Load a document and save it again canonically.",
             discussion: """
                 Writes the document as one full save, the way Automerge itself saves: appended \
@@ -60,6 +62,7 @@ extension Minutafs.Doc {
 
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Merge several documents into one.",
             discussion: """
                 Loads the first input and merges each of the others into it in the order given, \

@@ -9,6 +9,7 @@ extension Minutafs {
     /// `minutafs export STORE DIR`: the documents back to the legacy JSON layout (the rollback path).
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a store's tags and records out as a legacy JSON store (the rollback path).",
             discussion: """
                 Writes DIR/tags.json ({"tags": [...]}) and one DIR/records/YYYY/MM/YYYY-MM-DD_HHMMSS.json \

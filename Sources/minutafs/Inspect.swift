@@ -4,6 +4,7 @@ import AutomergeKit
 extension Minutafs {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Print the state, heads, history or conflicts of one Automerge document.",
             discussion: """
                 By default prints the visible state as typed JSON on one line: maps are objects, \

@@ -7,6 +7,7 @@ extension Minutafs {
     /// `minutafs log FILE` and `minutafs log STORE RECORD_ID`: every change that touched a record.
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "Show every change that touched a record, oldest first.",
             discussion: """
                 One line per change: its effective time (UTC; a change's own time, or the latest of the \

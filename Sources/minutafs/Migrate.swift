@@ -8,6 +8,7 @@ extension Minutafs {
     /// `minutafs migrate STORE`: a legacy JSON store to Automerge documents (seed 003).
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Convert a legacy JSON store (tags.json, records/YYYY/MM/*.json) to Automerge documents.",
             discussion: """
                 Reads tags.json and every records/YYYY/MM/*.json, and writes tags.automerge and one \

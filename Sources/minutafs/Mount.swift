@@ -8,6 +8,7 @@ extension Minutafs {
     /// `minutafs mount STORE MOUNTPOINT`: serves the store as JSON files.
     struct Mount: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mount",
             abstract: "Mount a store as readable, editable JSON and image files.",
             discussion: """
                 Shows tags.json, one JSON file per record under records/YYYY/MM/, the images, and \
@@ -123,6 +124,7 @@ extension Minutafs {
         private func serve(store: Store, options: MountOptions, description: String, log: MountLogFile) throws(CommandFailure) {
             let tree = StoreView(store: store, mountDescription: "\(MountDaemon.absolute(mountPoint)) (\(description))",
                                  logDescription: log.description)
+            MountTimerControl.register(on: tree, stateDirectory: MountFolders.current().state)
             let logger = logging.makeLogger()
             let synchronizer: StoreSynchronizer
             let mount: FuseMount

@@ -7,6 +7,7 @@ extension Minutafs {
     /// of `MOUNT/reports/` without a mount.
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Print a month's timesheet or a year's summary (the files of MOUNT/reports/).",
             discussion: """
                 --month YYYY-MM prints the month: as csv, reports/YYYY/MM.csv (one row per record); as svg, \

@@ -12,6 +12,7 @@ extension Minutafs {
     /// a tag's snapshot object replaces only that tag's object in the live `tags.json`.
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Set one record or one tag back to how a history snapshot shows it.",
             discussion: """
                 Give a record file of a snapshot under MOUNT/.minutafs/history/ to set that record back \

@@ -7,6 +7,7 @@ extension Minutafs {
     /// `minutafs merge STORE`: merges every conflict copy a sync tool left in the store.
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Merge every conflict copy in a store into its document, once.",
             discussion: """
                 Sync tools leave conflict copies such as "01 (Alice's conflicted copy 2024-01-15).automerge" \
@@ -55,6 +56,7 @@ extension Minutafs {
     /// `minutafs check STORE`: loads everything and reports problems.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Load every document of a store and report problems and conflict copies.",
             discussion: """
                 Loads tags.automerge and every records/YYYY/MM.automerge, and lists documents that cannot \

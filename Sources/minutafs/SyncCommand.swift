@@ -6,6 +6,7 @@ import MinutaStore
 extension Minutafs {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Bring two stores together without a sync tool: every document and image, sending only what the other lacks.",
             discussion: """
                 Runs the Automerge sync protocol for tags.automerge and every month either store \

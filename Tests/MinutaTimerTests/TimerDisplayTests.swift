@@ -89,7 +89,9 @@ import Testing
     @Test("a timer running more than a day is flagged; none running is idle")
     func longAndIdle() throws {
         let long = display([try timer(comment: "", startedMinutesAgo: 60 * 30)])
-        #expect(long.text == "Work 30:00 (running since 2024-11-23 05:00, more than a day)\n")
+        #expect(long.text == "Work 30:00 (running 1 d 6 h, since 2024-11-23 05:00; id AAAAAAAA-1111-4111-8111-111111111111)\n")
+        let years = display([try timer(comment: "", startedMinutesAgo: 60 * 24 * (365 * 3 + 2))])
+        #expect(years.text.contains("(running 3 y 2 d, since "), "\(years.text)")
         #expect(long.json.contains(#""alt": "long""#) && long.json.contains(#""class": "long", "percentage": 100}"#))
         #expect(long.i3blocks == "30:00 Work\n30:00 Work\n\(TimerDisplay.longColor)\n")
         #expect(display([]).json == #"{"text": "", "alt": "idle", "tooltip": "no timer running", "class": "idle", "percentage": 0}"# + "\n")

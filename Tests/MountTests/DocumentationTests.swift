@@ -212,7 +212,8 @@ struct DocumentationTests {
         "continue": Scenario(before: [mount, "minutafs start --tag Work ~/minuta >/dev/null && minutafs stop ~/minuta >/dev/null"], after: [unmount]),
         // The demo store's timer runs since 2024-11-24: a past interval after that would overlap it.
         "track": Scenario(before: [mount, configured, "minutafs stop --all-months --at 2024-11-24T12:00 ~/minuta >/dev/null"], after: [unmount]),
-        "cancel": Scenario(before: [mount], after: [unmount]),
+        // The demo store's timer (since 2024-11-24) is seen too: cancel without --id would find two.
+        "cancel": Scenario(before: [mount, "minutafs stop --at 2024-11-24T12:00 ~/minuta >/dev/null"], after: [unmount]),
         "annotate": Scenario(before: [mount, configured], after: [unmount]),
         "summary": Scenario(before: [configured]),
         "undo": Scenario(before: [mount], after: [unmount]),

@@ -13,8 +13,14 @@ import TestSupport
     static let meeting = "3499450C-7F1D-41E0-9E00-4A6CAE04BC6F"  // archived
 
     static func minutafs(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        // The sample store's December timer is old: it is outside the 62 days `now` looks at.
         try MinutafsBinary.run(arguments, environment: environment)
+    }
+
+    /// Ends the sample store's own timers (five, all started in 2024: `now` shows them, and `stop`
+    /// leaves them running unless told when they ended).
+    static func endSampleTimers(_ path: String) throws {
+        let ended = try minutafs(["stop", "--at", "2025-01-01T00:00", path])
+        #expect(ended.status == 0 && ended.outputText.contains("5 timers were running"), "\(ended.outputText)\(ended.errorText)")
     }
 
     /// Every record of the store (read with the store library) whose comment is `comment`.
@@ -38,6 +44,7 @@ import TestSupport
     func onStore() throws {
         try withTemporaryDirectory { folder in
             let store = try StoreFixture.copy(into: folder)
+            try Self.endSampleTimers(store)
             let started = try Self.minutafs(["start", "--tag", "commute", "--comment", "first", "--at", "-30m", store])
             #expect(started.status == 0, "\(started.errorText)")
             #expect(started.outputText.contains("started Commute: first"))
@@ -68,6 +75,7 @@ import TestSupport
     func throughMount() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
+            try Self.endSampleTimers(mounted.mountPoint)
             let started = try Self.minutafs(["start", "--tag", "Commute", "--comment", "from the terminal", mounted.mountPoint])
             #expect(started.status == 0, "\(started.errorText)")
             // Shown in the mount at once, in the month of its start.
@@ -97,21 +105,22 @@ import TestSupport
     func acrossMonthEnd(_ zone: String, _ start: String, _ startUTC: String, _ month: String, _ name: String) throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder, timeZone: zone)
-            // The sample store's own running timers (2024) are stopped first, at the end of 2024: stopped
-            // now, they would overlap the new timer (refused, SPEC 10).
-            #expect(try Self.minutafs(["stop", "--all-months", "--at", "2024-12-31T00:00", mounted.mountPoint]).status == 0)
+            // The sample store's own running timer (2024) is stopped first: an old timer that started
+            // after the --at below would make that stop refuse.
+            try Self.endSampleTimers(mounted.mountPoint)
             let comment = "late in " + zone
             let started = try Self.minutafs(["start", "--at", start, "--comment", comment, mounted.mountPoint])
             #expect(started.status == 0, "\(started.errorText)")
             let file = mounted.mountPoint + "/records/" + month + "/" + name
             #expect(try mounted.text(file).contains("\"startTime\": \"\(startUTC)\""), "not filed as \(file)")
-            // An old timer is found with --all-months only; it is stopped after midnight, in February.
-            #expect(try Self.minutafs(["stop", mounted.mountPoint]).status == 1)
-            let stopped = try Self.minutafs(["stop", "--all-months", "--at", "2025-02-01T01:15", mounted.mountPoint])
+            // An old timer is seen, and left running unless told when it ended; it is stopped after midnight, in February.
+            let refused = try Self.minutafs(["stop", mounted.mountPoint])
+            #expect(refused.status == 1 && refused.errorText.contains("--at TIME"), "\(refused.errorText)")
+            let stopped = try Self.minutafs(["stop", "--at", "2025-02-01T01:15", mounted.mountPoint])
             #expect(stopped.status == 0 && stopped.outputText.contains("after 1:45"), "\(stopped.outputText)\(stopped.errorText)")
             let text = try mounted.text(file)
             #expect(text.contains("\"endTime\""), "the record stays in \(month), named by its start")
-            let early = try Self.minutafs(["stop", "--all-months", "--at", "2025-01-31T23:00", mounted.mountPoint])
+            let early = try Self.minutafs(["stop", "--at", "2025-01-31T23:00", mounted.mountPoint])
             #expect(early.status == 1, "nothing runs any more")
             #expect(mounted.unmount() == 0)
         }
@@ -121,6 +130,7 @@ import TestSupport
     func concurrentStop() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
+            try Self.endSampleTimers(mounted.mountPoint)
             let started = try Self.minutafs(["start", "--comment", "both stop it", "--at", "-1h", mounted.mountPoint])
             #expect(started.status == 0, "\(started.errorText)")
             let record = try #require(try Self.records(commented: "both stop it", in: mounted.store).first)

@@ -52,6 +52,10 @@ import TestSupport
             func run(_ arguments: [String]) throws -> CommandResult {
                 try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
             }
+            // The sample store's own timers (2024) are ended first: every running timer is seen, however
+            // old, and `cancel` without --id would name them all.
+            let ended = try run(["stop", "--at", "2025-01-01T00:00"])
+            #expect(ended.status == 0 && ended.outputText.contains("5 timers were running"), "\(ended.outputText)\(ended.errorText)")
             // A past interval while a timer runs.
             let started = try run(["start", "--tag", "Commute", "--comment", "running"])
             #expect(started.status == 0, "\(started.errorText)")
@@ -134,6 +138,8 @@ import TestSupport
             func run(_ arguments: [String]) throws -> CommandResult {
                 try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
             }
+            // The sample store's own timers (2024) ended first: `now` shows every running timer.
+            #expect(try run(["stop", "--at", "2025-01-01T00:00"]).status == 0)
             let first = try run(["start", "--tag", "Gardening", "--comment", "g"])
             #expect(first.status == 0 && first.outputText.hasPrefix("created tag Gardening (#4E79A7)\n"), "\(first.outputText)\(first.errorText)")
             let second = try run(["track", "2020-01-10T09:00", "-", "2020-01-10T10:00", "--tag", "Piano"])
@@ -195,6 +201,59 @@ import TestSupport
             #expect(offset.status == 0, "\(offset.errorText)")
             let record = try #require(try TimerCommandTests.records(commented: "twice", in: store).first)
             #expect(record["startTime"] as? String == "2026-10-25T01:30:00Z" && record["endTime"] as? String == "2026-10-25T02:30:00Z", "\(record)")
+        }
+    }
+
+    @Test("through a mount, track, cancel, annotate and undo are each one action of the mount: two at once never both pass the checks")
+    func oneActionEach() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let environment = "XDG_STATE_HOME='\(folder)/state' TZ=UTC"
+            let binary = try MinutafsBinary.path()
+            let point = mounted.mountPoint
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", point], state: folder).status == 0)
+            /// Runs `first` and `second` at once; their exit statuses and outputs.
+            func together(_ first: String, _ second: String) throws -> (statuses: [Int], output: String) {
+                let script = """
+                    \(environment) '\(binary)' \(first) '\(point)' > '\(folder)/a' 2>&1 & a=$!
+                    \(environment) '\(binary)' \(second) '\(point)' > '\(folder)/b' 2>&1 & b=$!
+                    wait $a; sa=$?; wait $b; sb=$?
+                    echo "status $sa $sb"; cat '\(folder)/a' '\(folder)/b'
+                    """
+                let both = try Shell.run(script)
+                let line = both.output.split(separator: "\n").first { $0.hasPrefix("status ") } ?? ""
+                return (line.split(separator: " ").dropFirst().compactMap { Int($0) }, both.output)
+            }
+            for round in 0..<5 {
+                let day = "2020-02-1\(round)"
+                // The same interval twice, with a tag no one has: one is tracked (and creates the tag),
+                // the other is refused as overlapping it; never two records, never two tags.
+                let tracks = try together("track \(day)T09:00 - \(day)T10:00 --tag Piano\(round) --comment twice\(round)",
+                                          "track \(day)T09:30 - \(day)T10:30 --tag Piano\(round) --comment twice\(round)")
+                #expect(tracks.statuses.sorted() == [0, 1] && tracks.output.contains("overlaps"), "round \(round): \(tracks.output)")
+                #expect(try Self.records(commented: "twice\(round)", place: point, store: mounted.store, mounted: true).count == 1)
+                let tags = try String(contentsOfFile: point + "/tags.json", encoding: .utf8)
+                #expect(tags.components(separatedBy: "\"Piano\(round)\"").count == 2, "one tag Piano\(round): \(tags)")
+                // One running timer cancelled twice at once: one removes it, the other finds none.
+                #expect(try Self.minutafs(["start", "--comment", "cancel me \(round)", point], state: folder).status == 0)
+                let cancels = try together("cancel", "cancel")
+                #expect(cancels.statuses.sorted() == [0, 1] && cancels.output.contains("no timer is running"), "round \(round): \(cancels.output)")
+                #expect(try Self.minutafs(["now", point], state: folder).status == 1, "nothing runs after cancel, at once")
+            }
+            // annotate: the running timer's comment, shown by `now` (now.txt) at once.
+            #expect(try Self.minutafs(["start", "--comment", "before", point], state: folder).status == 0)
+            #expect(try Self.minutafs(["annotate", "after", point], state: folder).status == 0)
+            let now = try Self.minutafs(["now", point], state: folder)
+            #expect(now.status == 0 && now.outputText.contains("after") && !now.outputText.contains("before"), "\(now.outputText)")
+            // undo of a start through the mount: the timer is gone from `now` at once (an unlink through
+            // the mount would wait out its grace period).
+            #expect(try Self.minutafs(["start", "--comment", "undo me", point], state: folder).status == 0)
+            let undone = try Self.minutafs(["undo", point], state: folder)
+            #expect(undone.status == 0 && undone.outputText.contains("undid start"), "\(undone.outputText)\(undone.errorText)")
+            let after = try Self.minutafs(["now", "--format", "%c", point], state: folder)
+            #expect(after.outputText == "after\n", "the timer annotate changed runs again, alone: \(after.outputText)")
+            #expect(try Self.minutafs(["now", point], state: folder).outputText.contains("undo me") == false)
+            #expect(mounted.unmount() == 0)
         }
     }
 }

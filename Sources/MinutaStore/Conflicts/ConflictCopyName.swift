@@ -12,6 +12,9 @@ public struct ConflictCopyName: Sendable, Equatable {
         // Every pattern holds ".automerge"; most names the mount lists (images, record views) do not,
         // and a byte search is much cheaper than fourteen regular expressions.
         guard containsAutomergeExtension(name) else { return nil }
+        // A primary itself (`07.automerge`, `tags.automerge`, most of a year folder) is no copy: the
+        // regular expressions are not run (their first use costs a short command a millisecond).
+        if name.hasSuffix(".automerge"), isPrimaryBase(String(name.dropLast(".automerge".count))) { return nil }
         for (tool, pattern) in patterns {
             guard let match = name.wholeMatch(of: pattern) else { continue }
             let base = String(match.output.1)

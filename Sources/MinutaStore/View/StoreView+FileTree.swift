@@ -1,4 +1,5 @@
 import FileTreeInterface
+import Synchronization
 import SystemPackage
 
 /// The store's tree as the mount serves it: every answer in the mount's terms. A `StoreError` becomes
@@ -42,8 +43,10 @@ extension StoreView: FileTree {
         return origin.readOfPath.map(WriterRead.at) ?? .unknown
     }
 
+    /// Removes the file at `path`; counted as a change (`changeToken`: `now.json` is rendered again).
     public func removeFile(atPath path: String) throws(TreeError) {
         try answering(writing: true) { () throws(StoreError) in try storeRemoveFile(atPath: path) }
+        report([])
     }
 
     /// A record or `tags.json` whose document is known not to load, or a store whose folder is gone,
@@ -58,8 +61,10 @@ extension StoreView: FileTree {
         }
     }
 
+    /// Renames a file; counted as a change, as a removal is.
     public func renameFile(from source: String, to destination: String) throws(TreeError) {
         try answering(writing: true) { () throws(StoreError) in try storeRenameFile(from: source, to: destination) }
+        report([])
     }
 
     public func makeDirectory(atPath path: String) throws(TreeError) {
@@ -94,6 +99,7 @@ extension StoreView: FileTree {
 
     /// Tells the mount which paths changed underneath it.
     func report(_ paths: [String]) {
+        reportedChanges.add(1, ordering: .relaxed)
         guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
         handler.call(paths)
     }

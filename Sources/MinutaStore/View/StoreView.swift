@@ -37,6 +37,13 @@ public final class StoreView: Sendable {
     /// the reason `ChangeHandler` gives.
     let pendingWorkReporter = Mutex<PendingWorkReporter?>(nil)
 
+    /// What answers `.minutafs/timer`, `now.json` and `now.txt`, held for the whole of a timer action
+    /// (stop what runs, start the new one), so two at once are carried out one after the other.
+    let timerControl = Mutex<TimerControl>(TimerControl())
+    /// How many times changes were reported to the mount (`report(_:)`): with the store's count of
+    /// saved documents, what tells `now.json` it may have to be rendered again.
+    let reportedChanges = Atomic<Int>(0)
+
     struct PendingWorkReporter {
         let report: @Sendable () -> PendingWork
     }
@@ -91,7 +98,9 @@ public final class StoreView: Sendable {
         .system(file: path, operation: operation, errno: .readOnlyFileSystem)
     }
 
-    static let controlFiles = ["status", "errors", "conflicts"]
+    /// The files of `.minutafs/`: `now.json`, `now.txt` and `timer` are answered by the timer
+    /// commands' code the mount registers (`StoreView+TimerControl.swift`).
+    static let controlFiles = ["status", "errors", "conflicts", TimerControl.nowJSON, TimerControl.nowText, TimerControl.requestFile]
 
     func place(of path: String) throws(StoreError) -> Place {
         // Substrings: the mount asks for every file it opens or lists, so no String per component.
@@ -247,6 +256,9 @@ public final class StoreView: Sendable {
             guard let file = found else { throw .notFound(path) }
             return TreeAttributes(isDirectory: false, size: file.contents.count, modificationSeconds: file.modificationTime, modificationNanoseconds: 0,
                               isWritable: !store.isDeletedDocument(month))
+        case .controlFile(TimerControl.requestFile):
+            // Written with a request and read back, on one handle, for the answer (`answer(_:atPath:)`).
+            return TreeAttributes(isDirectory: false, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: true)
         case .controlFile:
             return TreeAttributes(isDirectory: false, size: try storeContents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
@@ -298,6 +310,7 @@ public final class StoreView: Sendable {
             switch name {
             case "status": return Array(statusText().utf8)
             case "errors": return Array(store.rejectionLog.map { $0 + "\n" }.joined().utf8)
+            case TimerControl.nowJSON, TimerControl.nowText, TimerControl.requestFile: return timerControlContents(name)
             default: return Array(try store.conflictReport().joined().utf8)
             }
         case .passThrough(let relative, _):

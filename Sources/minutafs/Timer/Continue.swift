@@ -30,21 +30,17 @@ extension Minutafs {
                 let actions = try TimerPlace.actions(options.place, writing: true)
                 let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
-                let start = try TimerPlace.instant(at, now: now, actions: actions)
-                let last = try TimerPlace.running(place) { () throws(TimerError) in
-                    guard let last = try actions.lastStopped(now: now) else { throw .noEarlierTimer(place) }
-                    return last
-                }
-                let started = try TimerPlace.running(place) { () throws(TimerError) in
-                    try actions.start(tag: nil, tagID: last.tagID, comment: last.comment, at: start, keepsRunning: keep, now: now)
-                }
-                UndoJournal.record(started.stopped.map { .changedRecord(before: $0) } + [.createdRecord(id: started.id, month: started.month)],
-                                   command: "continue", actions: actions)
+                let requested = try TimerPlace.instant(at, now: now, actions: actions)
+                let request = TimerRequest(action: .continue, now: now, at: at == nil ? nil : requested, keep: keep, everyMonth: options.allMonths)
+                let started = try TimerPlace.perform(request, actions: actions)
+                let start = started.at ?? requested
+                guard let last = started.continued?.timer else { throw CommandFailure(path: place, cause: "the answer names no timer continued") }
                 let tags = (try? actions.tags()) ?? []
-                for stopped in started.stopped {
+                for stopped in started.stopped.compactMap(\.timer) {
                     print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
-                let name = TimerDisplay(timers: [last], tags: tags, now: start, actions: actions).formatted("%t").trimmingCharacters(in: .newlines)
+                TimerPlace.noteLeftRunning(started.leftRunning, now: now, actions: actions)
+                let name = TimerDisplay(timers: [last], tags: tags, now: start, actions: actions).formatted("%t", escape: { $0 }).trimmingCharacters(in: .newlines)
                 print(TimerPlace.startedLine(tagName: name, comment: last.comment, at: start, now: now, actions: actions))
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import MinutaStore
 import MinutaTimer
@@ -6,6 +7,7 @@ extension Minutafs {
     /// `minutafs now`: the running timer, for a prompt or a status bar.
     struct Now: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "now",
             abstract: "Show the running timer: tag, comment and time so far.",
             discussion: """
                 Prints one line per running timer (`Work: sync bug 1:23`), or nothing with exit status 1 \
@@ -30,7 +32,10 @@ extension Minutafs {
                 hides the module then, a prompt's $(...) drops it). Text from the store is printed with \
                 control characters escaped (and polybar's %{ defused). A store that is not mounted is \
                 read merged in memory with the conflict copies waiting beside its documents (nothing is \
-                written; standard error says how many).
+                written; standard error says how many). Every running timer is seen, however old (one \
+                running more than a day with its age: running 3 y 2 d), found through an index in the \
+                state folder. With the store mounted it reads MOUNT/.minutafs/now.txt (now.json for \
+                --json), which the mount renders at each read: a status bar may cat it.
 
                 Examples:
                   minutafs now ~/minuta
@@ -55,14 +60,35 @@ extension Minutafs {
             _ = try NowForm(json: json, i3blocks: i3blocks, format: format)
         }
 
+        /// Prints `now.json` or `now.txt` of the mount; whether no timer runs.
+        static func printMounted(_ mountPoint: String, json: Bool) throws(CommandFailure) -> Bool {
+            let place = "the mount at " + mountPoint
+            func read(_ name: String) throws(CommandFailure) -> [UInt8] {
+                guard let data = FileManager.default.contents(atPath: mountPoint + "/.minutafs/" + name) else {
+                    throw CommandFailure(path: mountPoint + "/.minutafs/" + name, cause: "cannot be read (\(String(cString: strerror(errno)))); is the mount of an older minutafs? Unmount it and mount it again")
+                }
+                return [UInt8](data)
+            }
+            let text = try read(TimerControl.nowText)
+            if text.starts(with: Array("error: ".utf8)) { throw CommandFailure(path: place, cause: String(decoding: text.dropFirst(7), as: UTF8.self)) }
+            FileHandle.standardOutput.write(Data(json ? try read(TimerControl.nowJSON) : text))
+            return text.isEmpty
+        }
+
         func run() throws {
             let form = try NowForm(json: json, i3blocks: i3blocks, format: format)
             var isIdle = false
             try reportingFailures {
-                let actions = try TimerPlace.actions(options.place, writing: false)
-                let place = actions.backend.placeDescription
+                let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(options.path))
+                if form == .lines || form == .waybar, !options.allMonths, let mountPoint {
+                    // Mounted: the mount renders what this prints (`.minutafs/now.txt`, `now.json`), a file read.
+                    isIdle = try Self.printMounted(mountPoint, json: form == .waybar)
+                    return
+                }
+                let actions = try TimerPlace.actions(options.place, writing: false, unmounted: mountPoint == nil)
                 let now = TimerPlace.now()
-                let timers = try TimerPlace.running(place) { () throws(TimerError) in try actions.running(now: now) }
+                let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: options.allMonths), actions: actions)
+                let timers = answer.running.compactMap(\.timer)
                 let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
                 let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
                 switch form {

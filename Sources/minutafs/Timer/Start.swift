@@ -6,13 +6,16 @@ extension Minutafs {
     /// `minutafs start`: starts a timer (a record with a start and no end).
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start a timer: a new record with a start time and no end.",
             discussion: """
                 The record is filed like any new record, in the month of its start, and shows on every \
                 device after the next sync. A timer already running is stopped at the same instant \
-                (--keep leaves it running). With the store mounted (by anyone on this machine) the \
-                record is written through the mount; otherwise the store is changed directly, under \
-                its writer lock.
+                (--keep leaves it running), unless it has run for more than a day: that one is named \
+                with its age and how to end it (stop --id ID --at TIME). With the store mounted (by \
+                anyone on this machine) the whole start is one action of the mount (a request written \
+                to MOUNT/.minutafs/timer: two starts at once leave one timer running); otherwise the \
+                store is changed directly, under its writer lock.
 
                 --at takes HH:MM (today, or yesterday when later than now), YYYY-MM-DDTHH:MM (the \
                 store's time zone; Z or +02:00 for another), an offset back from now (-15m, -1h30m) \
@@ -53,36 +56,19 @@ extension Minutafs {
             try reportingFailures {
                 let actions = try TimerPlace.actions(options.place, writing: true)
                 let now = TimerPlace.now()
-                let start = try TimerPlace.instant(at, now: now, actions: actions)
-                let place = actions.backend.placeDescription
-                // Room for the new timer among ended records (refused before anything is written, unless
-                // --adjust), and the tag (created when unknown).
-                let makeRoom = { () throws(CommandFailure) in
-                    try TimerPlace.running(place) { () throws(TimerError) in
-                        try actions.makeRoom(start: start, end: now, now: now, includesRunning: false, adjusting: adjust)
-                    }
-                }
-                // --keep asks for timers side by side: overlaps are then wanted, unless --adjust is given too.
-                var room: (lines: [String], changes: [TimerChange]) = adjust || keep ? ([], []) : try makeRoom()
-                let chosen = try TimerPlace.running(place) { () throws(TimerError) in
-                    try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
-                }
-                if let line = chosen?.tag.createdLine { print(line) }
-                // A tag created is set back by `undo` even should the rest fail.
-                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "start", actions: actions) }
-                if adjust { room = try makeRoom() }
-                var changes = (chosen?.changes ?? []) + room.changes
-                for line in room.lines { print(line) }
-                let started = try TimerPlace.running(place) { () throws(TimerError) in
-                    try actions.start(tag: nil, tagID: chosen?.tag.id, comment: comment, at: start, keepsRunning: keep, now: now)
-                }
-                changes += started.stopped.map { .changedRecord(before: $0) } + [.createdRecord(id: started.id, month: started.month)]
-                UndoJournal.record(changes, command: "start", actions: actions)
+                let requested = try TimerPlace.instant(at, now: now, actions: actions)
+                // Room among ended records (--adjust), the tag (created when unknown) and the timer: one
+                // action, of the mount when the store is mounted.
+                let request = TimerRequest(action: .start, now: now, at: at == nil ? nil : requested, tag: tag, comment: comment, keep: keep,
+                                           everyMonth: options.allMonths, adjust: adjust, archived: archived)
+                let started = try TimerPlace.perform(request, actions: actions)
+                let start = started.at ?? requested
                 let tags = (try? actions.tags()) ?? []
-                for stopped in started.stopped {
+                for stopped in started.stopped.compactMap(\.timer) {
                     print(TimerPlace.stoppedLine(stopped, at: start, now: now, tags: tags, actions: actions, showsTime: false))
                 }
-                print(TimerPlace.startedLine(tagName: chosen?.tag.name, comment: comment, at: start, now: now, actions: actions))
+                TimerPlace.noteLeftRunning(started.leftRunning, now: now, actions: actions)
+                print(TimerPlace.startedLine(tagName: started.tagName, comment: comment, at: start, now: now, actions: actions))
             }
         }
     }

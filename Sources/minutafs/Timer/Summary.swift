@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs summary [--day | --week | --month] [DATE]`: hours per day and week.
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "summary",
             abstract: "Print the hours of each day and week, by tag (a day, a week or a month).",
             discussion: """
                 One line per day with records (its total, then each tag's), one per week (Monday to \

@@ -10,7 +10,7 @@ struct TimerOptions: ParsableArguments {
     @Option(help: "The store's time zone when it is not mounted (default: the machine's). A mount uses its own.")
     var timezone: String?
 
-    @Flag(help: "Look for running timers in every month, not only those of the last 62 days.")
+    @Flag(help: "Read every month for running timers, rebuilding the running-timer index (kept in the state folder).")
     var allMonths = false
 
     var place: TimerPlace.Options {

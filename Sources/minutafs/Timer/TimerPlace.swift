@@ -15,9 +15,10 @@ enum TimerPlace {
         var searchesAllMonths: Bool
     }
 
-    static func actions(_ options: Options, writing: Bool) throws(CommandFailure) -> TimerActions {
+    /// `unmounted`: the caller found the store not mounted already (`mountPoint(for:)`).
+    static func actions(_ options: Options, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> TimerActions {
         let path = try chosenPath(options.path)
-        let backend = try backend(for: path, timeZone: options.timeZone, writing: writing)
+        let backend = try backend(for: path, timeZone: options.timeZone, writing: writing, unmounted: unmounted)
         return TimerActions(backend: backend, searchesAllMonths: options.searchesAllMonths)
     }
 
@@ -58,26 +59,36 @@ enum TimerPlace {
         ConfigFile.expandingHome(path, home: ProcessInfo.processInfo.environment["HOME"])
     }
 
-    static func backend(for path: String, timeZone: String?, writing: Bool) throws(CommandFailure) -> any TimerBackend {
+    /// The mount point of the minutafs mount `path` is in, or that shows the store at `path`; nil
+    /// when the store is not mounted.
+    static func mountPoint(for path: String) throws(CommandFailure) -> String? {
         let table: MountTable
         do { table = try MountTable.current() } catch { throw CommandFailure(path: path, cause: error.description) }
         let absolute = MountTable.absolutePath(of: path)
-        if let mount = table.mount(containing: absolute), mount.isMinutafs {
-            return try mountBackend(mount.mountPoint)
-        }
+        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(path: path, cause: "no such folder; give the store folder (the one holding tags.automerge and records/) or its mount")
         }
         // The store mounted by anyone on this machine: through that mount.
-        if let mount = mountShowing(path, in: table) { return try mountBackend(mount.mountPoint) }
+        return mountShowing(path, in: table)?.mountPoint
+    }
+
+    static func backend(for path: String, timeZone: String?, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> any TimerBackend {
+        if !unmounted, let mountPoint = try mountPoint(for: path) { return try mountBackend(mountPoint) }
         try StoreFolder.checkExistingStore(path, creating: nil)
         // A command that reads or writes a few recent months reads no other document (no holder index).
         // A command that only reads (`now`) reads waiting conflict copies too, merged in memory.
         let store = try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
                                                  indexesRecordHolders: false, readOnly: !writing)
         let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
-        return StoreTimerBackend(store: store, lock: lock)
+        // Running timers are found through the index in the state folder; a command that writes reads
+        // them merged with the waiting conflict copies, as `now` does (and merges a copy that holds one).
+        let indexPath = MountFolders.current().state.map { RunningTimerIndex.path(stateFolder: $0, storePath: store.path) }
+        let reader = writing
+            ? try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache, indexesRecordHolders: false, readOnly: true)
+            : nil
+        return StoreTimerBackend(store: store, lock: lock, indexPath: indexPath, reader: reader)
     }
 
     static func mountBackend(_ mountPoint: String) throws(CommandFailure) -> any TimerBackend {
@@ -97,6 +108,25 @@ enum TimerPlace {
     /// Milliseconds since the epoch, now.
     static func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Carries out `request`: handed to the mount (one action of the mount), or done here on the store.
+    /// - Throws: the answer's error, as the command's failure.
+    static func perform(_ request: TimerRequest, actions: TimerActions) throws(CommandFailure) -> TimerAnswer {
+        let place = actions.backend.placeDescription
+        let answer: TimerAnswer
+        if let mount = actions.backend as? MountTimerBackend {
+            answer = try running(place) { () throws(TimerError) in try mount.perform(request) }
+        } else {
+            answer = TimerService.perform(request, with: actions)
+        }
+        // What the action changed is said and kept for `minutafs undo`, also when a later step failed
+        // (a tag created stays created).
+        if let line = answer.createdTag { print(line) }
+        for line in answer.adjustments { print(line) }
+        UndoJournal.record(answer.changes.compactMap(\.change), command: request.action.rawValue, actions: actions)
+        if let error = answer.error { throw CommandFailure(path: place, cause: error) }
+        return answer
     }
 
     /// Runs `body`, turning a timer error into the command's one-line failure about `path`.

@@ -1,3 +1,4 @@
+import Foundation
 import MinutaStore
 import MinutaTimer
 
@@ -24,5 +25,12 @@ extension TimerPlace {
     static func startedLine(tagName: String?, comment: String?, at start: Int64, now: Int64, actions: TimerActions) -> String {
         "started " + TerminalText.escaped(tagName ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
             + " at " + actions.local(start, today: now) + " in " + actions.backend.placeDescription
+    }
+
+    /// The lines naming timers running for more than a day that were left running, on standard error.
+    static func noteLeftRunning(_ records: [TimerAnswer.Record], now: Int64, actions: TimerActions) {
+        for timer in records.compactMap(\.timer) {
+            FileHandle.standardError.write(Data(("minutafs: " + actions.longRunningNote(timer, now: now) + "\n").utf8))
+        }
     }
 }

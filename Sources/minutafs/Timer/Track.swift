@@ -6,13 +6,16 @@ extension Minutafs {
     /// `minutafs track START - END`: a past interval, as `timew track` records it.
     struct Track: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "track",
             abstract: "Record a past interval: a record with a start and an end.",
             discussion: """
                 START and END take the forms `start --at` takes (HH:MM, YYYY-MM-DDTHH:MM, -1h30m, now), \
                 with a lone - between them; a clock time later than now is yesterday's. It may be used \
                 while a timer runs. An interval that overlaps a record of the store is refused, naming \
                 that record, unless --adjust, which trims the other record (as timew :adjust). An \
-                unknown --tag name creates the tag. `minutafs undo` removes the record again.
+                unknown --tag name creates the tag. `minutafs undo` removes the record again. With the \
+                store mounted the whole track (the check, the tag, the record) is one action of the \
+                mount (a request written to MOUNT/.minutafs/timer).
 
                 Examples (the store named, or the one in ~/.config/minutafs/config):
                   minutafs track 2024-11-23T09:00 - 2024-11-23T10:30 --tag Reading
@@ -54,23 +57,12 @@ extension Minutafs {
                 let now = TimerPlace.now()
                 let start = try TimerPlace.instant(words[0], now: now, actions: actions)
                 let end = try TimerPlace.instant(words[2], now: now, actions: actions)
-                if !adjust {
-                    _ = try TimerPlace.running(place) { () throws(TimerError) in
-                        try actions.makeRoom(start: start, end: end, now: now, includesRunning: true, adjusting: false)
-                    }
-                }
-                let chosen = try TimerPlace.running(place) { () throws(TimerError) in
-                    try tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: archived) }
-                }
-                if let line = chosen?.tag.createdLine { print(line) }
-                // A tag created is set back by `undo` even should the rest fail.
-                if let created = chosen?.changes, !created.isEmpty { UndoJournal.record(created, command: "track", actions: actions) }
-                let tracked = try TimerPlace.running(place) { () throws(TimerError) in
-                    try actions.track(start: start, end: end, tagID: chosen?.tag.id, comment: comment, adjusting: adjust, now: now)
-                }
-                UndoJournal.record((chosen?.changes ?? []) + tracked.changes, command: "track", actions: actions)
-                for line in tracked.adjustments { print(line) }
-                print("tracked " + TerminalText.escaped(chosen?.tag.name ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
+                // The overlap check, the tag (created when unknown) and the record: one action, of the
+                // mount when the store is mounted.
+                let request = TimerRequest(action: .track, now: now, at: start, end: end, tag: tag, comment: comment,
+                                           adjust: adjust, archived: archived)
+                let tracked = try TimerPlace.perform(request, actions: actions)
+                print("tracked " + TerminalText.escaped(tracked.tagName ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
                       + " from " + actions.local(start, today: now) + " to " + actions.local(end, today: start)
                       + " (" + TimerActions.elapsed(end - start) + ") in " + place)
             }

@@ -6,6 +6,7 @@ extension Minutafs {
     /// `minutafs undo`: sets the store back to before the last terminal command.
     struct Undo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Set the store back to before the last start, stop, continue, track, cancel or annotate.",
             discussion: """
                 Each change the last terminal command made is set back by a new change that every \
@@ -14,7 +15,8 @@ extension Minutafs {
                 command changed is kept on this machine only, in $XDG_STATE_HOME/minutafs/ (else \
                 ~/.local/state/minutafs/), never in the synced folder; one command is kept, and undo \
                 forgets it. Exit status 1 when there is nothing to undo, or the last command changed \
-                another store.
+                another store. With the store mounted the whole undo is one action of the mount (a \
+                request written to MOUNT/.minutafs/timer).
 
                 Examples (the store named, or the one in ~/.config/minutafs/config):
                   minutafs track 2024-11-23T09:00 - 2024-11-23T10:00 --tag Work ~/minuta
@@ -36,7 +38,10 @@ extension Minutafs {
                 guard journal.store == identity else {
                     throw CommandFailure(path: place, cause: "the last terminal command (\(journal.command)) changed another store, \(journal.store); give that one", separator: ": ")
                 }
-                let lines = try TimerPlace.running(place) { () throws(TimerError) in try actions.undo(journal.changes, now: TimerPlace.now()) }
+                // One action of the mount when mounted: what it removes is gone from `now` at once (an
+                // unlink through the mount is carried out only after its grace period).
+                let request = TimerRequest(action: .undo, now: TimerPlace.now(), changes: journal.changes.map(TimerAnswer.Change.init))
+                let lines = try TimerPlace.perform(request, actions: actions).lines
                 UndoJournal.forget()
                 print("undid \(journal.command) in \(place):")
                 for line in lines { print("  " + line) }

@@ -1,0 +1,88 @@
+import FileTreeInterface
+
+/// The timer files of a mount's `.minutafs/` (SPEC 10): `timer`, to which `minutafs start`, `stop` and
+/// `continue` write one request and read its answer back on the same handle, so that the mount carries
+/// out the whole action (stop what runs, start the new one) as one, under `timerControl`; `now.json`
+/// and `now.txt`, what `minutafs now --json` and `minutafs now` print, rendered at each read.
+///
+/// What a request means and how `now` is rendered is the timer commands' code (a layer above the
+/// store): the mount registers it with ``setTimerControl(answer:now:)``. Without it, the files
+/// answer that this mount does not serve timer requests.
+public struct TimerControl: Sendable {
+    public static let requestFile = "timer"
+    public static let nowJSON = "now.json"
+    public static let nowText = "now.txt"
+
+    /// Carries out a request (its bytes) and returns the answer's bytes.
+    var answer: (@Sendable ([UInt8]) -> [UInt8])?
+    /// The contents of `now.json` (`true`) or `now.txt` (`false`), now.
+    var now: (@Sendable (_ json: Bool) -> [UInt8])?
+
+    init() {}
+}
+
+extension StoreView {
+    /// Changes with every change of the store's documents the mount knows of (a save, a merge, a
+    /// document the sync tool replaced): `now.json` is rendered again when it changed.
+    public var changeToken: [Int] {
+        [reportedChanges.load(ordering: .relaxed), store.events.snapshot.savedDocumentCount]
+    }
+
+    /// Registers what answers `.minutafs/timer` and renders `now.json` and `now.txt`.
+    public func setTimerControl(answer: @escaping @Sendable ([UInt8]) -> [UInt8], now: @escaping @Sendable (_ json: Bool) -> [UInt8]) {
+        timerControl.withLock { control in
+            control.answer = answer
+            control.now = now
+        }
+    }
+
+    /// `now.json`, `now.txt` (rendered with every timer action done: it waits for one under way), or
+    /// nothing for `timer` itself (its answer is on the handle that asked).
+    func timerControlContents(_ name: String) -> [UInt8] {
+        guard name != TimerControl.requestFile else { return [] }
+        return timerControl.withLock { control in
+            guard let now = control.now else { return Array("this mount does not serve timers\n".utf8) }
+            return now(name == TimerControl.nowJSON)
+        }
+    }
+
+    /// The answer to a request written to `.minutafs/timer`, carried out whole under `timerControl`;
+    /// nil for any other path (an ordinary save).
+    public func answer(_ request: [UInt8], atPath path: String) throws(TreeError) -> [UInt8]? {
+        guard path == "/.minutafs/" + TimerControl.requestFile else { return nil }
+        return timerControl.withLock { control in
+            guard let answer = control.answer else { return Array(#"{"error": "this mount does not serve timer requests"}"#.utf8) + [10] }
+            return answer(request)
+        }
+    }
+
+    /// Saves a record file for a timer action of the mount, as a program's save through the mount
+    /// would be saved, and tells the mount every path it changed (the saved one too: the mount did
+    /// not see this save come in).
+    public func writeRecordForTimer(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> Store.WriteOutcome {
+        let outcome = try store.writeRecordFile(bytes, named: name, in: month)
+        var changed = ["/" + month.folderPath, "/" + month.folderPath + "/" + name, "/" + outcome.month.folderPath,
+                       "/" + outcome.month.folderPath + "/" + outcome.fileName]
+        for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
+        changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
+        changed += ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText]
+        report(changed)
+        return outcome
+    }
+
+    /// Removes a record file for a timer action of the mount (`start --adjust`, `cancel`, `undo`) and
+    /// tells the mount what changed.
+    public func removeRecordForTimer(named name: String, in month: Month) throws(StoreError) {
+        try store.deleteRecordFile(named: name, in: month)
+        report(["/" + month.folderPath, "/" + month.folderPath + "/" + name] + reportPaths(showing: [month])
+            + ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText])
+    }
+
+    /// Saves `tags.json` for a timer action of the mount (a tag `start --tag` created) and tells the
+    /// mount what changed.
+    public func writeTagsForTimer(_ bytes: [UInt8]) throws(StoreError) {
+        _ = try store.writeTagsFile(bytes)
+        report(["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
+            + ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText])
+    }
+}

@@ -1,0 +1,91 @@
+import MinutaStore
+
+/// What a `TimerRequest` did: the records it started, stopped, left running or found running, or
+/// the error that stopped it (nothing was written then). JSON, as a mount's `.minutafs/timer` answers.
+public struct TimerAnswer: Codable, Sendable {
+    /// A record as it was read: its month folder, file name and JSON.
+    public struct Record: Codable, Sendable, Equatable {
+        public var month: String
+        public var name: String
+        public var json: String
+
+        public init(_ record: TimerRecord) {
+            month = record.month.yearSlashMonth
+            name = record.fileName
+            json = String(decoding: JSONWriter.pretty(record.json), as: UTF8.self)
+        }
+
+        public var timer: TimerRecord? {
+            Month(yearSlashMonth: month).flatMap { TimerRecord(month: $0, fileName: name, bytes: Array(json.utf8)) }
+        }
+    }
+
+    /// A change the action made, as `minutafs undo` needs it (``TimerChange``): kind
+    /// `createdRecord` (`id`, `month`), `changedRecord` or `removedRecord` (`record` as it was before),
+    /// `createdTag` (`id`, `name`).
+    public struct Change: Codable, Sendable, Equatable {
+        public var kind: String
+        public var id: String?
+        public var month: String?
+        public var name: String?
+        public var record: Record?
+
+        public init(_ change: TimerChange) {
+            switch change {
+            case let .createdRecord(id, month): (kind, self.id, self.month) = ("createdRecord", id, month.yearSlashMonth)
+            case .changedRecord(let before): (kind, record) = ("changedRecord", Record(before))
+            case .removedRecord(let before): (kind, record) = ("removedRecord", Record(before))
+            case let .createdTag(id, name): (kind, self.id, self.name) = ("createdTag", id, name)
+            }
+        }
+
+        /// The change; nil for one this version does not know.
+        public var change: TimerChange? {
+            switch kind {
+            case "createdRecord": id.flatMap { id in month.flatMap { Month(yearSlashMonth: $0) }.map { .createdRecord(id: id, month: $0) } }
+            case "changedRecord": record?.timer.map { .changedRecord(before: $0) }
+            case "removedRecord": record?.timer.map { .removedRecord(before: $0) }
+            case "createdTag": id.flatMap { id in name.map { .createdTag(id: id, name: $0) } }
+            default: nil
+            }
+        }
+    }
+
+    /// The error's line, when the action failed.
+    public var error: String?
+    /// Whether the error is that no timer runs (`stop`): exit status 1 as for any failure.
+    public var idle: Bool?
+    /// When the timer started or ended (`--at`, else the clock when the action was carried out).
+    public var at: Int64?
+    /// The id of the record `start`, `continue` or `track` created, and its month (`YYYY/MM`).
+    public var startedID: String?
+    public var startedMonth: String?
+    /// The name of the tag `start --tag` or `track --tag` chose (or created).
+    public var tagName: String?
+    /// `created tag Reading (#4E79A7)` when `start --tag` created the tag.
+    public var createdTag: String?
+    /// What `--adjust` changed, a line each.
+    public var adjustments: [String] = []
+    /// Everything the action changed, for `minutafs undo`; kept also when a later step failed
+    /// (a tag created stays created).
+    public var changes: [Change] = []
+    /// The timer whose tag and comment `continue` started again.
+    public var continued: Record?
+    public var stopped: [Record] = []
+    public var leftRunning: [Record] = []
+    /// The record `cancel` removed, as it was.
+    public var removed: Record?
+    /// The record `annotate` changed, as it was.
+    public var annotated: Record?
+    /// `undo`: a line for each change set back.
+    public var lines: [String] = []
+    /// `now`: every running timer.
+    public var running: [Record] = []
+
+    public init() {}
+
+    public init(error: TimerError) {
+        self.error = error.description
+        if case .noTimerRunning = error { idle = true }
+    }
+}

@@ -1,0 +1,161 @@
+import AutomergeKit
+import Foundation
+import MinutaStore
+import Testing
+import TestSupport
+
+/// Every running timer is seen, however old and wherever held (a waiting conflict copy), and a start
+/// through a mount is one action of the mount: two at once leave one timer running (SPEC 10, issue 36).
+@Suite(.serialized) struct RunningTimerTests {
+    static func minutafs(_ arguments: [String], state: String) throws -> CommandResult {
+        try MinutafsBinary.run(arguments, environment: ["XDG_STATE_HOME": state])
+    }
+
+    @Test("a timer started in 1999 is seen by now and stop, named with its age, and stopped only by id with --at")
+    func oldTimer() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreFixture.copy(into: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", store], state: state).status == 0)
+            // --keep: a start in 1999 overlaps every record since (refused otherwise, SPEC 10); a forgotten
+            // timer from another device is alike.
+            let started = try Self.minutafs(["start", "--at", "1999-01-01T00:00", "--keep", "--comment", "forgotten", store], state: state)
+            #expect(started.status == 0, "\(started.errorText)")
+            let stop = try Self.minutafs(["stop", store], state: state)
+            #expect(stop.status == 1, "\(stop.outputText)")
+            #expect(!stop.errorText.contains("no timer is running"), "\(stop.errorText)")
+            #expect(stop.errorText.contains("1999-01-01 00:00") && stop.errorText.contains(" y ") && stop.errorText.contains("stop --id")
+                    && stop.errorText.contains("--at TIME"), "\(stop.errorText)")
+            let now = try Self.minutafs(["now", store], state: state)
+            #expect(now.status == 0 && now.outputText.contains("forgotten") && now.outputText.contains("running 2"), "\(now.outputText)")
+            // A later start leaves it running (stopping it now would make a record of decades), and says so.
+            let later = try Self.minutafs(["start", "--comment", "today", store], state: state)
+            #expect(later.status == 0 && !later.outputText.contains("stopped") && later.errorText.contains("1999-01-01 00:00"), "\(later.outputText)\(later.errorText)")
+            let id = try #require(TimerCommandTests.records(commented: "forgotten", in: store).first?["id"] as? String)
+            let byID = try Self.minutafs(["stop", "--id", id, "--at", "1999-01-01T08:00", store], state: state)
+            #expect(byID.status == 0 && byID.outputText.contains("stopped (no tag): forgotten") && byID.outputText.contains("after 8:00"),
+                    "\(byID.outputText)\(byID.errorText)")
+            let ended = try #require(TimerCommandTests.records(commented: "forgotten", in: store).first)
+            #expect(ended["endTime"] as? String == "1999-01-01T08:00:00Z")
+            let rest = try Self.minutafs(["now", "--format", "%c", store], state: state)
+            #expect(rest.outputText == "today\n", "\(rest.outputText)")
+            // The index is kept in the state folder, never in the synced folder.
+            let kept = try FileManager.default.contentsOfDirectory(atPath: state + "/minutafs")
+            #expect(kept.contains { $0.hasPrefix("running-timers-") }, "\(kept)")
+            #expect(try Shell.run("find '\(store)' -name 'running-timers-*' | grep -q .").status == 1)
+        }
+    }
+
+    @Test("unmounted, a running timer in a waiting conflict copy is seen by now and stopped by start")
+    func timerInConflictCopy() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreFixture.copy(into: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", store], state: state).status == 0)
+            // This month's document, then the phone's copy of it with a timer started there.
+            #expect(try Self.minutafs(["start", "--at", "-2h", "--comment", "laptop", store], state: state).status == 0)
+            #expect(try Self.minutafs(["stop", "--at", "-1h", store], state: state).status == 0)
+            let laptop = try #require(TimerCommandTests.records(commented: "laptop", in: store).first)
+            let monthPath = try #require(laptop["_month"] as? String)
+            let month = try #require(Month(yearSlashMonth: monthPath))
+            let phone = folder + "/phone"
+            try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
+            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let start = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)
+            _ = try phoneStore.writeRecordFile(Array("{\"startTime\": \"\(start)\", \"comment\": \"from the phone\", \"images\": []}".utf8),
+                                               named: "new.json", in: month)
+            try FileManager.default.copyItem(
+                atPath: phone + "/" + month.documentPath,
+                toPath: store + "/records/" + month.yearName + "/" + month.monthName + " (Phone's conflicted copy 2026-11-26).automerge")
+            let now = try Self.minutafs(["now", "--format", "%c", store], state: state)
+            #expect(now.status == 0 && now.outputText == "from the phone\n", "\(now.outputText)\(now.errorText)")
+            let started = try Self.minutafs(["start", "--comment", "on the laptop again", store], state: state)
+            #expect(started.status == 0 && started.outputText.contains("stopped (no tag): from the phone"), "\(started.outputText)\(started.errorText)")
+            let after = try Self.minutafs(["now", "--format", "%c", store], state: state)
+            #expect(after.outputText == "on the laptop again\n", "\(after.outputText)\(after.errorText)")
+        }
+    }
+
+    @Test("through a mount, two starts at once leave one timer running, each saying only what it stopped (10 tries)")
+    func concurrentStarts() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", mounted.mountPoint], state: state).status == 0)
+            let binary = try MinutafsBinary.path()
+            var previous: Set<String> = []
+            for round in 0..<10 {
+                let script = """
+                    '\(binary)' start --comment a\(round) '\(mounted.mountPoint)' > '\(folder)/a' 2>&1 & a=$!
+                    '\(binary)' start --comment b\(round) '\(mounted.mountPoint)' > '\(folder)/b' 2>&1 & b=$!
+                    wait $a; sa=$?; wait $b; sb=$?
+                    echo "status $sa $sb"; cat '\(folder)/a' '\(folder)/b'
+                    """
+                let both = try Shell.run(script)
+                #expect(both.output.contains("status 0 0"), "\(both.output)")
+                let running = try mounted.text(mounted.mountPoint + "/.minutafs/now.txt")
+                let lines = running.split(separator: "\n")
+                #expect(lines.count == 1, "round \(round): \(running)")
+                // Each timer stopped is named by exactly one of the two starts: the other round's, and the first of this pair.
+                let stoppedLines = both.output.split(separator: "\n").filter { $0.hasPrefix("stopped") }
+                let stoppedComments = stoppedLines.map { line in String(line.dropFirst("stopped (no tag): ".count).prefix { $0 != " " }) }
+                #expect(Set(stoppedComments).count == stoppedComments.count, "round \(round): \(both.output)")
+                let this: Set<String> = ["a\(round)", "b\(round)"]
+                let shown = lines.first.map { String($0.dropFirst("(no tag): ".count).prefix { $0 != " " }) } ?? ""
+                #expect(this.contains(shown), "\(running)")
+                #expect(Set(stoppedComments) == previous.union(this.subtracting([shown])), "round \(round): \(both.output)")
+                previous = [shown]
+            }
+            // now.json holds what `now --json` prints, and follows the change at once.
+            let json = try mounted.text(mounted.mountPoint + "/.minutafs/now.json")
+            let printed = try Self.minutafs(["now", "--json", "--all-months", mounted.mountPoint], state: state)
+            #expect(printed.outputText == json, "\(json)\n\(printed.outputText)")
+            #expect(try Self.minutafs(["stop", mounted.mountPoint], state: state).status == 0)
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.txt") == "")
+            #expect(mounted.unmount() == 0)
+            var runningInStore = 0
+            let opened = try Store(path: mounted.store, timeZone: .utc)
+            for month in try opened.months() {
+                for file in try opened.recordFiles(in: month) where !String(decoding: file.contents, as: UTF8.self).contains("endTime") {
+                    runningInStore += 1
+                }
+            }
+            #expect(runningInStore == 0)
+        }
+    }
+
+    @Test("mounted, now.txt and now.json follow a phone's timer arriving in a conflict copy, without a command")
+    func nowFileFollowsMerges() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", mounted.mountPoint], state: state).status == 0)
+            #expect(try Self.minutafs(["start", "--at", "-2h", "--comment", "laptop", mounted.mountPoint], state: state).status == 0)
+            #expect(try Self.minutafs(["stop", "--at", "-1h", mounted.mountPoint], state: state).status == 0)
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.txt") == "")
+            let laptop = try #require(TimerCommandTests.records(commented: "laptop", in: mounted.store).first)
+            let monthPath = try #require(laptop["_month"] as? String)
+            let month = try #require(Month(yearSlashMonth: monthPath))
+            let phone = folder + "/phone"
+            try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: mounted.store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
+            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let start = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)
+            _ = try phoneStore.writeRecordFile(Array("{\"startTime\": \"\(start)\", \"comment\": \"from the phone\", \"images\": []}".utf8),
+                                               named: "new.json", in: month)
+            try FileManager.default.copyItem(
+                atPath: phone + "/" + month.documentPath,
+                toPath: mounted.store + "/records/" + month.yearName + "/" + month.monthName + " (Phone's conflicted copy 2026-11-26).automerge")
+            let shown = eventually(within: 10) {
+                ((try? mounted.text(mounted.mountPoint + "/.minutafs/now.txt")) ?? "").contains("from the phone")
+            }
+            #expect(shown, "\((try? mounted.text(mounted.mountPoint + "/.minutafs/now.txt")) ?? "")")
+            #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.json").contains("from the phone"))
+            let printed = try Self.minutafs(["now", mounted.mountPoint], state: state)
+            let file = try mounted.text(mounted.mountPoint + "/.minutafs/now.txt")
+            #expect(printed.status == 0 && printed.outputText == file, "\(printed.outputText)\(file)")
+            #expect(mounted.unmount() == 0)
+        }
+    }
+}
