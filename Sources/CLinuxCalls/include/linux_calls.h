@@ -19,4 +19,8 @@ int minutafs_malloc_trim(unsigned long pad);
 /// Glibc module): -1 with errno set on failure.
 int minutafs_eventfd(void);
 
+/// Sets the calling thread's nice value (Linux keeps one per thread): only upwards, a lower priority,
+/// for an unprivileged process. -1 with errno set on failure.
+int minutafs_lower_thread_priority(int niceness);
+
 #endif

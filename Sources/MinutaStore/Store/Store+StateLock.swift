@@ -26,11 +26,15 @@ extension Store {
         return try result.get()
     }
 
-    /// Runs `body` on this thread holding the write lanes `claim` names (taken before `state`, never
-    /// inside it): the change of those documents under way. Its file I/O runs with `state` released, so
-    /// readers are not held up, and changes of other documents run beside it (`WriteLanes`).
+    /// Runs `body` on one of the store's writer threads (`DocumentWriters`, below the readers' CPU
+    /// priority) holding the write lanes `claim` names (taken before `state`, never inside it): the
+    /// change of those documents under way. Its file I/O runs with `state` released, so readers are not
+    /// held up, and changes of other documents run beside it on other writers (`WriteLanes`).
     func withDocumentWrites<R: Sendable, E: Error>(_ claim: WriteClaim, _ body: () throws(E) -> R) throws(E) -> R {
-        try writeLanes.run(claim, body)
+        let result = writers.run { () -> Result<R, E> in
+            do throws(E) { return .success(try writeLanes.run(claim, body)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// How many changes of documents had to wait for another in their write lane since the store opened.
@@ -43,17 +47,26 @@ extension Store {
     func withDocumentWrites<R: Sendable>(
         growing claim: WriteClaim, _ body: (WriteClaim) throws(StoreError) -> LaneOutcome<R>
     ) throws(StoreError) -> R {
-        var held = claim
-        while true {
-            let current = held
-            switch try writeLanes.run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) }) {
-            case .done(let result):
-                return result
-            case .needs(let more):
-                // A change that asks again for what it holds would ask forever: it gets the whole store.
-                held = current.covers(more) ? .wholeStore : current.union(more)
+        let result = writers.run { () -> Result<R, StoreError> in
+            var held = claim
+            while true {
+                let current = held
+                let outcome: LaneOutcome<R>
+                do throws(StoreError) {
+                    outcome = try writeLanes.run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) })
+                } catch {
+                    return .failure(error)
+                }
+                switch outcome {
+                case .done(let result):
+                    return .success(result)
+                case .needs(let more):
+                    // A change that asks again for what it holds would ask forever: it gets the whole store.
+                    held = current.covers(more) ? .wholeStore : current.union(more)
+                }
             }
         }
+        return try result.get()
     }
 }
 

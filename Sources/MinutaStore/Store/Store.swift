@@ -28,6 +28,11 @@ public final class Store: Sendable {
     /// a synchronization pass or a merge of conflict copies holds the whole store. Taken before `state`
     /// and never inside it: their file I/O happens with `state` released (`Store+Writing.swift`).
     let writeLanes = WriteLanes()
+    /// The threads changes of documents run on, below the CPU priority of reads (`Writing/DocumentWriters.swift`):
+    /// four, so saves of four months run at once.
+    let writers = DocumentWriters(count: 4, niceness: Store.writerNiceness)
+    /// The writers' nice value: 10, or `MINUTAFS_WRITER_NICENESS` (0: writes at the readers' priority).
+    static let writerNiceness: Int32 = getenv("MINUTAFS_WRITER_NICENESS").flatMap { Int32(String(cString: $0)) } ?? 10
     /// Month documents held but deleted from the folder (`Registry/DeletedDocuments.swift`), behind a
     /// lock of their own, taken inside `state`'s or alone, never the other way.
     let deletedMonths: DeletedDocuments
