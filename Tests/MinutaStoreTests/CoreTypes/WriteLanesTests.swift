@@ -19,6 +19,17 @@ struct WriteLanesTests {
         var all: [String] { entries.withLock { $0 } }
     }
 
+    /// Runs `body` on a thread of its own (not the shared dispatch pool, which a busy test run can
+    /// exhaust), entering `group` until it ends.
+    func onThread(_ group: DispatchGroup?, _ body: @escaping @Sendable () -> Void) {
+        group?.enter()
+        let thread = Thread {
+            body()
+            group?.leave()
+        }
+        thread.start()
+    }
+
     static func waitFor(_ semaphore: DispatchSemaphore) -> Bool {
         semaphore.wait(timeout: .now() + 10) == .success
     }
@@ -36,7 +47,7 @@ struct WriteLanesTests {
         let aprilDone = DispatchSemaphore(value: 0)
         let marchMayEnd = DispatchSemaphore(value: 0)
         let trace = Trace()
-        DispatchQueue.global().async {
+        onThread(nil) {
             lanes.run(.month(Self.march)) {
                 marchEntered.signal()
                 // March ends only once April has run: with one lane for both this waits out its bound.
@@ -44,7 +55,7 @@ struct WriteLanesTests {
             }
         }
         #expect(Self.waitFor(marchEntered))
-        DispatchQueue.global().async {
+        onThread(nil) {
             lanes.run(.month(Self.april)) { _ = marchMayEnd.signal() }
             aprilDone.signal()
         }
@@ -61,7 +72,7 @@ struct WriteLanesTests {
         let firstEntered = DispatchSemaphore(value: 0)
         let firstMayEnd = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        onThread(group) {
             lanes.run(.month(Self.march)) {
                 firstEntered.signal()
                 _ = Self.waitFor(firstMayEnd)
@@ -70,7 +81,7 @@ struct WriteLanesTests {
         }
         #expect(Self.waitFor(firstEntered))
         for (index, name) in ["second", "third", "fourth"].enumerated() {
-            DispatchQueue.global().async(group: group) {
+            onThread(group) {
                 lanes.run(.month(Self.march)) { trace.note(name) }
             }
             #expect(Self.waitForWaits(lanes, index + 1))
@@ -87,7 +98,7 @@ struct WriteLanesTests {
         let marchEntered = DispatchSemaphore(value: 0)
         let marchMayEnd = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        onThread(group) {
             lanes.run(.month(Self.march)) {
                 marchEntered.signal()
                 _ = Self.waitFor(marchMayEnd)
@@ -95,12 +106,12 @@ struct WriteLanesTests {
             }
         }
         #expect(Self.waitFor(marchEntered))
-        DispatchQueue.global().async(group: group) {
+        onThread(group) {
             lanes.run(.wholeStore) { trace.note("whole store") }
         }
         #expect(Self.waitForWaits(lanes, 1))
         // April meets nothing running, but it meets the whole-store change waiting before it.
-        DispatchQueue.global().async(group: group) {
+        onThread(group) {
             lanes.run(.month(Self.april)) { trace.note("april") }
         }
         #expect(Self.waitForWaits(lanes, 2))
