@@ -19,7 +19,7 @@ extension Store {
     }
 
     /// Carries field changes merged into the old objects of moved records to their new place; returns
-    /// the month folders (relative) whose records changed. Runs under `documentWrites`; each new place is
+    /// the month folders (relative) whose records changed. Runs holding the whole store's write lane; each new place is
     /// checked out, changed and written with `state` released.
     public func carryEditsToMovedRecords() throws(StoreError) -> [String] {
         try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in

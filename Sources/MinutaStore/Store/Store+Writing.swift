@@ -1,6 +1,6 @@
 import AutomergeKit
 
-/// How a change of a document runs without holding up readers: under `documentWrites` (one change at a
+/// How a change of a document runs without holding up readers: in its write lanes (`withDocumentWrites`: one change of a document at a
 /// time), the document is checked out of `state` in a short hold, changed and written with `state`
 /// released (the temporary file's fsync, the exchange, the folder's fsync), and checked in again in
 /// another short hold. Meanwhile the month stays listed and readable as it was last saved: what it
@@ -16,7 +16,7 @@ extension Store {
     ///   (decoded from its saved bytes with `state` released; forgotten when there are none).
     ///
     /// Nil, without calling `change`, when the month has no document file, unless `creatingEmpty`: then
-    /// `change` works on a new empty document. Runs under `documentWrites` (the caller's).
+    /// `change` works on a new empty document. Runs in the caller's write lanes (`withDocumentWrites`).
     func withCheckedOut<R: Sendable>(
         _ month: Month, creatingEmpty: Bool = false,
         change: (inout LoadedDocument) throws(StoreError) -> R,
@@ -45,7 +45,7 @@ extension Store {
     /// `withCheckedOut` for the tags document: loaded (decoded without `state` when it is not held yet),
     /// changed by `change` with `state` released, and put in place with `checkIn` in one hold of `state`
     /// when `change` returns and `keepsChange` says so; when it throws or the change is not kept, the
-    /// store goes on holding the tags as they were. Runs under `documentWrites` (the caller's).
+    /// store goes on holding the tags as they were. Runs in the caller's write lanes (`withDocumentWrites`).
     func withTagsDocument<R: Sendable>(
         change: (inout LoadedDocument) throws(StoreError) -> R,
         keepsChange: (R) -> Bool = { _ in true },
