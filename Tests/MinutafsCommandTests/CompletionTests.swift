@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The shell completions (issue 36 item 6): bash's completion function, as bash-completion would call
+/// The shell completions: bash's completion function, as bash-completion would call
 /// it on Tab, offers the demo store's tag names for `--tag` (read from the store the command line
 /// names, else the configured one) and the forms of `--at`; zsh's and fish's scripts call back into
 /// minutafs for `--tag` too.

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Every running timer is seen, however old and wherever held (a waiting conflict copy), and a start
-/// through a mount is one action of the mount: two at once leave one timer running (SPEC 10, issue 36).
+/// through a mount is one action of the mount: two at once leave one timer running (SPEC 10).
 @Suite(.serialized) struct RunningTimerTests {
     static func minutafs(_ arguments: [String], state: String) throws -> CommandResult {
         try MinutafsBinary.run(arguments, environment: ["XDG_STATE_HOME": state])

@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// `minutafs now` as status bars read it (SPEC 10, issue 36 item 4): the README's waybar, i3blocks,
+/// `minutafs now` as status bars read it (SPEC 10): the README's waybar, i3blocks,
 /// polybar and prompt snippets, their commands run as written (`~/minuta` a store, or its mount, in a
 /// sandbox home), the i3blocks block by Debian's real `i3blocks`; markup in a tag or comment escaped;
 /// idle a success, an error another exit status and the bar's error form; two timers one line.

@@ -3,7 +3,7 @@ import MinutaStore
 import Testing
 import TestSupport
 
-/// Timewarrior's everyday verbs (SPEC 10, issue 36 item 3): `track`, `cancel`, `annotate`, `summary`,
+/// Timewarrior's everyday verbs (SPEC 10): `track`, `cancel`, `annotate`, `summary`,
 /// `undo`; overlaps refused naming the record unless `--adjust`; an unknown tag created with a palette
 /// color; on a store that is not mounted and through a mount.
 @Suite(.serialized) struct TimerVerbTests {

@@ -7,7 +7,7 @@ import Synchronization
 /// rewriting many records) then yields the processor to `ls`, `cat` and `grep` instead of sharing it
 /// evenly with them; a save is not delayed when nothing else wants the processor. A thread cannot take
 /// its priority back once lowered (without privileges), so the changes are handed to these threads
-/// rather than lowering the caller's: one hand-off a change, the price of issue 28's bound on reads.
+/// rather than lowering the caller's: one hand-off a change, the price of keeping reads fast during a burst of saves.
 ///
 /// There are `count` of them, so changes of different months still run at once, each in its own write
 /// lanes (`WriteLanes`), taken on the writer thread. Every lane held is held by a running writer, so
