@@ -26,6 +26,11 @@ extension ParsableCommand {
     /// `onFailure` (a status bar prints its error form), and becomes exit status 1. Other errors go to
     /// ArgumentParser unchanged.
     func reportingFailures(_ body: () throws -> Void, onFailure: (String) -> Void = { _ in }) throws {
+        try Self.reportingFailures(body, onFailure: onFailure)
+    }
+
+    /// `reportingFailures` for a command's work that runs without its parsed value (`Now.show`).
+    static func reportingFailures(_ body: () throws -> Void, onFailure: (String) -> Void = { _ in }) throws {
         do {
             try body()
         } catch let failure as CommandFailure {

@@ -19,6 +19,22 @@ struct Minutafs: ParsableCommand {
         subcommands: [Mount.self, Inspect.self, Doc.self, Merge.self, Sync.self, Check.self, Migrate.self, Export.self, Demo.self, Report.self, Log.self, Restore.self, Start.self, Stop.self, Now.self, Continue.self, Track.self, Cancel.self, Annotate.self, Summary.self, Undo.self]
     )
 
+    /// Runs the command the arguments name. `minutafs now`, which a status bar or a prompt runs every few
+    /// seconds, is read by `NowArguments` when it is in one of its plain forms: the parser would first
+    /// build every option by reflection (see there). Everything else goes to the parser.
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == Now.configuration.commandName, let now = NowArguments(arguments.dropFirst()) {
+            do {
+                try Now.show(now.form, place: now.place)
+            } catch {
+                exit(withError: error)
+            }
+            return
+        }
+        main(nil)
+    }
+
     /// `minutafs` without a command is a usage error (exit status 64, docs/minutafs.1), not help.
     func run() throws {
         throw ValidationError("name a command, such as `minutafs mount STORE MOUNTPOINT`; `minutafs --help` lists them")

@@ -15,11 +15,11 @@ import Synchronization
 ///
 /// The caller waits for its change: `run` returns what the body returned, as if it ran on the caller's
 /// thread. A change that starts another change runs it in place (a writer never waits for itself).
-/// The threads end when their owner (the store) goes.
+/// The threads start with the first change and end when their owner (the store) goes.
 final class DocumentWriters: Sendable {
     /// What the threads and their owner share; the threads hold only this, so the owner's deinit stops them.
     private final class Shared: Sendable {
-        let jobs = Mutex<(waiting: [@Sendable () -> Void], isStopped: Bool)>(([], false))
+        let jobs = Mutex<(waiting: [@Sendable () -> Void], isStopped: Bool, areStarted: Bool)>(([], false, false))
         let wake = DispatchSemaphore(value: 0)
         /// `pthread_self()` of each writer thread once it runs.
         let threadIDs = Mutex<Set<UInt>>([])
@@ -43,10 +43,24 @@ final class DocumentWriters: Sendable {
     private let shared = Shared()
     private let count: Int
 
+    private let niceness: Int32
+
+    /// Writers that start with the first change (`run`): a store that only reads (`minutafs now`, a
+    /// report) starts no thread.
     init(count: Int, niceness: Int32) {
         self.count = count
+        self.niceness = niceness
+    }
+
+    /// Starts the threads, the first time only.
+    private func startThreads() {
+        guard shared.jobs.withLock({ jobs -> Bool in
+            defer { jobs.areStarted = true }
+            return !jobs.areStarted
+        }) else { return }
         for index in 0..<count {
             let shared = shared
+            let niceness = niceness
             let thread = Thread {
                 // Best effort: a system that refuses leaves the thread at the process's priority.
                 _ = minutafs_lower_thread_priority(niceness)
@@ -77,6 +91,7 @@ final class DocumentWriters: Sendable {
     /// Runs `body` on a writer thread and returns its result; the calling thread waits.
     func run<Result: Sendable>(_ body: () -> Result) -> Result {
         if shared.threadIDs.withLock({ $0.contains(UInt(pthread_self())) }) { return body() }
+        startThreads()
         return withoutActuallyEscaping(body) { escapable -> Result in
             let handoff = Handoff(escapable)
             let done = DispatchSemaphore(value: 0)

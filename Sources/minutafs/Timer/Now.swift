@@ -76,18 +76,22 @@ extension Minutafs {
         }
 
         func run() throws {
-            let form = try NowForm(json: json, i3blocks: i3blocks, format: format)
+            try Self.show(NowForm(json: json, i3blocks: i3blocks, format: format), place: options.place)
+        }
+
+        /// Prints the running timers in `form`, for the store `place` names.
+        static func show(_ form: NowForm, place: TimerPlace.Options) throws {
             var isIdle = false
             try reportingFailures {
-                let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(options.path))
-                if form == .lines || form == .waybar, !options.allMonths, let mountPoint {
+                let mountPoint = try TimerPlace.mountPoint(for: TimerPlace.chosenPath(place.path))
+                if form == .lines || form == .waybar, !place.searchesAllMonths, let mountPoint {
                     // Mounted: the mount renders what this prints (`.minutafs/now.txt`, `now.json`), a file read.
-                    isIdle = try Self.printMounted(mountPoint, json: form == .waybar)
+                    isIdle = try printMounted(mountPoint, json: form == .waybar)
                     return
                 }
-                let actions = try TimerPlace.actions(options.place, writing: false, unmounted: mountPoint == nil)
+                let actions = try TimerPlace.actions(place, writing: false, unmounted: mountPoint == nil)
                 let now = TimerPlace.now()
-                let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: options.allMonths), actions: actions)
+                let answer = try TimerPlace.perform(TimerRequest(action: .now, now: now, everyMonth: place.searchesAllMonths), actions: actions)
                 let timers = answer.running.compactMap(\.timer)
                 let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
                 let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
