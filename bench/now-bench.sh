@@ -12,7 +12,9 @@
 #
 # Environment: MINUTAFS (the binary; default the one `make install` installs: a release build with the
 # Swift runtime linked in, .build/static/release/minutafs), MINUTAFS_BENCH (the store generator;
-# default .build/release/minutafs-bench), RECORDS (300), RUNS (200).
+# default .build/release/minutafs-bench), RECORDS (300), RUNS (200), FUSEFLOOR (a built fusefloor, the
+# minimal libfuse3 server that only replies: with it, a row times `cat` of now.json's bytes through
+# it, in its open mode, the least any FUSE file that sees its opens can cost).
 # Needs timewarrior (apt-get install -y timewarrior), python3 and fusermount3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,11 +79,24 @@ timew get dom.active >/dev/null
 [ "$(timew get dom.active)" = 1 ] || { echo "now-bench: timew sees no active interval" >&2; exit 1; }
 [ -s "$mnt/.minutafs/now.json" ] || { echo "now-bench: now.json is empty" >&2; exit 1; }
 
+floor=""
+if [ -n "${FUSEFLOOR:-}" ]; then
+    mkdir -p "$work/floor-source" "$work/floor"
+    cp "$mnt/.minutafs/now.json" "$work/floor-source/now.json"
+    fusermount3 -u "$work/floor" 2>/dev/null || true
+    "$FUSEFLOOR" --mode open "$work/floor-source" "$work/floor" 2>"$work/floor.log" &
+    floor_pid=$!
+    trap 'cleanup; fusermount3 -u "$work/floor" 2>/dev/null || true; kill $floor_pid 2>/dev/null || true' EXIT
+    for _ in $(seq 100); do mountpoint -q "$work/floor" && break; sleep 0.1; done
+    mountpoint -q "$work/floor" || { cat "$work/floor.log" >&2; echo "now-bench: fusefloor did not mount" >&2; exit 1; }
+    floor=$work/floor/now.json
+fi
+
 echo "minutafs: $bin ($(ldd "$bin" | grep -c libswift || true) libswift* libraries loaded: $(ldd "$bin" | grep -q libswiftCore && echo 'shared runtime' || echo 'runtime linked in'))"
 echo "store: 10 years x 12 months x $records records, one timer running; median of $runs runs each, a new process every run"
-python3 - "$runs" "$bin" "$mnt" "$store" <<'EOF'
+python3 - "$runs" "$bin" "$mnt" "$store" "$floor" <<'EOF'
 import statistics, subprocess, sys, time
-runs, binary, mnt, store = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+runs, binary, mnt, store, floor = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 # Every command once per round, round after round: the machine's load falls on all of them alike.
 def spawn(argv):
     begun = time.perf_counter()
@@ -106,6 +121,7 @@ mounted = measure([
     ("read of MNT/.minutafs/now.json (open, read, close; no new process)", lambda: read(mnt + "/.minutafs/now.json")),
     ("cat MNT/.minutafs/now.json", lambda: spawn(["cat", mnt + "/.minutafs/now.json"])),
     ("cat of a small file on the local disk (starting cat)", lambda: spawn(["cat", store + "/tags.automerge"])),
+] + ([("cat of now.json's bytes through fusefloor --mode open (the floor)", lambda: spawn(["cat", floor]))] if floor else []) + [
     timew,
     ("minutafs now --json MNT (mounted)", lambda: spawn([binary, "now", "--json", mnt])),
     ("minutafs now MNT (mounted)", lambda: spawn([binary, "now", mnt])),

@@ -153,9 +153,17 @@ extension FuseFileSystem {
     /// An open for reading without `O_TRUNC` is noted as `program`'s read of the file at the moment the
     /// open began (`ReadLog`): whatever it reads through this open, from the mount or from the
     /// kernel's pages, is the version served then or later.
+    ///
+    /// An open through the page cache that does not keep the kernel's pages (the contents changed since it
+    /// kept them) drops the kernel's attributes too, before the kernel is answered: its next read then
+    /// asks for the size again, and never cuts the new contents at the old size or pads them to it,
+    /// whether or not the notice of the change has reached it yet.
     func open(inode: UInt64, flags: OpenFlags, program: ProgramID? = nil) throws(Errno) -> OpenedFile {
         let began = ContinuousClock.now
         let opened = try openFile(inode: inode, flags: flags)
+        if !opened.keepsCache && !opened.bypassesCache {
+            invalidator.invalidateNow(inode: inode)
+        }
         state.withLock { state in
             state.handles[file: opened.handle]?.opener = program
             if let program, flags.isReadable, !(flags.truncates && flags.isWritable) {

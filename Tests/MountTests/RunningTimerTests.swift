@@ -158,4 +158,45 @@ import TestSupport
             #expect(mounted.unmount() == 0)
         }
     }
+
+    @Test("mounted, now.txt and now.json follow the clock: the time so far moves at the next minute without a command, and every read is whole")
+    func nowFileFollowsTheClock() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let state = folder + "/state"
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", mounted.mountPoint], state: state).status == 0)
+            // Started at the start of this minute (the store's time zone is UTC): its time so far moves
+            // when the clock's minute does.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+            let started = try Self.minutafs(["start", "--at", formatter.string(from: Date()), "--keep", "--comment", "ticking", mounted.mountPoint], state: state)
+            #expect(started.status == 0, "\(started.errorText)")
+            let first = try mounted.text(mounted.mountPoint + "/.minutafs/now.txt")
+            #expect(first.contains("ticking"), "\(first)")
+            var reads = 0
+            var broken: [String] = []
+            // Read as a status bar does, again and again, until the minute turns (at most 60 s, then the
+            // rendering of the new minute): each read of now.json is one whole JSON object.
+            let moved = try eventually(within: 75, every: 0.05) {
+                let json = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/.minutafs/now.json")
+                reads += 1
+                if (try? JSONSerialization.jsonObject(with: Data(json))) == nil { broken.append(String(decoding: json, as: UTF8.self)) }
+                return try mounted.text(mounted.mountPoint + "/.minutafs/now.txt") != first
+            }
+            #expect(moved, "now.txt still says \(first) after 75 s")
+            #expect(broken.isEmpty, "\(broken.count) of \(reads) reads of now.json were not whole: \(broken.prefix(3))")
+            let later = try mounted.text(mounted.mountPoint + "/.minutafs/now.txt")
+            let printed = try Self.minutafs(["now", "--all-months", mounted.mountPoint], state: state)
+            #expect(later.contains("ticking") && printed.outputText == later, "file: \(later) computed: \(printed.outputText)")
+            // A change of another size is read whole at once: neither cut at the old size nor padded to it.
+            let comment = String(repeating: "a much longer comment ", count: 20)
+            #expect(try Self.minutafs(["annotate", comment, mounted.mountPoint], state: state).status == 0)
+            let json = try Fixtures.contents(ofFileAtPath: mounted.mountPoint + "/.minutafs/now.json")
+            let object = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
+            #expect((object?["tooltip"] as? String)?.contains(comment.trimmingCharacters(in: .whitespaces)) == true, "\(String(decoding: json, as: UTF8.self))")
+            #expect(mounted.unmount() == 0)
+        }
+    }
 }

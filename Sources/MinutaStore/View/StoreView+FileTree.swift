@@ -46,7 +46,7 @@ extension StoreView: FileTree {
     /// Removes the file at `path`; counted as a change (`changeToken`: `now.json` is rendered again).
     public func removeFile(atPath path: String) throws(TreeError) {
         try answering(writing: true) { () throws(StoreError) in try storeRemoveFile(atPath: path) }
-        report([])
+        report([], isChange: true)
     }
 
     /// A record or `tags.json` whose document is known not to load, or a store whose folder is gone,
@@ -64,7 +64,7 @@ extension StoreView: FileTree {
     /// Renames a file; counted as a change, as a removal is.
     public func renameFile(from source: String, to destination: String) throws(TreeError) {
         try answering(writing: true) { () throws(StoreError) in try storeRenameFile(from: source, to: destination) }
-        report([])
+        report([], isChange: true)
     }
 
     public func makeDirectory(atPath path: String) throws(TreeError) {
@@ -97,10 +97,19 @@ extension StoreView: FileTree {
         pendingWorkReporter.withLock { $0 = PendingWorkReporter(report: reporter) }
     }
 
-    /// Tells the mount which paths changed underneath it.
-    func report(_ paths: [String]) {
+    /// Tells the mount which paths changed underneath it; no path and not `isChange` (a pass that found
+    /// nothing) is no change. Any change may change what runs, so `now.json` and `now.txt` are reported
+    /// with it; the mount is told before `changeToken` moves, so they are rendered again only once the
+    /// kernel keeps no page of them it would trust.
+    func report(_ paths: [String], isChange: Bool = false) {
+        guard !paths.isEmpty || isChange else { return }
+        callChangeHandler(paths + TimerControl.nowPaths)
         reportedChanges.add(1, ordering: .relaxed)
-        guard !paths.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
+    }
+
+    /// Hands `paths` to the mount's change handler, if it has one.
+    func callChangeHandler(_ paths: [String]) {
+        guard let handler = changeHandler.withLock({ $0 }) else { return }
         handler.call(paths)
     }
 

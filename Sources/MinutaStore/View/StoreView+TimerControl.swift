@@ -3,33 +3,48 @@ import FileTreeInterface
 /// The timer files of a mount's `.minutafs/` (SPEC 10): `timer`, to which `minutafs start`, `stop` and
 /// `continue` write one request and read its answer back on the same handle, so that the mount carries
 /// out the whole action (stop what runs, start the new one) as one, under `timerControl`; `now.json`
-/// and `now.txt`, what `minutafs now --json` and `minutafs now` print, rendered at each read.
+/// and `now.txt`, what `minutafs now --json` and `minutafs now` print.
+///
+/// `now.json` and `now.txt` change only with a change the mount reports or with the minute, and the
+/// minute is reported too (`advanceTimerMinute`): so the kernel keeps their pages between changes, and
+/// a status bar's `cat` is an open and a close, answered from the page cache.
 ///
 /// What a request means and how `now` is rendered is the timer commands' code (a layer above the
 /// store): the mount registers it with ``setTimerControl(answer:now:)``. Without it, the files
-/// answer that this mount does not serve timer requests.
+/// answer that this mount does not serve timers.
 public struct TimerControl: Sendable {
     public static let requestFile = "timer"
     public static let nowJSON = "now.json"
     public static let nowText = "now.txt"
+    /// The paths of `now.json` and `now.txt` in the mount.
+    static let nowPaths = ["/.minutafs/" + nowJSON, "/.minutafs/" + nowText]
 
     /// Carries out a request (its bytes) and returns the answer's bytes.
     var answer: (@Sendable ([UInt8]) -> [UInt8])?
     /// The contents of `now.json` (`true`) or `now.txt` (`false`), now.
-    var now: (@Sendable (_ json: Bool) -> [UInt8])?
+    var now: (@Sendable (_ json: Bool) -> NowFile)?
 
     init() {}
 }
 
 extension StoreView {
-    /// Changes with every change of the store's documents the mount knows of (a save, a merge, a
-    /// document the sync tool replaced): `now.json` is rendered again when it changed.
+    /// Changes with every change the mount reports (a save, a merge, a document the sync tool replaced,
+    /// a removal) and with every minute (`advanceTimerMinute`): `now.json` is rendered again when it
+    /// changed, and never otherwise. Each change is reported to the mount before the token moves, so the
+    /// kernel never keeps the pages of an earlier rendering past a change (`report(_:)`).
     public var changeToken: [Int] {
-        [reportedChanges.load(ordering: .relaxed), store.events.snapshot.savedDocumentCount]
+        [reportedChanges.load(ordering: .relaxed), timerMinute.load(ordering: .relaxed)]
+    }
+
+    /// The minute changed: `now.json` and `now.txt` (their time so far) are reported changed, then
+    /// rendered again at their next read. The mount calls it at every minute (`MountTimerControl`).
+    public func advanceTimerMinute() {
+        callChangeHandler(TimerControl.nowPaths)
+        timerMinute.add(1, ordering: .relaxed)
     }
 
     /// Registers what answers `.minutafs/timer` and renders `now.json` and `now.txt`.
-    public func setTimerControl(answer: @escaping @Sendable ([UInt8]) -> [UInt8], now: @escaping @Sendable (_ json: Bool) -> [UInt8]) {
+    public func setTimerControl(answer: @escaping @Sendable ([UInt8]) -> [UInt8], now: @escaping @Sendable (_ json: Bool) -> NowFile) {
         timerControl.withLock { control in
             control.answer = answer
             control.now = now
@@ -38,10 +53,12 @@ extension StoreView {
 
     /// `now.json`, `now.txt` (rendered with every timer action done: it waits for one under way), or
     /// nothing for `timer` itself (its answer is on the handle that asked).
-    func timerControlContents(_ name: String) -> [UInt8] {
-        guard name != TimerControl.requestFile else { return [] }
+    func timerControlFile(_ name: String) -> NowFile {
+        guard name != TimerControl.requestFile else { return NowFile(contents: [], renderedAt: TreeTime(seconds: 0, nanoseconds: 0), followsReports: false) }
         return timerControl.withLock { control in
-            guard let now = control.now else { return Array("this mount does not serve timers\n".utf8) }
+            guard let now = control.now else {
+                return NowFile(contents: Array("this mount does not serve timers\n".utf8), renderedAt: TreeTime(seconds: 0, nanoseconds: 0), followsReports: true)
+            }
             return now(name == TimerControl.nowJSON)
         }
     }
@@ -65,7 +82,6 @@ extension StoreView {
                        "/" + outcome.month.folderPath + "/" + outcome.fileName]
         for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
         changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
-        changed += ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText]
         report(changed)
         return outcome
     }
@@ -74,15 +90,13 @@ extension StoreView {
     /// tells the mount what changed.
     public func removeRecordForTimer(named name: String, in month: Month) throws(StoreError) {
         try store.deleteRecordFile(named: name, in: month)
-        report(["/" + month.folderPath, "/" + month.folderPath + "/" + name] + reportPaths(showing: [month])
-            + ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText])
+        report(["/" + month.folderPath, "/" + month.folderPath + "/" + name] + reportPaths(showing: [month]))
     }
 
     /// Saves `tags.json` for a timer action of the mount (a tag `start --tag` created) and tells the
     /// mount what changed.
     public func writeTagsForTimer(_ bytes: [UInt8]) throws(StoreError) {
         _ = try store.writeTagsFile(bytes)
-        report(["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
-            + ["/.minutafs/" + TimerControl.nowJSON, "/.minutafs/" + TimerControl.nowText])
+        report(["/tags.json"] + reportPaths(showing: (try? store.months()) ?? []))
     }
 }

@@ -40,9 +40,11 @@ public final class StoreView: Sendable {
     /// What answers `.minutafs/timer`, `now.json` and `now.txt`, held for the whole of a timer action
     /// (stop what runs, start the new one), so two at once are carried out one after the other.
     let timerControl = Mutex<TimerControl>(TimerControl())
-    /// How many times changes were reported to the mount (`report(_:)`): with the store's count of
-    /// saved documents, what tells `now.json` it may have to be rendered again.
+    /// How many times changes were reported to the mount (`report(_:)`): with `timerMinute`, what tells
+    /// `now.json` it may have to be rendered again (`changeToken`).
     let reportedChanges = Atomic<Int>(0)
+    /// How many minutes the mount counted (`advanceTimerMinute`).
+    let timerMinute = Atomic<Int>(0)
 
     struct PendingWorkReporter {
         let report: @Sendable () -> PendingWork
@@ -259,6 +261,10 @@ public final class StoreView: Sendable {
         case .controlFile(TimerControl.requestFile):
             // Written with a request and read back, on one handle, for the answer (`answer(_:atPath:)`).
             return TreeAttributes(isDirectory: false, size: 0, modificationSeconds: now, modificationNanoseconds: 0, isWritable: true)
+        case .controlFile(let name) where name == TimerControl.nowJSON || name == TimerControl.nowText:
+            let file = timerControlFile(name)
+            return TreeAttributes(isDirectory: false, size: file.contents.count, modificationTime: file.renderedAt, isWritable: false,
+                                  changesWithoutNotice: !file.followsReports)
         case .controlFile:
             return TreeAttributes(isDirectory: false, size: try storeContents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
@@ -310,7 +316,7 @@ public final class StoreView: Sendable {
             switch name {
             case "status": return Array(statusText().utf8)
             case "errors": return Array(store.rejectionLog.map { $0 + "\n" }.joined().utf8)
-            case TimerControl.nowJSON, TimerControl.nowText, TimerControl.requestFile: return timerControlContents(name)
+            case TimerControl.nowJSON, TimerControl.nowText, TimerControl.requestFile: return timerControlFile(name).contents
             default: return Array(try store.conflictReport().joined().utf8)
             }
         case .passThrough(let relative, _):

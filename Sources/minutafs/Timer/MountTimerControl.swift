@@ -1,6 +1,7 @@
 import Foundation
 import MinutaStore
 import MinutaTimer
+import FileTreeInterface
 
 /// What a mount answers in `.minutafs/timer`, `now.json` and `now.txt` (SPEC 10): the timer commands'
 /// actions carried out on the mount's own store, so a start through the mount is one action of the
@@ -15,40 +16,68 @@ enum MountTimerControl {
         view.setTimerControl(
             answer: { request in TimerService.answer(request, with: actions) },
             now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken) })
+        countMinutes(for: view)
     }
 
     /// `now.json` and `now.txt` as last rendered, and what they were rendered from. Used only under
     /// the view's `timerControl` lock, as `RunningTimerIndexCache` is.
     final class RenderedNow: @unchecked Sendable {
-        struct Source: Equatable {
-            var minute: Int64
-            var changeToken: [Int]
-        }
-        var source: Source?
+        var changeToken: [Int]?
         var json: [UInt8] = []
         var text: [UInt8] = []
+        /// When they were rendered: later for every rendering.
+        var renderedAt = TreeTime(seconds: 0, nanoseconds: 0)
     }
 
     /// What `minutafs now --json` (waybar's form) or `minutafs now` prints for the running timers now; a line
-    /// naming the failure when they cannot be read. Rendered again only when the minute changed or
-    /// the mount changed a document or was told of a change (`StoreView.changeToken`): a status bar
-    /// polling the file costs no look at the store.
-    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int]) -> [UInt8] {
+    /// naming the failure when they cannot be read. Rendered again only when the mount changed a
+    /// document, was told of a change, or counted a minute (`StoreView.changeToken`): a status bar
+    /// polling the file costs no look at the store, and the kernel keeps its pages meanwhile.
+    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int]) -> NowFile {
+        if kept.changeToken == changeToken {
+            return NowFile(contents: json ? kept.json : kept.text, renderedAt: kept.renderedAt, followsReports: true)
+        }
         let now = TimerPlace.now()
-        let source = RenderedNow.Source(minute: now / 60_000, changeToken: changeToken)
-        if kept.source == source { return json ? kept.json : kept.text }
+        kept.renderedAt = laterThan(kept.renderedAt)
         do throws(TimerError) {
             let timers = try actions.running(now: now)
             let tags = timers.isEmpty ? [] : ((try? actions.tags()) ?? [])
             let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
             kept.json = Array(display.json.utf8)
             kept.text = Array(display.text.utf8)
-            kept.source = source
-            return json ? kept.json : kept.text
+            kept.changeToken = changeToken
+            return NowFile(contents: json ? kept.json : kept.text, renderedAt: kept.renderedAt, followsReports: true)
         } catch {
-            kept.source = nil
+            kept.changeToken = nil
             let line = json ? TimerDisplay.waybarError(error.description) : "error: \(error.description)\n"
-            return Array(line.utf8)
+            return NowFile(contents: Array(line.utf8), renderedAt: kept.renderedAt, followsReports: false)
         }
+    }
+
+    /// The clock's time now, or a nanosecond after `earlier` if the clock has not passed it.
+    private static func laterThan(_ earlier: TreeTime) -> TreeTime {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let now = TreeTime(seconds: Int64(clock.tv_sec), nanoseconds: Int32(clock.tv_nsec))
+        guard now <= earlier else { return now }
+        return earlier.nanoseconds < 999_999_999
+            ? TreeTime(seconds: earlier.seconds, nanoseconds: earlier.nanoseconds + 1)
+            : TreeTime(seconds: earlier.seconds + 1, nanoseconds: 0)
+    }
+
+    /// Counts every minute on the clock for `view` (`StoreView.advanceTimerMinute`), from a thread of
+    /// its own, for as long as the view lives: `now.json`'s time so far follows the clock.
+    static func countMinutes(for view: StoreView) {
+        let thread = Thread { [weak view] in
+            while view != nil {
+                // A moment past the next minute of the clock, so the minute rendered is the new one.
+                let millisecondsIntoMinute = Int(TimerPlace.now() % 60_000)
+                usleep(UInt32(60_000 - millisecondsIntoMinute + 5) * 1000)
+                guard let view else { return }
+                view.advanceTimerMinute()
+            }
+        }
+        thread.name = "minutafs minute"
+        thread.start()
     }
 }

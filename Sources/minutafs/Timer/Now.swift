@@ -35,7 +35,7 @@ extension Minutafs {
                 written; standard error says how many). Every running timer is seen, however old (one \
                 running more than a day with its age: running 3 y 2 d), found through an index in the \
                 state folder. With the store mounted it reads MOUNT/.minutafs/now.txt (now.json for \
-                --json), which the mount renders at each read: a status bar may cat it.
+                --json), which the mount keeps current: a status bar may cat it.
 
                 Examples:
                   minutafs now ~/minuta
