@@ -18,6 +18,8 @@ public struct StoreTimerBackend: TimerBackend {
     let view: StoreView?
     /// The index kept in memory between looks (a mount); nil reads it from `indexPath` each time.
     let indexCache: RunningTimerIndexCache?
+    /// The heads of the documents the current action wrote, before it wrote them (for `undo`).
+    let headsLog = ActionHeadsLog()
     public var timeZone: StoreTimeZone { store.timeZone }
     public var placeDescription: String { store.path }
 
@@ -90,6 +92,7 @@ public struct StoreTimerBackend: TimerBackend {
     }
 
     private func save(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> Store.WriteOutcome {
+        try noteBeforeWriting(month)
         if let view { return try view.writeRecordForTimer(bytes, named: name, in: month) }
         return try store.writeRecordFile(bytes, named: name, in: month)
     }
