@@ -262,6 +262,12 @@ import TestSupport
             #expect(offset.status == 0, "\(offset.errorText)")
             let record = try #require(try TimerCommandTests.records(commented: "twice", in: store).first)
             #expect(record["startTime"] as? String == "2026-10-25T01:30:00Z" && record["endTime"] as? String == "2026-10-25T02:30:00Z", "\(record)")
+            // An END given as a clock time is read after START: the night the clocks go forward has 23 hours.
+            let night = try Self.minutafs(["track", "2026-03-28T23:00", "-", "04:00", "--comment", "night", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(night.status == 0 && night.outputText.contains("(4:00)"), "\(night.outputText)\(night.errorText)")
+            let nightRecord = try #require(try TimerCommandTests.records(commented: "night", in: store).first)
+            #expect(nightRecord["startTime"] as? String == "2026-03-28T22:00:00Z" && nightRecord["endTime"] as? String == "2026-03-29T02:00:00Z",
+                    "\(nightRecord)")
         }
     }
 
