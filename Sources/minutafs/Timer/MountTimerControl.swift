@@ -14,7 +14,7 @@ enum MountTimerControl {
         let rendered = RenderedNow()
         view.setTimerControl(
             answer: { request in TimerService.answer(request, with: actions) },
-            now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken) })
+            now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken, removals: view.pendingRemovals()) })
     }
 
     /// `now.json` and `now.txt` as last rendered, and what they were rendered from. Used only under
@@ -23,6 +23,9 @@ enum MountTimerControl {
         struct Source: Equatable {
             var minute: Int64
             var changeToken: [Int]
+            /// Files removed through the mount, waiting out their grace period: their records are gone
+            /// for `now` at once, and back when the file is saved again before it ends.
+            var removals: Set<String>
         }
         var source: Source?
         var json: [UInt8] = []
@@ -31,11 +34,12 @@ enum MountTimerControl {
 
     /// What `minutafs now --json` (waybar's form) or `minutafs now` prints for the running timers now; a line
     /// naming the failure when they cannot be read. Rendered again only when the minute changed or
-    /// the mount changed a document or was told of a change (`StoreView.changeToken`): a status bar
-    /// polling the file costs no look at the store.
-    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int]) -> [UInt8] {
+    /// the mount changed a document or was told of a change (`StoreView.changeToken`), or a file was
+    /// removed through the mount (`StoreView.pendingRemovals`): a status bar polling the file costs no
+    /// look at the store.
+    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int], removals: Set<String>) -> [UInt8] {
         let now = TimerPlace.now()
-        let source = RenderedNow.Source(minute: now / 60_000, changeToken: changeToken)
+        let source = RenderedNow.Source(minute: now / 60_000, changeToken: changeToken, removals: removals)
         if kept.source == source { return json ? kept.json : kept.text }
         do throws(TimerError) {
             let timers = try actions.running(now: now)
