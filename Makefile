@@ -4,8 +4,9 @@ SWIFT ?= swift
 # Debian packages the build and the tests need: libfuse3 and its tools, pkg-config, zlib, and the
 # programs the mount tests drive through the mount (vim, nano, rsync, jq, python3), systemd-escape
 # (the unit file's specifiers are checked with systemd's own unescaping), i3blocks (the README's status
-# bar block runs in it) and bash-completion (the completion script runs as bash would run it).
-DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3 librsvg2-bin systemd i3blocks bash-completion
+# bar block runs in it), bash-completion (the completion script runs as bash would run it), zsh and fish
+# (their completion scripts run in them, in a terminal).
+DEBIAN_PACKAGES := libfuse3-dev fuse3 pkg-config zlib1g-dev vim nano rsync jq python3 librsvg2-bin systemd i3blocks bash-completion zsh fish
 
 .PHONY: build test test-fast deps bench clean demo install uninstall fuzz fuzz-diff deb
 

@@ -8,10 +8,14 @@ public struct PendingWork: Sendable, Equatable {
     public var journalFolder: String?
     /// One line per piece of work the journal holds (`rm /records/…`, `write /records/… (N bytes)`).
     public var journaled: [String]
+    /// The paths of files removed (`rm`) whose removal waits out its delay: gone for every program
+    /// already, so what the tree derives from them (a status bar's running timer) leaves them out.
+    public var removals: Set<String>
 
-    public init(count: Int = 0, journalFolder: String? = nil, journaled: [String] = []) {
+    public init(count: Int = 0, journalFolder: String? = nil, journaled: [String] = [], removals: Set<String> = []) {
         self.count = count
         self.journalFolder = journalFolder
         self.journaled = journaled
+        self.removals = removals
     }
 }

@@ -306,12 +306,12 @@ extension FuseFileSystem {
     /// while), files held in memory until they settle, and the journal's entries. `finishPendingWork()`
     /// carries out all of them it can.
     func pendingWork() -> PendingWork {
-        let count = state.withLock { state in
-            state.handles.files.values.count(where: \.isDirty)
-                + state.pendingRemovals.values.count { !state.hidingTokens.contains($0) }
-                + state.scratch.settlingPaths.count
+        let (count, removals) = state.withLock { state in
+            let removals = Set(state.pendingRemovals.compactMap { state.hidingTokens.contains($0.value) ? nil : $0.key })
+            let count = state.handles.files.values.count(where: \.isDirty) + removals.count + state.scratch.settlingPaths.count
+            return (count, removals)
         }
-        return PendingWork(count: count, journalFolder: journal?.folder, journaled: journal?.waiting ?? [])
+        return PendingWork(count: count, journalFolder: journal?.folder, journaled: journal?.waiting ?? [], removals: removals)
     }
 
     /// Saves every handle with unsaved changes; refusals are logged.

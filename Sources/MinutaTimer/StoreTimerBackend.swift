@@ -18,6 +18,8 @@ public struct StoreTimerBackend: TimerBackend {
     let view: StoreView?
     /// The index kept in memory between looks (a mount); nil reads it from `indexPath` each time.
     let indexCache: RunningTimerIndexCache?
+    /// The heads of the documents the current action wrote, before it wrote them (for `undo`).
+    let headsLog = ActionHeadsLog()
     public var timeZone: StoreTimeZone { store.timeZone }
     public var placeDescription: String { store.path }
 
@@ -36,9 +38,18 @@ public struct StoreTimerBackend: TimerBackend {
     }
 
     public func recordFiles(in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] {
-        do { return try store.recordFiles(in: month).map { ($0.name, $0.contents) } } catch {
+        do { return try shown(store.recordFiles(in: month), in: month).map { ($0.name, $0.contents) } } catch {
             throw .storeFailed(file: month.documentPath, reason: error.description)
         }
+    }
+
+    /// `files` without those removed through the mount whose removal waits out its grace period: gone
+    /// for programs already, so gone for the timer (`now.json` at once; a stop would write the file again).
+    private func shown(_ files: [RecordFile], in month: Month) -> [RecordFile] {
+        guard let view else { return files }
+        let removed = view.pendingRemovals()
+        guard !removed.isEmpty else { return files }
+        return files.filter { !removed.contains("/" + month.folderPath + "/" + $0.name) }
     }
 
     public func tagsJSON() throws(TimerError) -> [UInt8] {
@@ -49,7 +60,7 @@ public struct StoreTimerBackend: TimerBackend {
     /// running timer in a waiting conflict copy, for a command that writes, is merged into the store
     /// first, as a mount would merge it, so that it can be stopped.
     public func recordFiles(named names: [String], in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] {
-        do { return try store.recordFiles(named: names, in: month).compactMap { $0.map { ($0.name, $0.contents) } } } catch {
+        do { return try shown(store.recordFiles(named: names, in: month).compactMap { $0 }, in: month).map { ($0.name, $0.contents) } } catch {
             throw .storeFailed(file: month.documentPath, reason: error.description)
         }
     }
@@ -90,6 +101,7 @@ public struct StoreTimerBackend: TimerBackend {
     }
 
     private func save(_ bytes: [UInt8], named name: String, in month: Month) throws(StoreError) -> Store.WriteOutcome {
+        try noteBeforeWriting(month)
         if let view { return try view.writeRecordForTimer(bytes, named: name, in: month) }
         return try store.writeRecordFile(bytes, named: name, in: month)
     }

@@ -20,7 +20,7 @@ public struct TimerAnswer: Codable, Sendable {
         }
     }
 
-    /// A change the action made, as `minutafs undo` needs it (``TimerChange``): kind
+    /// A change the action made (``TimerChange``): kind
     /// `createdRecord` (`id`, `month`), `changedRecord` or `removedRecord` (`record` as it was before),
     /// `createdTag` (`id`, `name`).
     public struct Change: Codable, Sendable, Equatable {
@@ -66,9 +66,12 @@ public struct TimerAnswer: Codable, Sendable {
     public var createdTag: String?
     /// What `--adjust` changed, a line each.
     public var adjustments: [String] = []
-    /// Everything the action changed, for `minutafs undo`; kept also when a later step failed
+    /// Everything the action changed, as it was before; kept also when a later step failed
     /// (a tag created stays created).
     public var changes: [Change] = []
+    /// The documents the action changed, with their heads before and after it: what `minutafs undo`
+    /// sets back, through the documents' history. Kept also when a later step failed.
+    public var documents: [DocumentHeads] = []
     /// The timer whose tag and comment `continue` started again.
     public var continued: Record?
     public var stopped: [Record] = []
@@ -79,6 +82,8 @@ public struct TimerAnswer: Codable, Sendable {
     public var annotated: Record?
     /// `undo`: a line for each change set back.
     public var lines: [String] = []
+    /// `undo`: a line for each record or tag left as it is, because it changed again since the action.
+    public var left: [String] = []
     /// `now`: every running timer.
     public var running: [Record] = []
 

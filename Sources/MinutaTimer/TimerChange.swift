@@ -1,7 +1,8 @@
 import MinutaStore
 
-/// One change a terminal command made to the store, as `undo` needs it to set the store back: what
-/// was created (by id), and what a changed or removed record was before (its JSON, id included).
+/// One change a terminal command made to the store, as its answer reports it: what was created (by
+/// id), and what a changed or removed record was before (its JSON, id included). (`undo` finds the
+/// changes in the documents' history instead, see ``DocumentHeads``.)
 public enum TimerChange: Sendable {
     /// A record the command created.
     case createdRecord(id: String, month: Month)

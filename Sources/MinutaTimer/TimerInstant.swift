@@ -31,6 +31,30 @@ public enum TimerInstant {
         return instant
     }
 
+    /// The end of an interval that starts at `start` (`track START - END`): a clock time is read
+    /// relative to the start, on the start's day, or the next day when it is earlier than the start's
+    /// clock time (`track 23:00 - 01:00` ends at 01:00 the day after); any other form as
+    /// ``milliseconds(of:now:timeZone:)`` reads it.
+    /// - Throws: as ``milliseconds(of:now:timeZone:)``; ``TimerError/instantInFuture(_:)`` for an end after `now`.
+    public static func milliseconds(ofEnd text: String, after start: Int64, now: Int64, timeZone: StoreTimeZone) throws(TimerError) -> Int64 {
+        guard let time = timeOfDay(text.trimmingCharacters(in: .whitespaces)) else {
+            return try milliseconds(of: text, now: now, timeZone: timeZone)
+        }
+        let startDay = HistoryInstant.dayName(ofMilliseconds: start, timeZone: timeZone)
+        let local = ISO8601.components(milliseconds: start, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: start))
+        let startClock = pad(local.hour) + ":" + pad(local.minute) + ":" + pad(local.second)
+        var day = startDay
+        if time < startClock {
+            guard let noon = ISO8601.milliseconds(from: startDay + "T12:00:00Z") else { throw .unreadableInstant(text) }
+            day = String(ISO8601.string(milliseconds: noon + LocalTime.day).prefix(10))
+        }
+        let instant = try LocalTime.instant(named: day + "T" + time, text: text, timeZone: timeZone)
+        guard instant <= now else { throw .instantInFuture(text) }
+        return instant
+    }
+
+    private static func pad(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
+
     /// A clock time (`HH:MM:SS`): today, or yesterday when today's is later than now (at 00:05,
     /// `23:50` is yesterday's, SPEC 10), as long as that is within the last 24 hours.
     static func clockTime(_ time: String, text: String, now: Int64, timeZone: StoreTimeZone) throws(TimerError) -> Int64 {

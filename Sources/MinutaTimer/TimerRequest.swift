@@ -27,12 +27,13 @@ public struct TimerRequest: Codable, Sendable, Equatable {
     public var adjust: Bool
     /// `start --archived`: allow an archived tag.
     public var archived: Bool
-    /// `undo`: the changes to set back (the undo journal's, which stays on the command's machine).
-    public var changes: [TimerAnswer.Change]
+    /// `undo`: the documents whose changes between these heads are set back (the undo journal's,
+    /// which stays on the command's machine).
+    public var documents: [DocumentHeads]
 
     public init(action: Action, now: Int64, at: Int64? = nil, end: Int64? = nil, tag: String? = nil, comment: String? = nil,
                 keep: Bool = false, id: String? = nil, everyMonth: Bool = false, adjust: Bool = false, archived: Bool = false,
-                changes: [TimerAnswer.Change] = []) {
+                documents: [DocumentHeads] = []) {
         self.action = action
         self.now = now
         self.at = at
@@ -44,6 +45,6 @@ public struct TimerRequest: Codable, Sendable, Equatable {
         self.everyMonth = everyMonth
         self.adjust = adjust
         self.archived = archived
-        self.changes = changes
+        self.documents = documents
     }
 }

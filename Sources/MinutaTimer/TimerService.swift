@@ -10,6 +10,9 @@ public enum TimerService {
         var request = request
         request.now = max(request.now, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         var answer = TimerAnswer()
+        // The documents the action writes are noted, so that `undo` finds its changes in their history.
+        let history = actions.backend as? StoreTimerBackend
+        history?.beginAction()
         do throws(TimerError) {
             answer.at = request.at ?? request.now
             switch request.action {
@@ -34,19 +37,23 @@ public enum TimerService {
                 answer.annotated = TimerAnswer.Record(before)
                 answer.changes = [TimerAnswer.Change(.changedRecord(before: before))]
             case .undo:
-                answer.lines = try actions.undo(request.changes.compactMap(\.change), now: request.now)
+                let undone = try actions.undo(request.documents, now: request.now)
+                answer.lines = undone.lines
+                answer.left = undone.left
             case .stop:
                 let stopped = try actions.stop(at: request.at ?? request.now, now: request.now, whenGiven: request.at != nil, id: request.id)
                 answer.stopped = stopped.stopped.map(TimerAnswer.Record.init)
                 answer.leftRunning = stopped.leftRunning.map(TimerAnswer.Record.init)
                 answer.changes = stopped.stopped.map { TimerAnswer.Change(.changedRecord(before: $0)) }
             }
+            answer.documents = history?.actionHeads() ?? []
             return answer
         } catch {
             // What was changed before the failure (a tag created) is kept, so `undo` can set it back.
             var failed = TimerAnswer(error: error)
             failed.changes = answer.changes
             failed.createdTag = answer.createdTag
+            failed.documents = history?.actionHeads() ?? []
             return failed
         }
     }

@@ -59,6 +59,29 @@ import Testing
         #expect(try TimerInstant.milliseconds(of: "00:06", now: Self.afterMidnight, timeZone: Self.berlin) == Self.afterMidnight - 86_340_000)
     }
 
+    @Test("track's END as a clock time is read after START: the next day when earlier than START's clock time, across clock changes")
+    func endAfterStart() throws {
+        func end(_ text: String, after start: String, now: Int64 = Self.now) throws -> Int64 {
+            let begun = try TimerInstant.milliseconds(of: start, now: now, timeZone: Self.berlin)
+            return try TimerInstant.milliseconds(ofEnd: text, after: begun, now: now, timeZone: Self.berlin) - begun
+        }
+        let hour: Int64 = 3_600_000
+        // 23:00 - 01:00 is two hours, the end on the day after the start (not today, two days later).
+        #expect(try end("01:00", after: "2024-11-22T23:00") == 2 * hour)
+        #expect(try end("10:30", after: "2024-11-22T09:00") == 3 * hour / 2)
+        #expect(try end("09:00", after: "2024-11-22T09:00") == 0, "the same clock time is the same instant (refused later as empty)")
+        // Across clock changes: the spring night has 23 hours, the autumn one 25.
+        let later: Int64 = 1_796_083_200_000 // 2026-12-01T00:00Z
+        #expect(try end("04:00", after: "2026-03-28T23:00", now: later) == 4 * hour)
+        #expect(try end("01:00", after: "2026-10-24T23:00", now: later) == 2 * hour)
+        #expect(try end("03:00", after: "2026-10-24T23:00", now: later) == 5 * hour)
+        // A clock time the clocks skip is refused with its choices, one after now as in the future.
+        #expect(throws: TimerError.self) { try end("02:30", after: "2026-03-28T23:00", now: later) }
+        #expect(throws: TimerError.instantInFuture("12:00")) { try end("12:00", after: "09:00") }
+        // Other forms are read as --at reads them.
+        #expect(try end("2024-11-23T01:00", after: "2024-11-22T23:00") == 2 * hour)
+    }
+
     @Test("a time the clocks skip (Berlin, 2026-03-29 02:30) is refused with the nearest valid times")
     func skipped() {
         #expect(throws: TimerError.skippedLocalTime("2026-03-29T02:30", timeZone: "Europe/Berlin", before: "2026-03-29T01:59", after: "2026-03-29T03:00")) {

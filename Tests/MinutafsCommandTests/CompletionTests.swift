@@ -4,8 +4,8 @@ import TestSupport
 
 /// The shell completions: bash's completion function, as bash-completion would call
 /// it on Tab, offers the demo store's tag names for `--tag` (read from the store the command line
-/// names, else the configured one) and the forms of `--at`; zsh's and fish's scripts call back into
-/// minutafs for `--tag` too.
+/// names, else the configured one) and the forms of `--at`; zsh and fish, run in a terminal with
+/// their generated scripts, offer the tag names on Tab too.
 @Suite(.serialized) struct CompletionTests {
     /// The demo store (tags Work, Meetings, Exercise, Reading, Side project; Old client archived) in
     /// `folder/store`, and an environment with the built minutafs first on PATH.
@@ -71,10 +71,80 @@ import TestSupport
         }
     }
 
-    @Test("zsh and fish call back into minutafs for --tag", arguments: ["zsh", "fish"])
+    @Test("zsh and fish, run interactively with the generated script, offer the store's tag names for --tag on Tab",
+          arguments: ["zsh", "fish"])
     func otherShells(shell: String) throws {
-        let script = try MinutafsBinary.run(["--generate-completion-script", shell])
-        #expect(script.status == 0)
-        #expect(script.outputText.contains("---completion start -- --tag"), "\(shell)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/" + shell) else {
+            Issue.record("\(shell) is not installed: apt-get install \(shell) (make deps and .ci/run install it)")
+            return
+        }
+        try withTemporaryDirectory { folder in
+            let (store, environment) = try Self.demo(in: folder)
+            let generated = try MinutafsBinary.run(["--generate-completion-script", shell])
+            #expect(generated.status == 0, "\(generated.errorText)")
+            // Where each shell finds it: zsh's $fpath (as _minutafs, which compinit reads), fish's `source`.
+            let functions = folder + "/completions"
+            try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+            let script = functions + (shell == "zsh" ? "/_minutafs" : "/minutafs.fish")
+            try Data(generated.standardOutput).write(to: URL(fileURLWithPath: script))
+            let setup = shell == "zsh" ? "fpath=('\(functions)' $fpath); autoload -U compinit; compinit -u -D" : "source '\(script)'"
+            let offered = try Self.tabInTerminal(shell: shell, setup: setup, typed: "minutafs start --tag ",
+                                                 expected: ["Work", "Meetings", "Exercise", "Reading", "Side project"],
+                                                 environment: environment.merging(["MINUTAFS_STORE": store]) { $1 }, in: folder)
+            #expect(offered.found, "\(shell) did not offer every tag name for --tag:\n\(offered.screen)")
+            #expect(!offered.screen.contains("Old client"), "the archived tag is not offered:\n\(offered.screen)")
+        }
+    }
+
+    /// Runs `shell` interactively in a pseudo-terminal (Python's `pty`), types `setup`, waits for it to
+    /// have run, then types `typed` and Tab (twice if the first shows nothing), as a user would, and
+    /// reads the screen until every `expected` word shows after the typed line (or the shell waits
+    /// on input for 20 seconds: then `found` is false). The screen without escape sequences and
+    /// carriage returns (fish redraws the line word by word as it colors it).
+    static func tabInTerminal(shell: String, setup: String, typed: String, expected: [String], environment: [String: String],
+                              in folder: String) throws -> (found: Bool, screen: String) {
+        let driver = #"""
+            import os, pty, re, select, sys, time
+            shell, setup, typed, expected = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+            argv = {"zsh": ["zsh", "-f", "-i"], "fish": ["fish", "--no-config", "-i"]}[shell]
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.environ["TERM"] = "dumb" if shell == "zsh" else "xterm"
+                os.execvp(argv[0], argv)
+            screen = b""
+            def text():
+                return re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[=>()][0-9A-Za-z]?", b"", screen).decode(errors="replace").replace("\r", "")
+            def wait_for(done, quiet_seconds):
+                global screen
+                last = time.monotonic()
+                while time.monotonic() - last < quiet_seconds:
+                    if done(text()): return True
+                    ready, _, _ = select.select([fd], [], [], 0.1)
+                    if ready:
+                        try: data = os.read(fd, 65536)
+                        except OSError: return done(text())
+                        if not data: return done(text())
+                        screen += data
+                        last = time.monotonic()
+                return done(text())
+            os.write(fd, (setup + "; echo SETUP''DONE\n").encode())
+            wait_for(lambda t: "SETUPDONE" in t, 20)
+            os.write(fd, (typed + "\t").encode())
+            def offered(t):
+                after = t.split("SETUPDONE")[-1]
+                return typed.strip() in after and all(word in after.split(typed.strip(), 1)[-1] for word in expected)
+            found = wait_for(offered, 20)
+            if not found:
+                os.write(fd, b"\t")
+                found = wait_for(offered, 20)
+            print("FOUND" if found else "MISSING")
+            print(text().split("SETUPDONE")[-1])
+            os.kill(pid, 9)
+            """#
+        let result = try runBounded(["env"] + environment.map { "\($0)=\($1)" } + ["python3", "-c", driver, shell, setup, typed] + expected,
+                                    within: 120)
+        #expect(result.status == 0 && !result.overran, "\(result.output)")
+        let lines = result.output.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        return (lines.first == "FOUND", lines.count > 1 ? String(lines[1]) : "")
     }
 }

@@ -77,6 +77,46 @@ import TestSupport
         }
     }
 
+    @Test("through a mount, rm of a running timer's record file shows in now.txt and now.json at once; a save at its path brings it back")
+    func removedRecordFile() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            defer { _ = mounted.unmount() }
+            let state = folder + "/state"
+            let point = mounted.mountPoint
+            #expect(try Self.minutafs(["stop", "--at", "2025-01-01T00:00", point], state: state).status == 0)
+            #expect(try Self.minutafs(["start", "--comment", "remove me", point], state: state).status == 0)
+            #expect(try mounted.text(point + "/.minutafs/now.txt").contains("remove me"))
+            let file = try #require(try Self.recordFile(commented: "remove me", under: point + "/records"))
+            let contents = try Fixtures.contents(ofFileAtPath: file)
+            // The removal is carried out after its grace period (an editor may save the file again), but
+            // the file is gone for every program at once, the status bar's files included.
+            #expect(unlink(file) == 0)
+            #expect(try mounted.text(point + "/.minutafs/now.txt") == "", "now.txt shows no timer at once")
+            let json = try mounted.text(point + "/.minutafs/now.json")
+            #expect(json.contains("\"class\": \"idle\"") || json.contains("\"class\":\"idle\""), "\(json)")
+            #expect(try Self.minutafs(["now", point], state: state).status == 1, "now says none runs")
+            // Saved again at its path before the grace period ends (an editor's save by unlink and create):
+            // the record stays, and runs again.
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(contents)))
+            #expect(try mounted.text(point + "/.minutafs/now.txt").contains("remove me"), "the record is back")
+        }
+    }
+
+    /// The record file under `records` (a mount's) whose comment is `comment`.
+    static func recordFile(commented comment: String, under records: String) throws -> String? {
+        for year in try FileManager.default.contentsOfDirectory(atPath: records).sorted() {
+            for month in try FileManager.default.contentsOfDirectory(atPath: records + "/" + year).sorted() {
+                let folder = records + "/" + year + "/" + month
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".json") {
+                    let text = String(decoding: try Fixtures.contents(ofFileAtPath: folder + "/" + name), as: UTF8.self)
+                    if text.contains("\"comment\" : \"\(comment)\"") || text.contains("\"comment\": \"\(comment)\"") { return folder + "/" + name }
+                }
+            }
+        }
+        return nil
+    }
+
     @Test("through a mount, two starts at once leave one timer running, each saying only what it stopped (10 tries)")
     func concurrentStarts() throws {
         try withTemporaryDirectory { folder in

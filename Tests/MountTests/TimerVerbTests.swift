@@ -99,6 +99,67 @@ import TestSupport
         }
     }
 
+    @Test("undo sets back through history: after start the stopped timer runs again, after stop it runs, a second undo has nothing, a record a phone changed since is left and said",
+          arguments: [false, true])
+    func undoThroughHistory(mounted: Bool) throws {
+        try Self.withPlace(mounted: mounted) { folder, place, store in
+            func run(_ arguments: [String]) throws -> CommandResult {
+                try Self.minutafs(arguments + (mounted ? [] : ["--timezone", "UTC"]) + [place], state: folder)
+            }
+            func comments() throws -> String { try run(["now", "--format", "%c"]).outputText }
+            #expect(try run(["stop", "--at", "2025-01-01T00:00"]).status == 0)
+            #expect(try run(["start", "--comment", "first"]).status == 0)
+            #expect(try run(["start", "--comment", "second"]).status == 0)
+            #expect(try comments() == "second\n")
+            // Undo of a start: the new timer is removed, the one it stopped runs again.
+            let undone = try run(["undo"])
+            #expect(undone.status == 0 && undone.outputText.contains("undid start") && undone.outputText.contains("removed ")
+                    && undone.outputText.contains("set back "), "\(undone.outputText)\(undone.errorText)")
+            #expect(try comments() == "first\n", "the stopped timer runs again, alone")
+            #expect(try Self.records(commented: "second", place: place, store: store, mounted: mounted).isEmpty)
+            #expect(try Self.records(commented: "first", place: place, store: store, mounted: mounted).first?["endTime"] == nil)
+            // A second undo has nothing to undo, and changes nothing.
+            let twice = try run(["undo"])
+            #expect(twice.status == 1 && twice.errorText.contains("nothing to undo"), "\(twice.outputText)\(twice.errorText)")
+            #expect(try comments() == "first\n")
+            // Undo of a stop: the timer runs again.
+            #expect(try run(["stop"]).status == 0)
+            #expect(try run(["now"]).status == 1)
+            let unstopped = try run(["undo"])
+            #expect(unstopped.status == 0 && unstopped.outputText.contains("undid stop") && unstopped.outputText.contains("set back "),
+                    "\(unstopped.outputText)\(unstopped.errorText)")
+            #expect(try comments() == "first\n")
+            // A stop, then a phone changes the comment of the record it stopped: undo leaves the record as
+            // the phone left it (stopped, the phone's comment), and says so with exit status 1.
+            #expect(try run(["stop"]).status == 0)
+            let record = try #require(try Self.records(commented: "first", place: place, store: store, mounted: mounted).first)
+            let id = try #require(record["id"] as? String)
+            let end = try #require(record["endTime"] as? String)
+            let start = try #require(record["startTime"] as? String)
+            let month = try #require(Month(yearName: String(start.prefix(4)), monthName: String(start.dropFirst(5).prefix(2))))
+            let phone = folder + "/phone"
+            try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
+            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let phoneFile = try #require(try phoneStore.recordFiles(in: month).first { String(decoding: $0.contents, as: UTF8.self).contains(id) })
+            let phoneText = String(decoding: phoneFile.contents, as: UTF8.self).replacingOccurrences(of: "\"first\"", with: "\"phone words\"")
+            _ = try phoneStore.writeRecordFile(Array(phoneText.utf8), named: phoneFile.name, in: month)
+            // The sync tool delivers the phone's document.
+            let delivered = store + "/" + month.documentPath + ".sync-tmp"
+            try FileManager.default.copyItem(atPath: phone + "/" + month.documentPath, toPath: delivered)
+            #expect(rename(delivered, store + "/" + month.documentPath) == 0)
+            #expect(try eventually(within: 30) { try !Self.records(commented: "phone words", place: place, store: store, mounted: mounted).isEmpty },
+                    "the phone's comment arrives")
+            let refused = try run(["undo"])
+            #expect(refused.status == 1 && refused.outputText.contains("undid stop")
+                    && refused.errorText.contains("left ") && refused.errorText.contains("changed since that command (comment)"),
+                    "\(refused.outputText)\(refused.errorText)")
+            let kept = try #require(try Self.records(commented: "phone words", place: place, store: store, mounted: mounted).first)
+            #expect(kept["endTime"] as? String == end, "the stop the phone saw is kept: \(kept)")
+            #expect(try run(["now"]).status == 1, "nothing runs")
+        }
+    }
+
     @Test("an overlap is refused naming the record, unless --adjust trims it (and undo sets it back)", arguments: [false, true])
     func overlaps(mounted: Bool) throws {
         try Self.withPlace(mounted: mounted) { folder, place, store in
@@ -201,6 +262,12 @@ import TestSupport
             #expect(offset.status == 0, "\(offset.errorText)")
             let record = try #require(try TimerCommandTests.records(commented: "twice", in: store).first)
             #expect(record["startTime"] as? String == "2026-10-25T01:30:00Z" && record["endTime"] as? String == "2026-10-25T02:30:00Z", "\(record)")
+            // An END given as a clock time is read after START: the night the clocks go forward has 23 hours.
+            let night = try Self.minutafs(["track", "2026-03-28T23:00", "-", "04:00", "--comment", "night", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(night.status == 0 && night.outputText.contains("(4:00)"), "\(night.outputText)\(night.errorText)")
+            let nightRecord = try #require(try TimerCommandTests.records(commented: "night", in: store).first)
+            #expect(nightRecord["startTime"] as? String == "2026-03-28T22:00:00Z" && nightRecord["endTime"] as? String == "2026-03-29T02:00:00Z",
+                    "\(nightRecord)")
         }
     }
 

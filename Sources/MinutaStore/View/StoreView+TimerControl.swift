@@ -43,6 +43,13 @@ extension StoreView {
         timerMinute.add(1, ordering: .relaxed)
     }
 
+    /// The paths of files removed through the mount whose removal waits out its grace period
+    /// (`/records/2024/11/NAME.json`): gone for programs already, so the timer actions and `now.json`
+    /// leave their records out (the store removes them only when the grace period ends).
+    public func pendingRemovals() -> Set<String> {
+        pendingWorkReporter.withLock { $0 }?.report().removals ?? []
+    }
+
     /// Registers what answers `.minutafs/timer` and renders `now.json` and `now.txt`.
     public func setTimerControl(answer: @escaping @Sendable ([UInt8]) -> [UInt8], now: @escaping @Sendable (_ json: Bool) -> NowFile) {
         timerControl.withLock { control in

@@ -15,14 +15,17 @@ enum MountTimerControl {
         let rendered = RenderedNow()
         view.setTimerControl(
             answer: { request in TimerService.answer(request, with: actions) },
-            now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken) })
+            now: { json in render(actions, json: json, kept: rendered, changeToken: view.changeToken, removals: view.pendingRemovals()) })
         countMinutes(for: view)
     }
 
     /// `now.json` and `now.txt` as last rendered, and what they were rendered from. Used only under
     /// the view's `timerControl` lock, as `RunningTimerIndexCache` is.
     final class RenderedNow: @unchecked Sendable {
-        var changeToken: [Int]?
+        /// What they were rendered from: the view's change token, and the files removed through the mount
+        /// that wait out their grace period (their records are gone for `now` at once, and back when the
+        /// file is saved again before it ends).
+        var source: (changeToken: [Int], removals: Set<String>)?
         var json: [UInt8] = []
         var text: [UInt8] = []
         /// When they were rendered: later for every rendering.
@@ -31,10 +34,11 @@ enum MountTimerControl {
 
     /// What `minutafs now --json` (waybar's form) or `minutafs now` prints for the running timers now; a line
     /// naming the failure when they cannot be read. Rendered again only when the mount changed a
-    /// document, was told of a change, or counted a minute (`StoreView.changeToken`): a status bar
+    /// document, was told of a change, or counted a minute (`StoreView.changeToken`), or a file was
+    /// removed through the mount (`StoreView.pendingRemovals`, reported as a change too): a status bar
     /// polling the file costs no look at the store, and the kernel keeps its pages meanwhile.
-    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int]) -> NowFile {
-        if kept.changeToken == changeToken {
+    static func render(_ actions: TimerActions, json: Bool, kept: RenderedNow, changeToken: [Int], removals: Set<String>) -> NowFile {
+        if let source = kept.source, source.changeToken == changeToken, source.removals == removals {
             return NowFile(contents: json ? kept.json : kept.text, renderedAt: kept.renderedAt, followsReports: true)
         }
         let now = TimerPlace.now()
@@ -45,10 +49,10 @@ enum MountTimerControl {
             let display = TimerDisplay(timers: timers, tags: tags, now: now, actions: actions)
             kept.json = Array(display.json.utf8)
             kept.text = Array(display.text.utf8)
-            kept.changeToken = changeToken
+            kept.source = (changeToken, removals)
             return NowFile(contents: json ? kept.json : kept.text, renderedAt: kept.renderedAt, followsReports: true)
         } catch {
-            kept.changeToken = nil
+            kept.source = nil
             let line = json ? TimerDisplay.waybarError(error.description) : "error: \(error.description)\n"
             return NowFile(contents: Array(line.utf8), renderedAt: kept.renderedAt, followsReports: false)
         }

@@ -124,7 +124,7 @@ enum TimerPlace {
         // (a tag created stays created).
         if let line = answer.createdTag { print(line) }
         for line in answer.adjustments { print(line) }
-        UndoJournal.record(answer.changes.compactMap(\.change), command: request.action.rawValue, actions: actions)
+        if request.action != .undo { UndoJournal.record(answer.documents, command: request.action.rawValue, actions: actions) }
         if let error = answer.error { throw CommandFailure(path: place, cause: error) }
         return answer
     }

@@ -10,7 +10,8 @@ extension Minutafs {
             abstract: "Record a past interval: a record with a start and an end.",
             discussion: """
                 START and END take the forms `start --at` takes (HH:MM, YYYY-MM-DDTHH:MM, -1h30m, now), \
-                with a lone - between them; a clock time later than now is yesterday's. It may be used \
+                with a lone - between them; a clock time later than now is yesterday's, and an END given \
+                as a clock time is read after START (`23:00 - 01:00` ends at 01:00 the next day). It may be used \
                 while a timer runs. An interval that overlaps a record of the store is refused, naming \
                 that record, unless --adjust, which trims the other record (as timew :adjust). An \
                 unknown --tag name creates the tag. `minutafs undo` removes the record again. With the \
@@ -56,7 +57,10 @@ extension Minutafs {
                 let place = actions.backend.placeDescription
                 let now = TimerPlace.now()
                 let start = try TimerPlace.instant(words[0], now: now, actions: actions)
-                let end = try TimerPlace.instant(words[2], now: now, actions: actions)
+                // A clock time ends the interval after its start: `23:00 - 01:00` is two hours.
+                let end = try TimerPlace.running(place) { () throws(TimerError) in
+                    try TimerInstant.milliseconds(ofEnd: words[2], after: start, now: now, timeZone: actions.backend.timeZone)
+                }
                 // The overlap check, the tag (created when unknown) and the record: one action, of the
                 // mount when the store is mounted.
                 let request = TimerRequest(action: .track, now: now, at: start, end: end, tag: tag, comment: comment,

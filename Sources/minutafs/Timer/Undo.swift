@@ -9,13 +9,17 @@ extension Minutafs {
             commandName: "undo",
             abstract: "Set the store back to before the last start, stop, continue, track, cancel or annotate.",
             discussion: """
-                Each change the last terminal command made is set back by a new change that every \
-                device gets (as `minutafs restore` does): a record it created is removed, a record it \
-                changed or removed gets its values back, a tag it created is removed. What the last \
-                command changed is kept on this machine only, in $XDG_STATE_HOME/minutafs/ (else \
-                ~/.local/state/minutafs/), never in the synced folder; one command is kept, and undo \
-                forgets it. Exit status 1 when there is nothing to undo, or the last command changed \
-                another store. With the store mounted the whole undo is one action of the mount (a \
+                The changes the last terminal command made are found in the documents' history \
+                and set back by a new change that every device gets (as `minutafs restore` does): a \
+                record it created is removed, a record it changed or removed gets its values back, a \
+                tag it created is removed. A record or tag that another device (or an edit) changed \
+                again since is left as it is, and named with what changed: set it back from \
+                MOUNT/.minutafs/history with `minutafs restore` if that is wanted. Which documents the \
+                last command changed, and their heads before and after it, are kept on this machine \
+                only, in $XDG_STATE_HOME/minutafs/ (else ~/.local/state/minutafs/), never in the \
+                synced folder; one command is kept, and undo forgets it. Exit status 1 when there is \
+                nothing to undo, the last command changed another store, or a record or tag was left \
+                because it changed since. With the store mounted the whole undo is one action of the mount (a \
                 request written to MOUNT/.minutafs/timer).
 
                 Examples (the store named, or the one in ~/.config/minutafs/config):
@@ -40,11 +44,14 @@ extension Minutafs {
                 }
                 // One action of the mount when mounted: what it removes is gone from `now` at once (an
                 // unlink through the mount is carried out only after its grace period).
-                let request = TimerRequest(action: .undo, now: TimerPlace.now(), changes: journal.changes.map(TimerAnswer.Change.init))
-                let lines = try TimerPlace.perform(request, actions: actions).lines
+                let request = TimerRequest(action: .undo, now: TimerPlace.now(), documents: journal.documents)
+                let answer = try TimerPlace.perform(request, actions: actions)
                 UndoJournal.forget()
                 print("undid \(journal.command) in \(place):")
-                for line in lines { print("  " + line) }
+                for line in answer.lines { print("  " + line) }
+                if !answer.left.isEmpty {
+                    throw CommandFailure(path: place, cause: "not all of \(journal.command) was undone:\n  " + answer.left.joined(separator: "\n  "), separator: ": ")
+                }
             }
         }
     }
