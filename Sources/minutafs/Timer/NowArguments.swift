@@ -12,7 +12,7 @@ struct NowArguments {
     init?(_ arguments: some Collection<String>) {
         var json = false, i3blocks = false, allMonths = false
         var format: String?, timeZone: String?, path: String?
-        var seen: Set<String> = []
+        var seen: [String] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("-") else {
@@ -25,7 +25,8 @@ struct NowArguments {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard seen.insert(name).inserted else { return nil }
+            guard !seen.contains(name) else { return nil }
+            seen.append(name)
             switch name {
             case "--json", "--i3blocks", "--all-months":
                 guard value == nil else { return nil }
