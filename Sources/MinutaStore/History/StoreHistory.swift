@@ -137,7 +137,7 @@ public final class StoreHistory: Sendable {
            cached.key.nanoseconds == status.modificationNanoseconds {
             return (cached.times, cached.key)
         }
-        guard let (document, identity) = try store.heldDocumentAndFile(of: month) else { return nil }
+        guard let (document, identity) = try store.replicas.heldDocumentAndFile(of: month) else { return nil }
         let times = EffectiveTimes(of: document)
         guard let identity else { return (times, nil) }
         let key = FileKey(size: Int(identity.size), seconds: identity.modificationSeconds, nanoseconds: identity.modificationNanoseconds,

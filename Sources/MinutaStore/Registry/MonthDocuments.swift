@@ -1,5 +1,5 @@
 /// The month documents a store holds, decoded or parked; a month is in one or the other. Every
-/// change of a month's entry is noted, so `Store.withState` publishes the views that changed
+/// change of a month's entry is noted, so `MonthReplicas.withState` publishes the views that changed
 /// (`PublishedViews`) without a hand-written step at each change.
 struct MonthDocuments: Sendable {
     private(set) var loaded: [Month: LoadedDocument] = [:]

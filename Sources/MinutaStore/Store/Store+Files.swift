@@ -107,7 +107,7 @@ extension Store {
             if let month, BackingFiles.status(absolute(month.documentPath)) != nil, try recordFiles(in: month).isEmpty {
                 // An empty month: its document has no records left, so it goes with the folder.
                 try BackingFiles.remove(absolute(month.documentPath))
-                withState { state in state.months[month] = nil }
+                replicas.withState { state in state.months[month] = nil }
             }
         }
     }
@@ -117,7 +117,7 @@ extension Store {
     private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
         guard let owner = PassThroughFile.imageOwner(name),
               let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
-        _ = try withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+        _ = try replicas.withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
             try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
         }, checkIn: { state, changed in
             if changed { state.recentChanges.noteChange(of: RecordID(file.id), at: now()) }

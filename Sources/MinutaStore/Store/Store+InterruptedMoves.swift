@@ -30,7 +30,7 @@ extension Store {
     private func finishMove(_ move: MoveJournal.Move) throws(StoreError) -> Bool {
         guard let target = try document(of: move.destination), let arrived = RecordView.object(move.id, in: target) else { return false }
         let images = RecordView.images(of: arrived, in: target)
-        let finished = try withCheckedOut(move.source) { (source: inout LoadedDocument) throws(StoreError) -> Bool in
+        let finished = try replicas.withCheckedOut(move.source) { (source: inout LoadedDocument) throws(StoreError) -> Bool in
             guard RecordView.object(move.id, in: source.document) != nil else { return false }
             try moveImages(images, from: move.source, to: move.destination)
             do { try source.document.delete(forKey: move.id) } catch { return false }

@@ -24,7 +24,7 @@ extension Store {
     public func carryEditsToMovedRecords() throws(StoreError) -> [String] {
         try withDocumentWrites(.wholeStore) { () throws(StoreError) -> [String] in
             // Only old documents held decoded: one not merged into since it was loaded has nothing new.
-            let moves = withState { state in
+            let moves = replicas.withState { state in
                 state.movedAway.all.compactMap { key, moved in state.months[moved.source].map { (key: key, moved: moved, old: $0.document) } }
             }
             var changed: [String] = []
@@ -35,7 +35,7 @@ extension Store {
                 }
                 guard !theirs.isEmpty else { continue }
                 let changedAt = now()
-                let carried = try withCheckedOut(moved.destination, change: { (target: inout LoadedDocument) throws(StoreError) -> [String]? in
+                let carried = try replicas.withCheckedOut(moved.destination, change: { (target: inout LoadedDocument) throws(StoreError) -> [String]? in
                     try carry(theirs, of: key, moved: moved, into: &target)
                 }, checkIn: { state, carried in
                     guard let carried else { return nil }

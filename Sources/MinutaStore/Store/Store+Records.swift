@@ -82,10 +82,10 @@ extension Store {
     /// Which record a write to `name` is: the file's own, or the one the written id names (in any
     /// month), or nil for a new one; with the month whose document holds it.
     private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
-        let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
-            var shown = try recordFileLocked(named: name, in: month, state: &state)
+        let shown = try replicas.withPrepared(month) { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
+            var shown = try replicas.recordFileLocked(named: name, in: month, state: &state)
             if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
-               try monthView(month, in: &state)?.indexByName[name] == nil {
+               try replicas.monthView(month, in: &state)?.indexByName[name] == nil {
                 // The name only resolves through a recent save under another name (`tmp.json` of an earlier
                 // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
                 shown = nil
@@ -119,7 +119,7 @@ extension Store {
         // works), the document is the only reference to its storage, so the edit copies nothing (a copy
         // costs the whole op set and history, on every save). Nothing is kept unless everything is
         // valid and saved: on any failure the month goes back as it was saved.
-        let edit = try withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
+        let edit = try replicas.withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
             let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath, reading: reading)
             // Where the record belongs now: where it is, unless this write moved its start out of that month.
             let destination = filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
@@ -211,7 +211,7 @@ extension Store {
         let key = RecordID(outcome.id)
         if outcome.changed { state.recentChanges.noteChange(of: key, at: changedAt) }
         // Only the name reported back to the mount; the save is done either way.
-        let view = try? monthView(outcome.month, in: &state)
+        let view = try? replicas.monthView(outcome.month, in: &state)
         let newName = view.flatMap { view in view.indexByID[key].map { view.files[$0].name } } ?? outcome.fileName
         if newName != outcome.fileName {
             // Written under another name (`tmp.json`, or a new start): that name shows the record for a
@@ -251,11 +251,11 @@ extension Store {
         try removeMovedRecord(id, object: object, from: sourceMonth, to: destination, written: editedDocument)
         // Both saves are done: a failure to forget the move only makes the next store check it again.
         try? moveJournal?.finish(journaled)
-        let newName = withState { state -> String in
+        let newName = replicas.withState { state -> String in
             let now = now()
             state.recentChanges.noteChange(of: RecordID(id), at: changedAt)
             state.recentChanges.noteFormerName(oldName, of: id, in: destination, until: now + Self.gracePeriod, now: now)
-            let view = try? monthView(destination, in: &state)
+            let view = try? replicas.monthView(destination, in: &state)
             return view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
         }
         return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
@@ -263,7 +263,7 @@ extension Store {
 
     /// The first half of a move: the record written into `destination`'s document.
     private func copyRecord(_ id: String, object: ObjectID, from editedDocument: Document, to destination: Month, oldName: String) throws(StoreError) {
-        _ = try withCheckedOut(destination, creatingEmpty: true) { (target: inout LoadedDocument) throws(StoreError) in
+        _ = try replicas.withCheckedOut(destination, creatingEmpty: true) { (target: inout LoadedDocument) throws(StoreError) in
             do {
                 let copy = try target.document.putObject(.map, forKey: id)
                 try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
@@ -279,9 +279,9 @@ extension Store {
     /// the edit) and the move remembered. A new record written in a folder of another month was never
     /// in the old document: that one stays as it is (and is not created empty).
     private func removeMovedRecord(_ id: String, object: ObjectID, from sourceMonth: Month, to destination: Month, written: Document) throws(StoreError) {
-        _ = try withCheckedOut(sourceMonth) { (old: inout LoadedDocument) throws(StoreError) in
+        _ = try replicas.withCheckedOut(sourceMonth) { (old: inout LoadedDocument) throws(StoreError) in
             guard RecordView.object(id, in: old.document) != nil else { return }
-            withState { state in
+            replicas.withState { state in
                 rememberMove(of: id, object: object, from: sourceMonth, document: old.document, to: destination, written: written, state: &state)
             }
             rememberMovesOnDisk()
@@ -303,16 +303,6 @@ extension Store {
         }
     }
 
-    /// The record a file name shows, also through the grace period after a move.
-    func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
-        if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
-        if let moved = state.recentChanges.formerName(month.folderPath + "/" + name, now: now()),
-           let view = try monthView(moved.month, in: &state), let index = view.indexByID[RecordID(moved.id)] {
-            return (view.files[index], moved.month)
-        }
-        return nil
-    }
-
     /// Finds a record by id (any case), in `month` first, then in every month.
     /// Each month is read as a reader reads it (`recordFiles(in:)`): loaded, if it must be, without the
     /// state lock.
@@ -330,9 +320,9 @@ extension Store {
     /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
     /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
     public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
-        try withPrepared(month, newMonth) { (state: inout State) throws(StoreError) in
-            guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
-            guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
+        try replicas.withPrepared(month, newMonth) { (state: inout State) throws(StoreError) in
+            guard let source = try replicas.recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
+            guard let destination = try replicas.recordFileLocked(named: newName, in: newMonth, state: &state),
                   RecordID(destination.record.id) == RecordID(source.record.id) else {
                 // Record names come from their startTime; renaming one would change nothing.
                 throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: .notPermitted) // EPERM
@@ -345,15 +335,15 @@ extension Store {
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
         // The month's lane first; a name that finds a record another month holds asks for that lane too.
         try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<Void> in
-            let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? in
-                try recordFileLocked(named: name, in: month, state: &state)
+            let shown = try replicas.withPrepared(month) { (state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? in
+                try replicas.recordFileLocked(named: name, in: month, state: &state)
             }
             guard let (file, recordMonth) = shown else {
                 throw .notFound(month.folderPath + "/" + name)
             }
             guard held.covers(.month(recordMonth)) else { return .needs(.month(recordMonth)) }
             try documentFiles.requireReadableFile(recordMonth.documentPath)
-            let deleted = try withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
+            let deleted = try replicas.withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
                 let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
                 do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
                 loaded.invalidateView(changedRecord: file.id)

@@ -37,7 +37,7 @@ extension Store {
     }
 
     public func status() -> Status {
-        let loaded = publishedViews.loadedDocumentCount
+        let loaded = replicas.publishedViews.loadedDocumentCount
         let noted = events.snapshot
         let passes = synchronizationPasses.snapshot
         return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,
@@ -71,7 +71,7 @@ extension Store {
             // Edits of records deleted at the same time on another device (`LostEdits`).
             lines += try lostEditLines(in: month)
             // A parked month without concurrent values is not loaded again just to find none.
-            if withState({ $0.months.parked[month]?.hasConflicts == false }) { continue }
+            if replicas.withState({ $0.months.parked[month]?.hasConflicts == false }) { continue }
             guard let document = try document(of: month) else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }
@@ -90,7 +90,7 @@ extension Store {
         if let identity, let known = lostEditCache.withLock({ $0[month] }), known.identity == identity, known.heads == nil {
             return known.lines
         }
-        guard let (document, fileIdentity) = try heldDocumentAndFile(of: month) else { return [] }
+        guard let (document, fileIdentity) = try replicas.heldDocumentAndFile(of: month) else { return [] }
         let heads = fileIdentity == nil ? document.heads : nil
         if let known = lostEditCache.withLock({ $0[month] }), let heads, known.heads == heads { return known.lines }
         let lines: [String]

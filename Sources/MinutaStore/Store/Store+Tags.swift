@@ -35,7 +35,7 @@ extension Store {
         guard case .array(let entries)? = parsed["tags"], case .object(let top) = parsed, top.count == 1 else {
             throw .rejected(file: file, line: 1, column: 1, reason: .notAnObject(expected: "{\"tags\": [ ... ]}"))
         }
-        let saved = try withTagsDocument(change: { (loaded: inout LoadedDocument) throws(StoreError) -> (changed: Bool, conflictLines: [String]) in
+        let saved = try replicas.withTagsDocument(change: { (loaded: inout LoadedDocument) throws(StoreError) -> (changed: Bool, conflictLines: [String]) in
             var document = loaded.document
             let existing = TagView.tags(in: document)
             var kept = Set<RecordID>()

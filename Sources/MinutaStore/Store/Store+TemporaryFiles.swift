@@ -58,9 +58,9 @@ extension Store {
                     // DocumentFiles decides where it goes; the store only hands over the held document.
                     _ = try documentFiles.bringInLeftover(leftover, from: relative, into: primary) { bringIn throws(StoreError) in
                         if let month = Month(documentPath: primary) {
-                            _ = try withCheckedOut(month, creatingEmpty: true, change: bringIn)
+                            _ = try replicas.withCheckedOut(month, creatingEmpty: true, change: bringIn)
                         } else {
-                            try withTagsDocument(change: bringIn)
+                            try replicas.withTagsDocument(change: bringIn)
                         }
                     }
                     try BackingFiles.remove(absolute(relative))

@@ -71,14 +71,14 @@ struct ConflictCopyMerger {
             return false
         }
         if let month = Month(documentPath: primary) {
-            let checkedIn = try store.withCheckedOut(month, creatingEmpty: true, change: { (loaded: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+            let checkedIn = try store.replicas.withCheckedOut(month, creatingEmpty: true, change: { (loaded: inout LoadedDocument) throws(StoreError) -> CopyMerge in
                 try mergeAndSave(incoming, from: copy, into: &loaded, primary: primary)
             }, keepsChange: keepsChange)
             // `creatingEmpty` gives a document to every merge: nothing is nil here.
             guard let checkedIn else { throw .notFound(primary) }
             merged = checkedIn
         } else {
-            merged = try store.withTagsDocument(change: { (tags: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+            merged = try store.replicas.withTagsDocument(change: { (tags: inout LoadedDocument) throws(StoreError) -> CopyMerge in
                 try mergeAndSave(incoming, from: copy, into: &tags, primary: primary)
             }, keepsChange: keepsChange)
         }

@@ -20,7 +20,7 @@ public final class StoreView: Sendable {
 
     /// The time of a folder with nothing in the backing folder to take a time from (see `folderTime`).
     private let openedAt: Int
-    /// Loads a listed year's months ahead of the reader (`Store+Prefetch.swift`).
+    /// Loads a listed year's months ahead of the reader (`Replica/MonthReplicas+Prefetch.swift`).
     let prefetcher: MonthPrefetcher
     /// Told the paths that changed other than through the mount's own request (`setChangeHandler`).
     let changeHandler = Mutex<ChangeHandler?>(nil)
@@ -59,7 +59,7 @@ public final class StoreView: Sendable {
     }
 
     /// Work a mount starts once it serves: the index of which month documents hold which records
-    /// (`Store+DuplicateRecords.swift`), built on the background thread instead of by the first
+    /// (`Replica/MonthReplicas+RecordHolders.swift`), built on the background thread instead of by the first
     /// listing. `changed` gets the documents whose months show other records once it is built.
     public func startBackgroundWork(changed: @escaping @Sendable ([String]) -> Void) {
         store.willIndexRecordHolders()

@@ -5,7 +5,7 @@ import AutomergeKit
 /// readers of other months are not held up; the result is installed under the lock only if nobody
 /// loaded the month meanwhile. `MonthPrefetcher` calls ``prefetch(_:)`` on another thread for each month
 /// of a year folder when it is listed (`grep -r`, `find` and backups read them one after the other).
-extension Store {
+extension MonthReplicas {
     /// Loads and renders `month` unless it is held already.
     func prefetch(_ month: Month) {
         _ = try? withPrepared(month) { (state: inout State) throws(StoreError) in _ = try monthView(month, in: &state) }
@@ -45,7 +45,7 @@ extension Store {
             case .done(let result):
                 return result
             case .fileUnknown(let month):
-                files[month] = .some(BackingFiles.status(readable(month.documentPath)))
+                files[month] = .some(BackingFiles.status(listing.readable(month.documentPath)))
             case .takenOut:
                 files = [:]
                 attempt += 1
@@ -173,7 +173,7 @@ extension Store {
     }
 }
 
-/// What one attempt of `Store.withPrepared` came to.
+/// What one attempt of `MonthReplicas.withPrepared` came to.
 private enum PreparedRead<R: Sendable>: Sendable {
     case done(R)
     /// A month was taken out between its preparation and the read: prepared again.
