@@ -29,9 +29,4 @@ extension Store {
         // Looked at with `state` released.
         return deletedMonths.notice(held: held, folder: path)
     }
-
-    /// After a save of `file` touching `months`: a deleted document among them is back on disk.
-    func noteWrittenBack(_ months: [Month], by file: String) {
-        deletedMonths.noteWrittenBack(months, by: file, folder: path)
-    }
 }

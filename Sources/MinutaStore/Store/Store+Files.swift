@@ -53,8 +53,7 @@ extension Store {
             }
             if let copied {
                 let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: copied)
-                recordRejection(error)
-                keepRejected(bytes, file: relative)
+                events.noteRejected(error, bytes: bytes, file: relative, at: now())
                 throw error
             }
             let file = absolute(relative)
@@ -65,7 +64,7 @@ extension Store {
             try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
             try BackingFiles.writeAtomically(bytes, to: file)
             guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true)
+            try records.updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true)
         }
     }
 
@@ -77,7 +76,7 @@ extension Store {
             }
             try BackingFiles.remove(absolute(relative))
             guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false)
+            try records.updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false)
         }
     }
 
@@ -110,42 +109,5 @@ extension Store {
                 replicas.withState { state in state.months[month] = nil }
             }
         }
-    }
-
-    /// Adds an image's name to (or removes it from) the `images` of the record it is named after, saved
-    /// with `state` released.
-    private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
-        guard let owner = PassThroughFile.imageOwner(name),
-              let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
-        _ = try replicas.withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
-            try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
-        }, checkIn: { state, changed in
-            if changed { state.recentChanges.noteChange(of: RecordID(file.id), at: now()) }
-            return changed
-        })
-    }
-
-    /// Whether the list changed (and was saved).
-    private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) -> Bool {
-        guard let record = RecordView.object(id, in: loaded.document) else { return false }
-        var names = RecordView.images(of: record, in: loaded.document)
-        if attach {
-            guard !names.contains(name) else { return false }
-            names.append(name)
-        } else {
-            guard names.contains(name) else { return false }
-            names.removeAll { $0 == name }
-        }
-        var editor = ObjectEditor(document: loaded.document, object: record, rules: FieldRule.record)
-        let current: [(key: String, value: JSONValue)]
-        if case .object(let members) = RecordView.json(id: id, record: record, in: loaded.document) { current = members.filter { $0.key != "id" } } else { current = [] }
-        let updated = current.map { member in member.key == "images" ? (member.key, JSONValue.array(names.map { .string($0) })) : member }
-        do { try editor.apply(updated, currentView: current) } catch {
-            throw .rejected(file: month.folderPath + "/" + name, line: nil, column: nil, reason: error)
-        }
-        loaded.document = editor.document
-        loaded.invalidateView(changedRecord: id)
-        try documentFiles.save(&loaded, to: month.documentPath)
-        return true
     }
 }

@@ -51,10 +51,13 @@ public final class Store: Sendable {
     /// Seconds since the epoch: the time of changes the store commits, of names it gives, and of its
     /// grace periods (``Store/systemClock`` unless told).
     let clock: @Sendable () -> Int
-    /// Where moves between months are journaled; nil: not journaled (see `MoveJournal`).
-    let moveJournal: MoveJournal?
-    /// Where the records this store moved are remembered across mounts (nil without a state folder).
-    let movedRecordMemory: MovedRecordMemory?
+    /// Record saves and their decisions (`Writing/RecordSaver.swift`).
+    let records: RecordSaver
+    /// `tags.json` saves (`Writing/TagsSaver.swift`).
+    let tagsSaver: TagsSaver
+    /// Records moved between months: the journal, the moves remembered across mounts, edits carried
+    /// after a move (`Writing/RecordMoves.swift`).
+    let moves: RecordMoves
     /// Where the store reports what happened to its document files (the mount's log).
     let log: @Sendable (String) -> Void
     /// The backing folder, known by its device and inode when the store was opened (`Backing/BackingFolder.swift`).
@@ -145,8 +148,8 @@ public final class Store: Sendable {
         let documentFiles = DocumentFiles(folder: backingFolder, actor: actor, unreadable: unreadable, events: events, clock: clock)
         self.documentFiles = documentFiles
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
-        self.moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
-        self.movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
+        let moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
+        let movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
         // A cache folder that cannot be made only makes every first read render.
         let viewCache = cacheDirectory.flatMap {
             try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: MonthViewCache.rendererFingerprint(timeZone: timeZone))
@@ -156,6 +159,11 @@ public final class Store: Sendable {
         self.replicas = MonthReplicas(
             path: absolute, actor: actor, timeZone: timeZone, clock: clock, documentFiles: documentFiles, unreadable: unreadable,
             waitingCopyReader: waitingCopyReader, listing: listing, viewCache: viewCache, indexesRecordHolders: indexesRecordHolders)
+        let moves = RecordMoves(replicas: replicas, documentFiles: documentFiles, events: events, journal: moveJournal,
+                                memory: movedRecordMemory, log: log)
+        self.moves = moves
+        self.records = RecordSaver(replicas: replicas, documentFiles: documentFiles, events: events, moves: moves)
+        self.tagsSaver = TagsSaver(replicas: replicas, documentFiles: documentFiles, events: events)
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             replicas.withState { $0.movedAway = MovedAwayRecords(remembered) }
         }
@@ -219,22 +227,9 @@ public final class Store: Sendable {
     /// The refused writes kept for the user: file name to bytes, oldest first.
     public var rejectedFiles: [(name: String, bytes: [UInt8])] { events.snapshot.rejectedFiles }
 
-    /// Keeps the bytes of a refused write under a name made of the time and the file's path.
-    func keepRejected(_ bytes: [UInt8], file: String) {
-        let c = ISO8601.components(milliseconds: Int64(now()) * 1000)
-        let stamp = "\(ISO8601.pad(c.year, 4))\(ISO8601.pad(c.month, 2))\(ISO8601.pad(c.day, 2))-\(ISO8601.pad(c.hour, 2))\(ISO8601.pad(c.minute, 2))\(ISO8601.pad(c.second, 2))"
-        events.keepRejected(bytes, file: file, stamp: stamp)
-    }
-
     /// Notes a write the mount refused because it was larger than `limit` bytes (its bytes never
     /// reached the store), for `.minutafs/errors`.
     public func recordOversizedWrite(toPath relative: String, limit: Int) {
-        recordRejection(.rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: limit)))
-    }
-
-    /// Notes a write the store refused, for `.minutafs/errors`, the count in status, and the log (where
-    /// `mount -f` and a background mount's log file show it, README "If something goes wrong").
-    func recordRejection(_ error: StoreError) {
-        events.noteRejection(error)
+        events.noteRejection(.rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: limit)))
     }
 }
