@@ -69,9 +69,10 @@ public final class Store: Sendable {
     let mergesWaitingCopiesInMemory: Bool
     /// The conflict copies such a store found and merged (`Conflicts/WaitingCopyReader.swift`).
     let waitingCopyReader: WaitingCopyReader
-    /// The lost edits of deleted records found in each month's history, with the version of the file
-    /// (or the heads) they were found in (`Store+Status.swift`, `History/LostEdits.swift`).
-    let lostEditCache = Mutex<[Month: (identity: BackingFiles.Identity?, heads: [ChangeHash]?, lines: [String])]>([:])
+    /// `.minutafs/conflicts` (`Events/ConflictReport.swift`).
+    let conflicts: ConflictReport
+    /// Files passed through to the backing folder: images, notes, folders (`Backing/PassThroughFiles.swift`).
+    let passThrough: PassThroughFiles
 
     /// How long a moved record's old name keeps resolving, in seconds.
     static let gracePeriod = 30
@@ -164,6 +165,9 @@ public final class Store: Sendable {
         self.moves = moves
         self.records = RecordSaver(replicas: replicas, documentFiles: documentFiles, events: events, moves: moves)
         self.tagsSaver = TagsSaver(replicas: replicas, documentFiles: documentFiles, events: events)
+        self.conflicts = ConflictReport(replicas: replicas, events: events)
+        self.passThrough = PassThroughFiles(backingFolder: backingFolder, documentFiles: documentFiles, replicas: replicas,
+                                            records: records, events: events)
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             replicas.withState { $0.movedAway = MovedAwayRecords(remembered) }
         }
