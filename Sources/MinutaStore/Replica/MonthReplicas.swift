@@ -277,4 +277,19 @@ final class MonthReplicas: Sendable {
             return (loaded.document, loaded.savedFileIdentity)
         }
     }
+
+    /// The months held (decoded or parked) that were read from or written to a file, with how many
+    /// records each shows: what `DeletedDocuments.notice` compares with the folder.
+    func heldMonthsWithFiles() -> [(month: Month, records: Int)] {
+        withState { state in
+            var held: [(month: Month, records: Int)] = []
+            for (month, loaded) in state.months.loaded where loaded.identity != nil {
+                held.append((month, loaded.view?.files.count ?? loaded.document.keys(of: .root).count))
+            }
+            for (month, parked) in state.months.parked where parked.identity != nil {
+                held.append((month, parked.view?.files.count ?? 0))
+            }
+            return held
+        }
+    }
 }

@@ -71,6 +71,8 @@ public final class Store: Sendable {
     let waitingCopyReader: WaitingCopyReader
     /// `.minutafs/conflicts` (`Events/ConflictReport.swift`).
     let conflicts: ConflictReport
+    /// The store's temporary files a killed process left (`Replica/LeftoverFiles.swift`).
+    let leftovers: LeftoverFiles
     /// Files passed through to the backing folder: images, notes, folders (`Backing/PassThroughFiles.swift`).
     let passThrough: PassThroughFiles
 
@@ -165,6 +167,7 @@ public final class Store: Sendable {
         self.moves = moves
         self.records = RecordSaver(replicas: replicas, documentFiles: documentFiles, events: events, moves: moves)
         self.tagsSaver = TagsSaver(replicas: replicas, documentFiles: documentFiles, events: events)
+        self.leftovers = LeftoverFiles(replicas: replicas, documentFiles: documentFiles, backingFolder: backingFolder, events: events)
         self.conflicts = ConflictReport(replicas: replicas, events: events)
         self.passThrough = PassThroughFiles(backingFolder: backingFolder, documentFiles: documentFiles, replicas: replicas,
                                             records: records, events: events)
@@ -172,8 +175,6 @@ public final class Store: Sendable {
             replicas.withState { $0.movedAway = MovedAwayRecords(remembered) }
         }
     }
-
-    func absolute(_ relative: String) -> String { path + "/" + relative }
 
     /// The system's clock, in seconds since the epoch.
     public static let systemClock: @Sendable () -> Int = { Int(time(nil)) }

@@ -65,7 +65,7 @@ struct DocumentSynchronizer {
     /// Whether a held document's file is there and is another version than the one the store last read
     /// or wrote (`held`), or, for a file known not to load, than the version that did not load.
     private func fileChanged(_ file: String, since held: BackingFiles.Identity?) -> Bool {
-        guard let status = BackingFiles.status(store.absolute(file)) else { return false }
+        guard let status = BackingFiles.status(store.replicas.absolute(file)) else { return false }
         return store.unreadable.hasChanged(file, to: status.identity, since: held)
     }
 
