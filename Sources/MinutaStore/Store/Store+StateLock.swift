@@ -21,36 +21,13 @@ extension Store {
 
     /// `withDocumentWrites` for a change that learns which documents it changes only as it runs (a record
     /// saved under a month but held by another, or moved to another): `body` is told what it holds and
-    /// returns `.needs` (having written nothing) when it needs more; it then runs again from the start
-    /// holding both.
+    /// returns `.needs` (having written nothing) when it needs more (`WriteLanes.run(growing:_:)`).
     func withDocumentWrites<R: Sendable>(
         growing claim: WriteClaim, _ body: (WriteClaim) throws(StoreError) -> LaneOutcome<R>
     ) throws(StoreError) -> R {
         let result = writers.run { () -> Result<R, StoreError> in
-            var held = claim
-            while true {
-                let current = held
-                let outcome: LaneOutcome<R>
-                do throws(StoreError) {
-                    outcome = try writeLanes.run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) })
-                } catch {
-                    return .failure(error)
-                }
-                switch outcome {
-                case .done(let result):
-                    return .success(result)
-                case .needs(let more):
-                    // A change that asks again for what it holds would ask forever: it gets the whole store.
-                    held = current.covers(more) ? .wholeStore : current.union(more)
-                }
-            }
+            do throws(StoreError) { return .success(try writeLanes.run(growing: claim, body)) } catch { return .failure(error) }
         }
         return try result.get()
     }
-}
-
-/// What a change run by `withDocumentWrites(growing:_:)` came to: done, or in need of more lanes.
-enum LaneOutcome<R: Sendable>: Sendable {
-    case done(R)
-    case needs(WriteClaim)
 }
