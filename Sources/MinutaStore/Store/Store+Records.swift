@@ -26,20 +26,12 @@ extension Store {
     /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
     public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month, reading: WriterRead = .unknown) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
-        guard bytes.count <= Self.maximumJSONFileSize else {
-            let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
-            events.noteRejection(error)
-            throw error
-        }
-        // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
-        return try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
-            do throws(StoreError) {
+        return try events.noting(refusalsOf: bytes, to: displayPath, limit: Self.maximumJSONFileSize, at: now()) { () throws(StoreError) -> WriteOutcome in
+            // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
+            try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
                 let outcome = try records.writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading, held: held)
                 if case .done(let done) = outcome { deletedMonths.noteWrittenBack(done.touchedMonths, by: displayPath, folder: path) }
                 return outcome
-            } catch {
-                if case .rejected = error { events.noteRejected(error, bytes: bytes, file: displayPath, at: now()) }
-                throw error
             }
         }
     }

@@ -6,18 +6,10 @@ extension Store {
     /// ``writeRecordFile(_:named:in:reading:)``): a tag a merge brought in after that read is kept,
     /// not deleted, when the list leaves it out.
     public func writeTagsFile(_ bytes: [UInt8], reading: WriterRead = .unknown) throws(StoreError) -> Bool {
-        guard bytes.count <= Self.maximumJSONFileSize else {
-            let error = StoreError.rejected(file: "tags.json", line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
-            events.noteRejection(error)
-            throw error
-        }
-        return try withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
-            try documentFiles.requireReadableFile("tags.automerge")
-            do throws(StoreError) {
+        try events.noting(refusalsOf: bytes, to: "tags.json", limit: Self.maximumJSONFileSize, at: now()) { () throws(StoreError) -> Bool in
+            try withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
+                try documentFiles.requireReadableFile("tags.automerge")
                 return try tagsSaver.writeTags(bytes, reading: reading)
-            } catch {
-                if case .rejected = error { events.noteRejected(error, bytes: bytes, file: "tags.json", at: now()) }
-                throw error
             }
         }
     }

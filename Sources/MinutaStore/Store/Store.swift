@@ -5,10 +5,13 @@ import Glibc
 #endif
 
 /// A Minuta store: the backing folder's documents as records and tags, safe to use from many
-/// threads at once. Changes of one document run one at a time, in its write lane (`writeLanes`), so two
-/// writers of it never interleave, while changes of different months run at once; their file I/O runs
-/// with the state lock released, and readers of a month whose view is current take no lock but
-/// `PublishedViews`' (lock order: docs/ARCHITECTURE.md, "Locks").
+/// threads at once. A facade: each method claims the write lanes a change needs and routes to the
+/// owner of the decision (`MonthReplicas` for the held documents, the savers in `Writing/`, the
+/// synchronizer, …; docs/ARCHITECTURE.md, "Where to change what (store)"). Changes of one document run
+/// one at a time, in its write lane (`writeLanes`), so two writers of it never interleave, while changes
+/// of different months run at once; their file I/O runs with the replicas' state lock released, and
+/// readers of a month whose view is current take no lock but `PublishedViews`' (lock order:
+/// docs/ARCHITECTURE.md, "Locks").
 ///
 /// Documents are loaded on first use and kept. Every change is committed as one Automerge change
 /// by this process's actor (random, never stored) and written atomically; a document whose
@@ -41,8 +44,6 @@ public final class Store: Sendable {
     let replicas: MonthReplicas
     /// The months and years of the backing folder (`Backing/MonthListing.swift`).
     let listing: MonthListing
-    /// The state the replicas hold (`MonthReplicas.State`).
-    typealias State = MonthReplicas.State
     /// Document files that do not load (SPEC 5a; `Replica/UnreadableFiles.swift`).
     let unreadable: UnreadableFiles
     /// The document files: read, merged from disk, written by exchange, conflict copies
