@@ -112,7 +112,7 @@ package struct PassThroughFiles: Sendable {
         if let month, BackingFiles.status(replicas.absolute(month.documentPath)) != nil, try replicas.recordFiles(in: month).isEmpty {
             // An empty month: its document has no records left, so it goes with the folder.
             try BackingFiles.remove(replicas.absolute(month.documentPath))
-            replicas.withState { state in state.months[month] = nil }
+            replicas.forget(month)
         }
     }
 }

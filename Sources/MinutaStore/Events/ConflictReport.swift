@@ -32,7 +32,7 @@ final class ConflictReport: Sendable {
             // Edits of records deleted at the same time on another device (`LostEdits`).
             lines += try lostEditLines(in: month)
             // A parked month without concurrent values is not loaded again just to find none.
-            if replicas.withState({ $0.months.parked[month]?.hasConflicts == false }) { continue }
+            if replicas.isParkedWithoutConflicts(month) { continue }
             guard let document = try replicas.heldDocumentAndFile(of: month)?.document else { continue }
             for file in files {
                 guard let object = RecordView.object(file.id, in: document) else { continue }

@@ -12,6 +12,24 @@ extension MonthReplicas {
         RecordHolderScan(folder: path, months: (try? listing.months()) ?? [], known: known)
     }
 
+    /// A look at the folder for the holder index, taken without the lock; nil while no index is built
+    /// (the first month view or `indexRecordHolders` builds it; a synchronization pass keeps it current).
+    func scanRecordHoldersIfBuilt() -> RecordHolderScan? {
+        let known = withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
+        return known.map { scanRecordHolders(known: $0) }
+    }
+
+    /// Brings a built holder index up to date with `scan` (or its own look, without one); returns the
+    /// months whose shown records may change with it.
+    func refreshBuiltRecordHolders(scan: RecordHolderScan?) -> [Month] {
+        withState { state in
+            state.recordHolders.lastUpdate == nil ? [] : Array(refreshRecordHolders(in: &state, scan: scan))
+        }
+    }
+
+    /// The copies of records held twice that the views leave out, by document.
+    var hiddenCopies: [Store.HiddenCopy] { withState { $0.hiddenCopies.all } }
+
     /// Marks the holder index as being built on another thread (``indexRecordHolders()``).
     func willIndexRecordHolders() {
         withState { $0.recordHolders.isBeingBuilt = true }

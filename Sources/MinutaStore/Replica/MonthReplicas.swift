@@ -292,4 +292,30 @@ final class MonthReplicas: Sendable {
             return held
         }
     }
+
+    /// The months held (decoded or parked) with the version of their file as last read or written: what
+    /// a synchronization pass compares with the folder.
+    func heldMonthFiles() -> [(month: Month, identity: BackingFiles.Identity?)] {
+        withState { state in
+            state.months.loaded.map { ($0.key, $0.value.identity) } + state.months.parked.map { ($0.key, $0.value.identity) }
+        }
+    }
+
+    /// Whether the document at `relative` (a month's or the tags') is held.
+    func holds(_ relative: String) -> Bool {
+        withState { state in
+            relative == "tags.automerge" ? state.tags != nil : Month(documentPath: relative).map { state.months[$0] != nil } ?? false
+        }
+    }
+
+    /// Forgets the month's document (its file was removed): the next use loads what is there.
+    func forget(_ month: Month) {
+        withState { state in state.months[month] = nil }
+    }
+
+    /// Whether the month is parked and none of its records has a field with concurrent values (so
+    /// `.minutafs/conflicts` need not decode it to find none).
+    func isParkedWithoutConflicts(_ month: Month) -> Bool {
+        withState { $0.months.parked[month]?.hasConflicts == false }
+    }
 }

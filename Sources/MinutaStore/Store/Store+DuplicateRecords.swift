@@ -27,6 +27,6 @@ extension Store {
 
     /// The records held twice whose second copy is not shown, by document.
     public var hiddenCopies: [HiddenCopy] {
-        replicas.withState { $0.hiddenCopies.all }
+        replicas.hiddenCopies
     }
 }

@@ -115,4 +115,23 @@ struct MonthReplicasTests {
             #expect(parsed["tags"] == .array([]))
         }
     }
+
+    @Test("what is held is told without the state: held months with their files, whether a document is held, and forgetting one")
+    func heldDocuments() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            #expect(setup.replicas.heldMonthFiles().isEmpty)
+            #expect(!setup.replicas.holds(Self.january.documentPath))
+            _ = try setup.replicas.recordFiles(in: Self.january)
+            #expect(setup.replicas.heldMonthFiles().map(\.month) == [Self.january])
+            #expect(setup.replicas.heldMonthFiles().first?.identity != nil)
+            #expect(setup.replicas.holds(Self.january.documentPath))
+            #expect(!setup.replicas.holds("tags.automerge"))
+            #expect(!setup.replicas.isParkedWithoutConflicts(Self.january))
+            setup.replicas.forget(Self.january)
+            #expect(!setup.replicas.holds(Self.january.documentPath))
+            #expect(try setup.replicas.recordFiles(in: Self.january).count == 1)
+        }
+    }
 }
