@@ -63,7 +63,7 @@ extension MonthReplicas {
             guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return .yes }
             return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil } ? .yes : .no
         }
-        if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil ? .yes : .no }
+        if let parked = state.months.parked(month) { return !needsDocument && parked.view != nil ? .yes : .no }
         guard let file else { return .fileUnknown }
         return file == nil || unreadable.stillUnreadable(month.documentPath, identity: file?.identity) != nil ? .yes : .no
     }
@@ -87,14 +87,14 @@ extension MonthReplicas {
         let others: [(month: Month, parked: ParkedMonth?)] = withState { state in
             guard state.recordHolders.lastUpdate != nil, state.months.view(of: month) == nil else { return [] }
             return state.recordHolders.monthsSharingRecords(with: month).sorted()
-                .filter { state.months[$0] == nil }.map { ($0, state.months.parked[$0]) }
+                .filter { state.months[$0] == nil }.map { ($0, state.months.parked($0)) }
         }
         for (other, parked) in others {
             let loaded: LoadedDocument?
             if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
             guard let loaded else { continue }  // the render says why, or finds no copy there
             withState { state in
-                guard state.months[other] == nil, state.months.parked[other]?.identity == parked?.identity else { return }
+                guard state.months[other] == nil, state.months.parked(other)?.identity == parked?.identity else { return }
                 state.months[other] = loaded
             }
         }
@@ -108,7 +108,7 @@ extension MonthReplicas {
         }
         let need: Need = withState { state in
             if state.months[month] != nil || (!needsDocument && state.months.view(of: month) != nil) { return .nothing }
-            if let parked = state.months.parked[month] {
+            if let parked = state.months.parked(month) {
                 return .parked(bytes: parked.bytes, identity: parked.identity, lastReadHeads: parked.lastReadHeads)
             }
             return unreadable.isKnown(month.documentPath) ? .nothing : .file
@@ -122,13 +122,13 @@ extension MonthReplicas {
             let loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
                                         savedBytes: bytes, lastReadHeads: heads)
             withState { state in
-                guard let parked = state.months.parked[month], needsDocument || parked.view == nil, parked.identity == identity else { return }
+                guard let parked = state.months.parked(month), needsDocument || parked.view == nil, parked.identity == identity else { return }
                 install(loaded, as: month, in: &state)
             }
         case .file:
             if let cached = cachedEntry(of: month) {
                 withState { state in
-                    guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                    guard state.months[month] == nil, state.months.parked(month) == nil else { return }
                     _ = installCachedView(month, cached, in: &state)
                 }
                 return
@@ -136,7 +136,7 @@ extension MonthReplicas {
             // A file that does not load is noted here; `monthView` says so under the lock.
             guard let loaded = try? readDocumentToHold(month.documentPath) else { return }
             withState { state in
-                guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                guard state.months[month] == nil, state.months.parked(month) == nil else { return }
                 install(loaded, as: month, in: &state)
             }
         }

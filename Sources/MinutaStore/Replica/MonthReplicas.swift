@@ -89,7 +89,7 @@ final class MonthReplicas: Sendable {
             let result: Result<R, E>
             do throws(E) { result = .success(try body(&state)) } catch { result = .failure(error) }
             let changed = state.months.takeChangedMonths()
-            let loadedCount = state.months.loaded.count + (state.tags == nil ? 0 : 1)
+            let loadedCount = state.months.loadedCount + (state.tags == nil ? 0 : 1)
             if !changed.isEmpty || loadedCount != state.publishedLoadedCount {
                 // Readers take this lock for every read: it is not taken when there is nothing new.
                 publishedViews.publish(changed.map { ($0, state.months.view(of: $0)) }, loadedDocumentCount: loadedCount)
@@ -111,7 +111,7 @@ final class MonthReplicas: Sendable {
         state.months.markUsed(month)
         if let loaded = state.months[month] { return loaded }
         let loaded: LoadedDocument
-        if let parked = state.months.parked[month] {
+        if let parked = state.months.parked(month) {
             loaded = try parked.decoded(actor: actor, month: month)
         } else {
             guard let read = try readDocumentToHold(month.documentPath) else { return nil }
@@ -162,8 +162,8 @@ final class MonthReplicas: Sendable {
     /// The month's view: its parked form's, the cache's, or its document's, rendered when the document
     /// changed since (only the records this store edited, when the earlier view can be reused).
     func monthView(_ month: Month, in state: inout State) throws(StoreError) -> MonthView? {
-        if let view = state.months.parked[month]?.view { return view }
-        if state.months[month] == nil, state.months.parked[month] == nil, let view = cachedMonthView(month, in: &state) { return view }
+        if let view = state.months.parked(month)?.view { return view }
+        if state.months[month] == nil, state.months.parked(month) == nil, let view = cachedMonthView(month, in: &state) { return view }
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
         let document = loaded.document
@@ -283,10 +283,10 @@ final class MonthReplicas: Sendable {
     func heldMonthsWithFiles() -> [(month: Month, records: Int)] {
         withState { state in
             var held: [(month: Month, records: Int)] = []
-            for (month, loaded) in state.months.loaded where loaded.identity != nil {
+            for (month, loaded) in state.months.decodedMonths where loaded.identity != nil {
                 held.append((month, loaded.view?.files.count ?? loaded.document.keys(of: .root).count))
             }
-            for (month, parked) in state.months.parked where parked.identity != nil {
+            for (month, parked) in state.months.parkedMonths where parked.identity != nil {
                 held.append((month, parked.view?.files.count ?? 0))
             }
             return held
@@ -297,7 +297,7 @@ final class MonthReplicas: Sendable {
     /// a synchronization pass compares with the folder.
     func heldMonthFiles() -> [(month: Month, identity: BackingFiles.Identity?)] {
         withState { state in
-            state.months.loaded.map { ($0.key, $0.value.identity) } + state.months.parked.map { ($0.key, $0.value.identity) }
+            state.months.decodedMonths.map { ($0.key, $0.value.identity) } + state.months.parkedMonths.map { ($0.key, $0.value.identity) }
         }
     }
 
@@ -316,6 +316,6 @@ final class MonthReplicas: Sendable {
     /// Whether the month is parked and none of its records has a field with concurrent values (so
     /// `.minutafs/conflicts` need not decode it to find none).
     func isParkedWithoutConflicts(_ month: Month) -> Bool {
-        withState { $0.months.parked[month]?.hasConflicts == false }
+        withState { $0.months.parked(month)?.hasConflicts == false }
     }
 }
