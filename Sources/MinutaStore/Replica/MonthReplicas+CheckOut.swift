@@ -42,24 +42,13 @@ extension MonthReplicas {
         }
     }
 
-    /// `withCheckedOut` for the tags document: loaded (decoded without `state` when it is not held yet),
-    /// changed by `change` with `state` released, and put in place with `checkIn` in one hold of `state`
-    /// when `change` returns and `keepsChange` says so; when it throws or the change is not kept, the
-    /// store goes on holding the tags as they were. Runs in the caller's write lanes (`withDocumentWrites`).
+    /// `withCheckedOut` for the tags document (`TagsReplica.withChange`): changed by `change` with no lock
+    /// held, and put in place when `change` returns and `keepsChange` says so; when it throws or the
+    /// change is not kept, the store goes on holding the tags as they were. Runs in the tags' write lane.
     func withTagsDocument<R: Sendable>(
-        change: (inout LoadedDocument) throws(StoreError) -> R,
-        keepsChange: (R) -> Bool = { _ in true },
-        checkIn: (inout State, R) -> R = { _, result in result }
+        change: (inout LoadedDocument) throws(StoreError) -> R, keepsChange: (R) -> Bool = { _ in true }
     ) throws(StoreError) -> R {
-        prepareTags()
-        var loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
-        let result = try change(&loaded)
-        guard keepsChange(result) else { return result }
-        let checkedIn = loaded
-        return withState { state in
-            state.tags = checkedIn
-            return checkIn(&state, result)
-        }
+        try tags.withChange(change, keepsChange: keepsChange)
     }
 
     /// The month's document, decoded, taken out of `state` for a change (its parked form left in its

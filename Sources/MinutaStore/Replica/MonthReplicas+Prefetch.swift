@@ -91,7 +91,7 @@ extension MonthReplicas {
         }
         for (other, parked) in others {
             let loaded: LoadedDocument?
-            if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
+            if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? reader.readToHold(other.documentPath) }
             guard let loaded else { continue }  // the render says why, or finds no copy there
             withState { state in
                 guard state.months[other] == nil, state.months.parked(other)?.identity == parked?.identity else { return }
@@ -134,21 +134,11 @@ extension MonthReplicas {
                 return
             }
             // A file that does not load is noted here; `monthView` says so under the lock.
-            guard let loaded = try? readDocumentToHold(month.documentPath) else { return }
+            guard let loaded = try? reader.readToHold(month.documentPath) else { return }
             withState { state in
                 guard state.months[month] == nil, state.months.parked(month) == nil else { return }
                 install(loaded, as: month, in: &state)
             }
-        }
-    }
-
-    /// Loads the tags document without `state` unless it is held (a file that does not load is noted;
-    /// `loadTags` then says so under the lock).
-    func prepareTags() {
-        guard withState({ $0.tags == nil }) else { return }
-        guard let loaded = try? readDocumentToHold("tags.automerge") else { return }
-        withState { state in
-            if state.tags == nil { state.tags = loaded }
         }
     }
 

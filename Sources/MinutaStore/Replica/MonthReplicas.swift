@@ -37,12 +37,12 @@ final class MonthReplicas: Sendable {
     let clock: @Sendable () -> Int
     /// Whether records held by two month documents are found (`MonthReplicas+RecordHolders.swift`).
     let indexesRecordHolders: Bool
+    /// Reads document files as documents to hold.
+    let reader: DocumentReader
+    /// The tags document, behind a lock of its own (`Replica/TagsReplica.swift`).
+    let tags: TagsReplica
 
     struct State: Sendable {
-        var tags: LoadedDocument?
-        /// `tags.json` as rendered, and the version of the tags document it was rendered from: current
-        /// while that is the held document's version.
-        var tagsView: (version: DocumentVersion, contents: [UInt8])?
         var months = MonthDocuments()
         /// When records last changed here, and the names that still find records that moved.
         var recentChanges = RecentRecordChanges()
@@ -75,6 +75,9 @@ final class MonthReplicas: Sendable {
         self.listing = listing
         self.viewCache = viewCache
         self.indexesRecordHolders = indexesRecordHolders
+        let reader = DocumentReader(documentFiles: documentFiles, waitingCopyReader: waitingCopyReader)
+        self.reader = reader
+        self.tags = TagsReplica(reader: reader, actor: actor)
     }
 
     func now() -> Int { clock() }
@@ -89,7 +92,7 @@ final class MonthReplicas: Sendable {
             let result: Result<R, E>
             do throws(E) { result = .success(try body(&state)) } catch { result = .failure(error) }
             let changed = state.months.takeChangedMonths()
-            let loadedCount = state.months.loadedCount + (state.tags == nil ? 0 : 1)
+            let loadedCount = state.months.loadedCount
             if !changed.isEmpty || loadedCount != state.publishedLoadedCount {
                 // Readers take this lock for every read: it is not taken when there is nothing new.
                 publishedViews.publish(changed.map { ($0, state.months.view(of: $0)) }, loadedDocumentCount: loadedCount)
@@ -114,7 +117,7 @@ final class MonthReplicas: Sendable {
         if let parked = state.months.parked(month) {
             loaded = try parked.decoded(actor: actor, month: month)
         } else {
-            guard let read = try readDocumentToHold(month.documentPath) else { return nil }
+            guard let read = try reader.readToHold(month.documentPath) else { return nil }
             loaded = read
         }
         if parkingOthers {
@@ -122,30 +125,6 @@ final class MonthReplicas: Sendable {
         } else {
             state.months[month] = loaded
         }
-        return loaded
-    }
-
-    /// The document file at `relative` read as a document to hold: nil when there is none; a file that
-    /// does not load is noted (`.minutafs/errors`, status) and thrown, one that loads clears that note.
-    /// - Throws: ``StoreError/unloadableDocument(file:reason:)``.
-    func readDocumentToHold(_ relative: String) throws(StoreError) -> LoadedDocument? {
-        // A file known not to load, unchanged since, is not read (nor decoded) again.
-        try documentFiles.requireReadableFile(relative)
-        switch documentFiles.readNotingUnreadable(relative) {
-        case .absent:
-            return waitingCopyReader.merging(into: nil, relative: relative)
-        case .unreadable(let reason, _):
-            throw .unloadableDocument(file: relative, reason: reason)
-        case .loaded(let document, let identity, let bytes):
-            return waitingCopyReader.merging(into: LoadedDocument(read: document, identity: identity, bytes: bytes), relative: relative)
-        }
-    }
-
-    func loadTags(in state: inout State) throws(StoreError) -> LoadedDocument {
-        if let loaded = state.tags { return loaded }
-        let loaded = try readDocumentToHold("tags.automerge")
-            ?? LoadedDocument(document: Document(actor: actor), identity: nil, view: nil, savedChangeCount: -1)
-        state.tags = loaded
         return loaded
     }
 
@@ -249,29 +228,10 @@ final class MonthReplicas: Sendable {
         }
     }
 
-    /// The contents of `tags.json`, rendered once per version of the tags document.
-    func tagsFile() throws(StoreError) -> [UInt8] {
-        prepareTags()
-        return try withState { (state: inout State) throws(StoreError) -> [UInt8] in
-            let loaded = try loadTags(in: &state)
-            let version = DocumentVersion(of: loaded.document)
-            if let view = state.tagsView, view.version == version { return view.contents }
-            let contents = TagView.fileContents(of: loaded.document)
-            state.tagsView = (version, contents)
-            return contents
-        }
-    }
-
     /// A copy of the month's document (the tags' for nil) and the version of its file it was read from
     /// or saved as (nil: it holds changes the file lacks), taken together in one hold of the lock.
     func heldDocumentAndFile(of month: Month?) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? {
-        guard let month else {
-            prepareTags()
-            return try withState { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
-                let tags = try loadTags(in: &state)
-                return (tags.document, tags.savedFileIdentity)
-            }
-        }
+        guard let month else { return try tags.documentAndFile() }
         return try withPrepared(month, needsDocument: true) { (state: inout State) throws(StoreError) -> (document: Document, identity: BackingFiles.Identity?)? in
             guard let loaded = try loadMonth(month, in: &state) else { return nil }
             return (loaded.document, loaded.savedFileIdentity)
@@ -303,9 +263,8 @@ final class MonthReplicas: Sendable {
 
     /// Whether the document at `relative` (a month's or the tags') is held.
     func holds(_ relative: String) -> Bool {
-        withState { state in
-            relative == "tags.automerge" ? state.tags != nil : Month(documentPath: relative).map { state.months[$0] != nil } ?? false
-        }
+        if relative == DocumentName.tagsPath { return tags.isHeld }
+        return withState { state in Month(documentPath: relative).map { state.months[$0] != nil } ?? false }
     }
 
     /// Forgets the month's document (its file was removed): the next use loads what is there.

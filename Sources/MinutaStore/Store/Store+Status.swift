@@ -37,7 +37,7 @@ extension Store {
     }
 
     public func status() -> Status {
-        let loaded = replicas.publishedViews.loadedDocumentCount
+        let loaded = replicas.publishedViews.loadedDocumentCount + (replicas.tags.isHeld ? 1 : 0)
         let noted = events.snapshot
         let passes = synchronizationPasses.snapshot
         return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,

@@ -216,7 +216,7 @@ public final class Store: Sendable {
     }
 
     /// The contents of `tags.json`.
-    public func tagsFile() throws(StoreError) -> [UInt8] { try replicas.tagsFile() }
+    public func tagsFile() throws(StoreError) -> [UInt8] { try replicas.tags.file() }
 
     /// A copy of a month's document as the store holds it (for inspection and tests).
     public func document(of month: Month) throws(StoreError) -> Document? {

@@ -107,11 +107,11 @@ struct MonthReplicasTests {
         }
     }
 
-    @Test("tags.json is rendered from the tags document, an empty list without a file")
+    @Test("the tags replica it holds renders tags.json, an empty list without a file")
     func tagsFile() throws {
         try withTemporaryDirectory { folder in
             let setup = try Setup(in: folder)
-            let parsed = try JSONParser.parse(try setup.replicas.tagsFile())
+            let parsed = try JSONParser.parse(try setup.replicas.tags.file())
             #expect(parsed["tags"] == .array([]))
         }
     }
