@@ -378,7 +378,7 @@ public final class StoreHistory: Sendable {
         return result
     }
 
-    /// A month's records as the live view renders them (`Store.monthView`), from a past state.
+    /// A month's records as the live view renders them (`MonthReplicas.monthView`), from a past state.
     private func render(month: Month, _ document: Document, modificationTime: Int) -> RenderedDocument {
         var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
         for key in document.keys(of: .root) {
