@@ -120,7 +120,7 @@ public enum LegacyExporter {
             let source = store + "/" + month.folderPath
             guard BackingFiles.status(source)?.isDirectory == true else { continue }
             for name in try BackingFiles.listDirectory(source) {
-                guard !Store.isHiddenBackingName(name), !name.hasSuffix(".json"), !name.hasPrefix("."),
+                guard !PassThroughFiles.isHidden(name), !name.hasSuffix(".json"), !name.hasPrefix("."),
                       BackingFiles.status(source + "/" + name)?.isRegularFile == true else { continue }
                 try BackingFiles.makeDirectories(folder)
                 try BackingFiles.copyFile(from: source + "/" + name, to: folder + "/" + name)

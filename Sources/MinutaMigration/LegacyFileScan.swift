@@ -62,10 +62,10 @@ struct LegacyFileScan: Sendable {
             reason: "a symbolic link\(target); the migration does not follow links, so what it points to would be left out of the documents, the backup and the check. Replace the link with a copy of what it points to (or move that here), then run `minutafs migrate` again")
     }
 
-    /// Whether the mount hides a file of this name (`Store.isHiddenBackingName`: an Office lock
+    /// Whether the mount hides a file of this name (`PassThroughFiles.isHidden`: an Office lock
     /// file `~$x.json`, `.~lock…`, sync tools' own files), so the migration does not read it either.
     static func isHiddenName(_ name: String) -> Bool {
-        name.hasPrefix(".") || Store.isHiddenBackingName(name)
+        name.hasPrefix(".") || PassThroughFiles.isHidden(name)
     }
 
     private mutating func walk(storePath: String, relative: String) throws(StoreError) {

@@ -26,7 +26,7 @@ struct InterruptedMoveTests {
         let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
             .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
         #expect(try store.writeRecordFile(Array(moved.utf8), named: name, in: may).month == june)
-        let journal = try #require(store.moveJournal)
+        let journal = try #require(store.moves.journal)
         #expect(journal.pending().isEmpty, "a finished move is not left in the journal")
         #expect(!FileManager.default.fileExists(atPath: journal.path))
 
@@ -65,7 +65,7 @@ struct InterruptedMoveTests {
             #expect(!FileManager.default.fileExists(atPath: path + "/records/2024/05/" + Self.image))
             let mayOnDisk = try Document.load(Fixtures.contents(ofFileAtPath: path + "/" + Self.may.documentPath))
             #expect(mayOnDisk.value(of: .root, key: Self.id) == nil)
-            #expect(try #require(store.moveJournal).pending().isEmpty)
+            #expect(try #require(store.moves.journal).pending().isEmpty)
             // Another store opened later finds nothing left to do.
             #expect(try Store(path: path, timeZone: .utc, stateDirectory: state).finishInterruptedMoves().isEmpty)
         }
@@ -82,7 +82,7 @@ struct InterruptedMoveTests {
             #expect(try store.finishInterruptedMoves().isEmpty)
             #expect(try Self.months(holding: Self.id, in: store) == [Self.may])
             #expect(FileManager.default.fileExists(atPath: path + "/records/2024/05/" + Self.image))
-            #expect(try #require(store.moveJournal).pending().isEmpty)
+            #expect(try #require(store.moves.journal).pending().isEmpty)
         }
     }
 
@@ -92,7 +92,7 @@ struct InterruptedMoveTests {
             let first = try StoreFixture.copyOfAppStore(into: folder, name: "first")
             let second = try StoreFixture.copyOfAppStore(into: folder, name: "second")
             let state = folder + "/state"
-            let journals = try [first, second].map { try #require(try Store(path: $0, timeZone: .utc, stateDirectory: state).moveJournal) }
+            let journals = try [first, second].map { try #require(try Store(path: $0, timeZone: .utc, stateDirectory: state).moves.journal) }
             #expect(journals[0].path != journals[1].path)
             #expect(journals.allSatisfy { $0.path.hasPrefix(state + "/") })
         }

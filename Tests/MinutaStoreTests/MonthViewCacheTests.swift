@@ -22,7 +22,7 @@ struct MonthViewCacheTests {
     }
 
     func decodedMonths(_ store: Store) -> Int {
-        store.state.withLock { $0.months.loaded.count }
+        store.replicas.state.withLock { $0.months.loadedCount }
     }
 
     @Test("a second store over the same folder shows the same files without decoding a document")
@@ -175,12 +175,12 @@ struct MonthPrefetchTests {
             let expected = try Store(path: path, timeZone: .utc).months().map { try Store(path: path, timeZone: .utc).recordFiles(in: $0) }
             let store = try Store(path: path, timeZone: .utc)
             let tree = StoreView(store: store)
-            #expect(store.state.withLock { $0.months.loaded.count + $0.months.parked.count } == 0)
+            #expect(store.replicas.state.withLock { $0.months.loadedCount + $0.months.parkedMonths.count } == 0)
             _ = try tree.entries(inDirectory: "/records/2024")
             tree.prefetcher.waitUntilIdle()
             let months = try store.months()
-            let held = store.state.withLock { state in
-                months.filter { state.months[$0]?.view != nil || state.months.parked[$0]?.view != nil }
+            let held = store.replicas.state.withLock { state in
+                months.filter { state.months[$0]?.view != nil || state.months.parked($0)?.view != nil }
             }
             #expect(held == months)
             #expect(try months.map { try store.recordFiles(in: $0) } == expected)

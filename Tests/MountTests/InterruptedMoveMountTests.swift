@@ -25,7 +25,7 @@ struct InterruptedMoveMountTests {
             _ = try library.writeRecordFile(Array(text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
                 .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z").utf8), named: name, in: may)
             try Data(mayBefore).write(to: URL(fileURLWithPath: store + "/" + may.documentPath))
-            let journal = try #require(library.moveJournal)
+            let journal = try #require(library.moves.journal)
             try journal.begin(MoveJournal.Move(id: id, source: may, destination: june))
 
             let mounted = try MountedStore(in: folder, copyingSample: false, environment: ["XDG_STATE_HOME": state])

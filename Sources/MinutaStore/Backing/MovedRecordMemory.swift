@@ -3,7 +3,7 @@ import AutomergeKit
 /// The records this store moved between month documents, kept on disk beside the move journal
 /// (`$XDG_STATE_HOME/minutafs/moved-HASH.json`, never in the synced folder) so that another device's
 /// edit to a record's old place still reaches its new place when it arrives after a remount
-/// (`Store+MovedRecordEdits.swift`).
+/// (`Writing/RecordMoves.swift`).
 ///
 /// The newest `limit` moves are kept: another device's edit made before it saw a move arrives within
 /// days or weeks of it, not after a thousand later moves. A file that does not parse is ignored (the

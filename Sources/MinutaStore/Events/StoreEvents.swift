@@ -16,7 +16,7 @@ final class StoreEvents: Sendable {
         var mergedCopyCount = 0
         var lastMerge: String?
         /// `.minutafs/conflicts` lines no document holds: edits of moved records that lost to this
-        /// store's (`Store+MovedRecordEdits.swift`), and merged values a save through the mount replaced.
+        /// store's (`Writing/RecordMoves.swift`), and merged values a save through the mount replaced.
         var conflictLines: [String] = []
         /// The backing folder was found moved, deleted or replaced (noted once; `Backing/BackingFolder.swift`).
         var backingFolderGone = false

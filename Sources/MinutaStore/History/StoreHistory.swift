@@ -137,7 +137,7 @@ public final class StoreHistory: Sendable {
            cached.key.nanoseconds == status.modificationNanoseconds {
             return (cached.times, cached.key)
         }
-        guard let (document, identity) = try store.heldDocumentAndFile(of: month) else { return nil }
+        guard let (document, identity) = try store.replicas.heldDocumentAndFile(of: month) else { return nil }
         let times = EffectiveTimes(of: document)
         guard let identity else { return (times, nil) }
         let key = FileKey(size: Int(identity.size), seconds: identity.modificationSeconds, nanoseconds: identity.modificationNanoseconds,
@@ -378,7 +378,7 @@ public final class StoreHistory: Sendable {
         return result
     }
 
-    /// A month's records as the live view renders them (`Store.monthView`), from a past state.
+    /// A month's records as the live view renders them (`MonthReplicas.monthView`), from a past state.
     private func render(month: Month, _ document: Document, modificationTime: Int) -> RenderedDocument {
         var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
         for key in document.keys(of: .root) {

@@ -1,5 +1,5 @@
 /// The copies of records a month's view leaves out because another month shows the record (a record
-/// held by two documents: `Store+DuplicateRecords.swift`), for `.minutafs/status`. Each view says
+/// held by two documents: `Replica/MonthReplicas+RecordHolders.swift`), for `.minutafs/status`. Each view says
 /// again what it leaves out when it is rendered.
 struct HiddenCopies: Sendable {
     /// By document and upper-cased record id.

@@ -1,14 +1,23 @@
-/// The month documents a store holds, decoded or parked; a month is in one or the other. Every
-/// change of a month's entry is noted, so `Store.withState` publishes the views that changed
+/// The month documents a store holds, each a `MonthReplica`: decoded or parked, never both. Every
+/// change of a month's entry is noted, so `MonthReplicas.withState` publishes the views that changed
 /// (`PublishedViews`) without a hand-written step at each change.
 struct MonthDocuments: Sendable {
-    private(set) var loaded: [Month: LoadedDocument] = [:]
-    private(set) var parked: [Month: ParkedMonth] = [:]
+    private(set) var replicas: [Month: MonthReplica] = [:]
+    /// How many months are held decoded.
+    private(set) var loadedCount = 0
     /// When each month was last loaded or asked for (a counter), for choosing what to park.
     private(set) var lastUse: [Month: UInt64] = [:]
     private var clock: UInt64 = 0
     /// Months whose entry changed since ``takeChangedMonths()``.
     private var changed: Set<Month> = []
+
+    /// The months held decoded (a copy, for going through them).
+    var decodedMonths: [Month: LoadedDocument] { replicas.compactMapValues(\.decoded) }
+    /// The months parked (a copy, for going through them).
+    var parkedMonths: [Month: ParkedMonth] { replicas.compactMapValues(\.parked) }
+
+    /// The month's parked form, if it is parked.
+    func parked(_ month: Month) -> ParkedMonth? { replicas[month]?.parked }
 
     mutating func markUsed(_ month: Month) {
         clock += 1
@@ -17,24 +26,25 @@ struct MonthDocuments: Sendable {
 
     /// The decoded document; setting one (or nil) drops the month's parked form.
     subscript(month: Month) -> LoadedDocument? {
-        get { loaded[month] }
-        set {
-            loaded[month] = newValue
-            parked[month] = nil
-            changed.insert(month)
-        }
+        get { replicas[month]?.decoded }
+        set { replace(month, with: newValue.map(MonthReplica.decoded)) }
     }
 
     /// Forgets a parked month's record files, to be computed again from its bytes when next listed.
     mutating func dropParkedView(of month: Month) {
-        guard parked[month]?.view != nil else { return }
-        parked[month]?.view = nil
-        changed.insert(month)
+        guard var parked = parked(month), parked.view != nil else { return }
+        parked.view = nil
+        replace(month, with: .parked(parked))
     }
 
     mutating func park(_ month: Month, as parkedMonth: ParkedMonth) {
-        loaded[month] = nil
-        parked[month] = parkedMonth
+        replace(month, with: .parked(parkedMonth))
+    }
+
+    private mutating func replace(_ month: Month, with replica: MonthReplica?) {
+        if replicas[month]?.decoded != nil { loadedCount -= 1 }
+        if replica?.decoded != nil { loadedCount += 1 }
+        replicas[month] = replica
         changed.insert(month)
     }
 
@@ -48,24 +58,21 @@ struct MonthDocuments: Sendable {
     mutating func install(_ document: LoadedDocument, as month: Month, commitTime: Int64) {
         self[month] = document
         markUsed(month)
-        var excess = loaded.count - Self.loadedLimit
+        var excess = loadedCount - Self.loadedLimit
         guard excess > 0 else { return }
-        let candidates = loaded.keys.sorted { (lastUse[$0] ?? 0) < (lastUse[$1] ?? 0) }
+        let candidates = replicas.compactMap { $0.value.decoded == nil ? nil : $0.key }.sorted { (lastUse[$0] ?? 0) < (lastUse[$1] ?? 0) }
         for other in candidates where excess > 0 && other != month {
-            guard var held = loaded[other] else { continue }
+            guard var held = self[other] else { continue }
             // Edits not committed yet would be lost; so would changes not saved or not applied yet.
-            guard held.document.commit(time: commitTime) == nil, let bytes = held.savedBytes, held.identity != nil,
-                  held.document.changeCount == held.savedChangeCount, !held.document.hasPendingChanges
-            else { continue }
-            park(other, as: ParkedMonth(bytes: bytes, identity: held.identity, view: held.view,
-                                        hasConflicts: ParkedMonth.hasConflicts(in: held.document), lastReadHeads: held.lastReadHeads))
+            guard let parkedForm = MonthReplica.parkedForm(of: &held, commitTime: commitTime) else { continue }
+            park(other, as: parkedForm)
             excess -= 1
         }
     }
 
     /// The month's current view: its parked form's or its decoded document's.
     func view(of month: Month) -> MonthView? {
-        parked[month]?.view ?? loaded[month]?.view
+        replicas[month]?.view
     }
 
     /// The months whose entry changed since the last call.

@@ -1,7 +1,7 @@
 import AutomergeKit
 
 /// A record this store moved to another month: where its old object is, and its fields as they were
-/// there (`Store+MovedRecordEdits.swift` carries edits another device makes to that object).
+/// there (`Writing/RecordMoves.swift` carries edits another device makes to that object).
 struct MovedAway: Sendable {
     var source: Month
     var object: ObjectID

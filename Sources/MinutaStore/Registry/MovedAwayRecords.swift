@@ -1,5 +1,5 @@
 /// The records this store moved to another month, by id, whose old objects are watched for edits
-/// another device makes to them (`Store+MovedRecordEdits.swift`). `MovedRecordMemory` keeps them
+/// another device makes to them (`Writing/RecordMoves.swift`). `MovedRecordMemory` keeps them
 /// across mounts, and only its newest ones: those it did not keep are forgotten here too.
 struct MovedAwayRecords: Sendable {
     private(set) var all: [RecordID: MovedAway]

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The month views readers are answered from without the store's state lock: a copy of every current
-/// view the store holds (a loaded or a parked month's), published by `Store.withState` as the lock is
+/// view the store holds (a loaded or a parked month's), published by `MonthReplicas.withState` as the lock is
 /// released, so it always shows what the held documents show between two changes. A lock of its own,
 /// taken alone or inside `state` and never around another: a save of one month, which does its file
 /// I/O with `state` released and holds this lock only to publish, never makes a reader of another

@@ -1,6 +1,6 @@
 import AutomergeKit
 
-/// A leftover temporary document (a killed save's, `Store+TemporaryFiles.swift`) brought into its
+/// A leftover temporary document (a killed save's, `Replica/LeftoverFiles.swift`) brought into its
 /// document: where it goes is decided here, beside the files' other merges.
 extension DocumentFiles {
     /// Brings `leftover` (read from the temporary file at `relative`) into the document at `primary`.

@@ -18,7 +18,7 @@ import Glibc
 ///   writer's version is replaced unmerged.
 ///
 /// It owns no document: callers hand it the `LoadedDocument` they hold (checked out of the store's
-/// state, `Store+Writing.swift`) and it reads, merges and writes that document's file. It keeps what
+/// state, `MonthReplicas+CheckOut.swift`) and it reads, merges and writes that document's file. It keeps what
 /// it learns of files that do not load (`UnreadableFiles`) and of fields merges changed
 /// (`supersededValues`), and notes what happened to files in the store's events.
 final class DocumentFiles: Sendable {

@@ -11,7 +11,7 @@ import Synchronization
 /// records of its own document that start in it (or have no usable start), and those of the
 /// neighbouring months' documents that start in it: zones differ by at most 26 hours, and a record
 /// another device moved stays in the document of its start's month. The store's views show a record
-/// held by two documents once (its holder index, `Store+DuplicateRecords.swift`), and ids are
+/// held by two documents once (its holder index, `Replica/MonthReplicas+RecordHolders.swift`), and ids are
 /// compared once more here, so no record counts twice.
 public final class StoreReports: Sendable {
     public let store: Store
@@ -112,12 +112,12 @@ public final class StoreReports: Sendable {
     }
 
     /// Loads and renders those of `months` the store does not show yet, each on its own thread (the
-    /// documents decode without the store's lock, `Store+Prefetch.swift`).
+    /// documents decode without the store's lock, `Replica/MonthReplicas+Prefetch.swift`).
     private func prepare(_ months: [Month]) {
         let store = self.store
-        let missing = months.filter { store.publishedViews.view(of: $0) == nil && store.hasMonth($0) }
+        let missing = months.filter { store.replicas.publishedViews.view(of: $0) == nil && store.hasMonth($0) }
         guard missing.count > 1 else { return }
-        DispatchQueue.concurrentPerform(iterations: missing.count) { index in store.prefetch(missing[index]) }
+        DispatchQueue.concurrentPerform(iterations: missing.count) { index in store.replicas.prefetch(missing[index]) }
     }
 
     /// Whether `file`'s contents follow the clock (a running timer in what it shows), so that they change

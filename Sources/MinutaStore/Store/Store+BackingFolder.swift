@@ -6,10 +6,6 @@ extension Store {
     /// Where the backing folder was moved to, while mounted (nil: not moved, deleted, or not known).
     public var backingFolderMovedTo: String? { backingFolder.movedTo }
 
-    /// The path to read `relative` from: in the backing folder wherever it is now (see
-    /// `BackingFolder.readingPath`). Writes use `absolute(_:)`.
-    func readable(_ relative: String) -> String { backingFolder.readingPath + "/" + relative }
-
     /// Throws ``StoreError/backingFolderGone(_:)`` when the backing folder is not the one the store was
     /// opened on, noting it (once) for `.minutafs/errors`, status and the log. Every write calls it
     /// before it touches the folder.

@@ -1,37 +1,6 @@
-/// `minutafs check`: everything that would stop the store from being shown whole.
+/// `minutafs check` (`Reports/StoreCheck.swift` decides what a problem is).
 extension Store {
     /// One line per problem: unloadable documents, conflict copies waiting, missing images,
     /// records filed in a month their startTime is not in.
-    public func check() -> [String] {
-        var problems: [String] = []
-        do { _ = try tagsDocument() } catch { problems.append(error.description) }
-        let months: [Month]
-        do { months = try self.months() } catch { return problems + [error.description] }
-        for month in months {
-            let files: [RecordFile]
-            do { files = try recordFiles(in: month) } catch { problems.append(error.description); continue }
-            // The same load as `recordFiles` just above, whose failure is already listed.
-            guard let document = try? document(of: month) else { continue }
-            for file in files {
-                guard let record = RecordView.object(file.id, in: document) else { continue }
-                for image in RecordView.images(of: record, in: document) {
-                    let path = month.folderPath + "/" + image
-                    if !FieldRule.isValidFileName(image) || passThroughStatus(path) == nil {
-                        problems.append("\(month.folderPath)/\(file.name): image \(image) is missing")
-                    }
-                }
-                if RecordView.startTime(of: record, in: document) == nil {
-                    problems.append("\(month.folderPath)/\(file.name): record \(file.id) has no usable startTime")
-                }
-            }
-        }
-        do {
-            for (copy, primary) in try ConflictCopyMerger(store: self).conflictCopies() {
-                problems.append("\(copy): conflict copy of \(primary) waiting to be merged (run `minutafs merge`)")
-            }
-        } catch {
-            problems.append(error.description)
-        }
-        return problems
-    }
+    public func check() -> [String] { StoreCheck(store: self).problems() }
 }

@@ -16,22 +16,8 @@ extension Store {
     /// Looks for held month documents whose file disappeared or came back; returns the months whose
     /// state changed (their record files change from writable to read-only or back).
     public func noticeDeletedDocuments() -> [Month] {
-        let held = withState { state in
-            var held: [(month: Month, records: Int)] = []
-            for (month, loaded) in state.months.loaded where loaded.identity != nil {
-                held.append((month, loaded.view?.files.count ?? loaded.document.keys(of: .root).count))
-            }
-            for (month, parked) in state.months.parked where parked.identity != nil {
-                held.append((month, parked.view?.files.count ?? 0))
-            }
-            return held
-        }
+        let held = replicas.heldMonthsWithFiles()
         // Looked at with `state` released.
         return deletedMonths.notice(held: held, folder: path)
-    }
-
-    /// After a save of `file` touching `months`: a deleted document among them is back on disk.
-    func noteWrittenBack(_ months: [Month], by file: String) {
-        deletedMonths.noteWrittenBack(months, by: file, folder: path)
     }
 }

@@ -1,37 +1,20 @@
-/// Files the store passes through: images in month folders and anything else in the backing
-/// folder that is not a document. Creating `<record id>_<n>.<ext>` in a month folder attaches the
-/// image to that record; deleting it detaches it.
+/// Files the store passes through (`Backing/PassThroughFiles.swift` decides): images in month folders
+/// and anything else in the backing folder that is not a document. Writes run in the month's write
+/// lane, or the whole store's outside a month folder.
 extension Store {
-    /// Whether a name in the backing folder is the store's own or a sync tool's and must not be shown.
-    public static func isHiddenBackingName(_ name: String) -> Bool {
-        if name.hasSuffix(".automerge") || ConflictCopyName.match(name) != nil { return true }
-        if name.hasPrefix(".syncthing.") && name.hasSuffix(".tmp") { return true }
-        if name.hasSuffix(".tmp") && name.utf8.firstRange(of: ".minutafs-".utf8) != nil { return true }
-        if [".stfolder", ".stignore", ".stversions", ".minutafs-quarantine", ".minutafs-state"].contains(name) { return true }
-        if name.hasPrefix(".dropbox") || name.hasPrefix("~$") || name.hasPrefix(".~") { return true }
-        return false
-    }
-
     /// Reads a passed-through file, `relative` to the store.
     public func passThroughContents(_ relative: String) throws(StoreError) -> [UInt8] {
-        try BackingFiles.read(readable(relative))
+        try passThrough.contents(relative)
     }
 
     public func passThroughStatus(_ relative: String) -> (isDirectory: Bool, size: Int, modificationSeconds: Int, modificationNanoseconds: Int)? {
-        guard let status = BackingFiles.status(readable(relative)), status.isDirectory || status.isRegularFile else { return nil }
-        return (status.isDirectory, Int(status.size), status.modificationSeconds, status.modificationNanoseconds)
+        passThrough.status(relative)
     }
 
     /// The entries of a backing folder, without documents, conflict copies and sync-tool files,
     /// and without symbolic links (never followed out of the store).
     public func passThroughEntries(_ relative: String) throws(StoreError) -> [(name: String, isDirectory: Bool)] {
-        let folder = relative.isEmpty ? backingFolder.readingPath : readable(relative)
-        guard BackingFiles.status(folder)?.isDirectory == true else { return [] }
-        return try BackingFiles.listDirectory(folder).compactMap { name in
-            guard !Self.isHiddenBackingName(name), let status = BackingFiles.status(folder + "/" + name),
-                  status.isDirectory || status.isRegularFile else { return nil }
-            return (name, status.isDirectory)
-        }
+        try passThrough.entries(relative)
     }
 
     /// Writes a passed-through file atomically; in a month folder, an image named after one of the
@@ -42,110 +25,28 @@ extension Store {
             throw .rejected(file: relative, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumPassThroughFileSize))
         }
         try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
-            try requireBackingFolder()
-            let name = BackingFiles.lastComponent(relative)
-            let copied: RecordInputError? = if month != nil, PassThroughFile.imageOwner(name) == nil, PassThroughFile.isRecordJSON(bytes) {
-                .recordUnderOtherName(name)
-            } else if month == nil, relative == name, name.hasPrefix("tags.json"), PassThroughFile.isTagsJSON(bytes) {
-                .tagsUnderOtherName(name)
-            } else {
-                nil
-            }
-            if let copied {
-                let error = StoreError.rejected(file: relative, line: nil, column: nil, reason: copied)
-                recordRejection(error)
-                keepRejected(bytes, file: relative)
-                throw error
-            }
-            let file = absolute(relative)
-            // An image of a record is attached to it: not while its document does not load.
-            if let month, PassThroughFile.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try documentFiles.requireReadableFile(month.documentPath)
-            }
-            try BackingFiles.makeDirectories(BackingFiles.parentPath(file))
-            try BackingFiles.writeAtomically(bytes, to: file)
-            guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: true)
+            try passThrough.write(bytes, to: relative, month: month)
         }
     }
 
     public func removePassThrough(_ relative: String, month: Month?) throws(StoreError) {
         try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
-            try requireBackingFolder()
-            if let month, PassThroughFile.imageOwner(BackingFiles.lastComponent(relative)) != nil {
-                try documentFiles.requireReadableFile(month.documentPath)
-            }
-            try BackingFiles.remove(absolute(relative))
-            guard let month else { return }
-            try updateImageList(BackingFiles.lastComponent(relative), in: month, attach: false)
+            try passThrough.remove(relative, month: month)
         }
     }
 
     public func renamePassThrough(from source: String, to destination: String) throws(StoreError) {
-        try withDocumentWrites(.wholeStore) { () throws(StoreError) in
-            try requireBackingFolder()
-            try BackingFiles.move(absolute(source), to: absolute(destination))
-        }
+        try withDocumentWrites(.wholeStore) { () throws(StoreError) in try passThrough.rename(from: source, to: destination) }
     }
 
     public func makeFolder(_ relative: String) throws(StoreError) {
-        try requireBackingFolder()
-        let folder = absolute(relative)
-        guard BackingFiles.status(folder) == nil else { throw .alreadyExists(relative) }
-        try BackingFiles.makeDirectories(folder)
+        try passThrough.makeFolder(relative)
     }
 
     /// Removes an empty folder; a month folder whose document still holds records is not empty.
     public func removeFolder(_ relative: String, month: Month?) throws(StoreError) {
         try withDocumentWrites(month.map(WriteClaim.month) ?? .wholeStore) { () throws(StoreError) in
-            try requireBackingFolder()
-            if let month, !(try recordFiles(in: month)).isEmpty { throw .notEmpty(relative) }
-            let folder = absolute(relative)
-            guard BackingFiles.status(folder)?.isDirectory == true else { throw .notFound(relative) }
-            guard try BackingFiles.listDirectory(folder).isEmpty else { throw .notEmpty(relative) }
-            try BackingFiles.removeDirectory(folder)
-            if let month, BackingFiles.status(absolute(month.documentPath)) != nil, try recordFiles(in: month).isEmpty {
-                // An empty month: its document has no records left, so it goes with the folder.
-                try BackingFiles.remove(absolute(month.documentPath))
-                withState { state in state.months[month] = nil }
-            }
+            try passThrough.removeFolder(relative, month: month)
         }
-    }
-
-    /// Adds an image's name to (or removes it from) the `images` of the record it is named after, saved
-    /// with `state` released.
-    private func updateImageList(_ name: String, in month: Month, attach: Bool) throws(StoreError) {
-        guard let owner = PassThroughFile.imageOwner(name),
-              let file = try recordFiles(in: month).first(where: { RecordID($0.id) == RecordID(owner) }) else { return }
-        _ = try withCheckedOut(month, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
-            try updateImageList(name, of: file.id, in: &loaded, month: month, attach: attach)
-        }, checkIn: { state, changed in
-            if changed { state.recentChanges.noteChange(of: RecordID(file.id), at: now()) }
-            return changed
-        })
-    }
-
-    /// Whether the list changed (and was saved).
-    private func updateImageList(_ name: String, of id: String, in loaded: inout LoadedDocument, month: Month, attach: Bool) throws(StoreError) -> Bool {
-        guard let record = RecordView.object(id, in: loaded.document) else { return false }
-        var names = RecordView.images(of: record, in: loaded.document)
-        if attach {
-            guard !names.contains(name) else { return false }
-            names.append(name)
-        } else {
-            guard names.contains(name) else { return false }
-            names.removeAll { $0 == name }
-        }
-        var editor = ObjectEditor(document: loaded.document, object: record, rules: FieldRule.record)
-        let current: [(key: String, value: JSONValue)]
-        if case .object(let members) = RecordView.json(id: id, record: record, in: loaded.document) { current = members.filter { $0.key != "id" } } else { current = [] }
-        let updated = current.map { member in member.key == "images" ? (member.key, JSONValue.array(names.map { .string($0) })) : member }
-        do { try editor.apply(updated, currentView: current) } catch {
-            throw .rejected(file: month.folderPath + "/" + name, line: nil, column: nil, reason: error)
-        }
-        loaded.document = editor.document
-        loaded.invalidateView(changedRecord: id)
-        try documentFiles.save(&loaded, to: month.documentPath)
-        return true
     }
 }

@@ -1,6 +1,6 @@
 import AutomergeKit
 
-/// Writing records: a file's JSON becomes the smallest change to its record (SPEC section 4).
+/// Writing records (SPEC section 4): routed to `RecordSaver` in the record's write lanes.
 extension Store {
     /// What a write did, so the mount can refresh the names it shows.
     public struct WriteOutcome: Sendable, Equatable {
@@ -21,351 +21,33 @@ extension Store {
     /// the record (and its images): new document first, then the old.
     /// `reading` is what the writer had read of the record: a field it saves as it read it before a merge
     /// it could not have seen keeps the merged value, and every such value is listed in
-    /// `.minutafs/conflicts` (SPEC 5b, `Edits/SupersededValues.swift`).
+    /// `.minutafs/conflicts` (SPEC 5b, `Edits/SupersededValues.swift`). The decisions are `RecordSaver`'s
+    /// (`Writing/RecordSaver.swift`).
     /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
     public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month, reading: WriterRead = .unknown) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
-        guard bytes.count <= Self.maximumJSONFileSize else {
-            let error = StoreError.rejected(file: displayPath, line: nil, column: nil, reason: .tooLarge(limit: Self.maximumJSONFileSize))
-            recordRejection(error)
-            throw error
-        }
-        // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
-        return try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
-            do throws(StoreError) {
-                let outcome = try writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading, held: held)
-                if case .done(let done) = outcome { noteWrittenBack(done.touchedMonths, by: displayPath) }
+        return try events.noting(refusalsOf: bytes, to: displayPath, limit: Self.maximumJSONFileSize, at: now()) { () throws(StoreError) -> WriteOutcome in
+            // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
+            try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
+                let outcome = try records.writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading, held: held)
+                if case .done(let done) = outcome { deletedMonths.noteWrittenBack(done.touchedMonths, by: displayPath, folder: path) }
                 return outcome
-            } catch {
-                if case .rejected = error {
-                    recordRejection(error)
-                    keepRejected(bytes, file: displayPath)
-                }
-                throw error
             }
         }
-    }
-
-    private func reject(_ reason: RecordInputError, _ file: String, _ locations: [String: (line: Int, column: Int)]) -> StoreError {
-        if case .syntax(let syntax) = reason { return .rejected(file: file, line: syntax.line, column: syntax.column, reason: reason) }
-        let location = reason.field.flatMap { locations[$0] }
-        return .rejected(file: file, line: location?.line ?? 1, column: location?.column ?? 1, reason: reason)
-    }
-
-    /// A record file's JSON as written: its members, where each field is in the text, and its `id`.
-    private struct WrittenRecord {
-        var members: [(key: String, value: JSONValue)]
-        var locations: [String: (line: Int, column: Int)]
-        var id: String?
-    }
-
-    private func parseRecord(_ bytes: [UInt8], displayPath: String) throws(StoreError) -> WrittenRecord {
-        let parsed: JSONValue
-        let locations: [String: (line: Int, column: Int)]
-        do {
-            (parsed, locations) = try JSONParser.parseWithLocations(bytes)
-        } catch {
-            throw reject(.syntax(error), displayPath, [:])
-        }
-        guard case .object(let members) = parsed else { throw reject(.notAnObject(expected: "a JSON object with the record's fields"), displayPath, [:]) }
-        var writtenID: String?
-        if let idValue = parsed["id"] {
-            guard case .string(let text) = idValue, UUIDText.isValid(text) else {
-                if case .string(let text) = idValue { throw reject(.invalidID(text), displayPath, locations) }
-                throw reject(.wrongType(field: "id", expected: "a UUID string"), displayPath, locations)
-            }
-            writtenID = text
-        }
-        return WrittenRecord(members: members, locations: locations, id: writtenID)
-    }
-
-    /// Which record a write to `name` is: the file's own, or the one the written id names (in any
-    /// month), or nil for a new one; with the month whose document holds it.
-    private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
-        let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (id: String, month: Month)? in
-            var shown = try recordFileLocked(named: name, in: month, state: &state)
-            if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
-               try monthView(month, in: &state)?.indexByName[name] == nil {
-                // The name only resolves through a recent save under another name (`tmp.json` of an earlier
-                // `jq … > tmp.json && mv tmp.json f`): the id says which record this is.
-                shown = nil
-            }
-            if let file = shown {
-                if let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id) {
-                    throw reject(.idOfAnotherRecord(writtenID), displayPath, written.locations)
-                }
-                return (file.record.id, file.month)
-            }
-            return nil
-        }
-        if let shown { return shown }
-        guard let writtenID = written.id else { return nil }
-        return try findRecord(writtenID, preferring: month)
-    }
-
-    /// Saves a written record holding the lanes `held`: `.needs` (nothing written) when the record is
-    /// held by, or moves to, a month whose lane it does not hold.
-    private func writeRecord(
-        _ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead, held: WriteClaim
-    ) throws(StoreError) -> LaneOutcome<WriteOutcome> {
-        let written = try parseRecord(bytes, displayPath: displayPath)
-        let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
-        let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
-        let sourceMonth = target?.month ?? month
-        guard held.covers(.month(sourceMonth)) else { return .needs(.month(sourceMonth)) }
-        try documentFiles.requireReadableFile(sourceMonth.documentPath)
-
-        // Edit the held document in place: checked out of the state (and out of `source` while the editor
-        // works), the document is the only reference to its storage, so the edit copies nothing (a copy
-        // costs the whole op set and history, on every save). Nothing is kept unless everything is
-        // valid and saved: on any failure the month goes back as it was saved.
-        let edit = try withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
-            let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath, reading: reading)
-            // Where the record belongs now: where it is, unless this write moved its start out of that month.
-            let destination = filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
-                                          holder: sourceMonth)
-            let changedAt = now()
-            guard destination == sourceMonth else {
-                // A move needs the month as it was before the edit (what the record leaves): it goes back
-                // as last saved, and the move takes the edited document.
-                return .moving(to: destination, object: edit.object, edited: source.document, conflictLines: edit.conflictLines, changedAt: changedAt)
-            }
-            source.invalidateView(changedRecord: id)
-            let changed = try documentFiles.save(&source, to: sourceMonth.documentPath)
-            let outcome = WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
-            return .saved(outcome, conflictLines: edit.conflictLines, changedAt: changedAt)
-        }, keepsChange: { edit in
-            if case .saved = edit { return true }
-            return false
-        }, checkIn: { state, edit in
-            guard case .saved(let outcome, let conflictLines, let changedAt) = edit else { return edit }
-            return .saved(checkInRecordEdit(outcome, displayPath: displayPath, conflictLines: conflictLines, changedAt: changedAt, state: &state),
-                          conflictLines: conflictLines, changedAt: changedAt)
-        })
-        switch edit {
-        case .saved(let outcome, _, _):
-            return .done(outcome)
-        case .moving(let destination, let object, let edited, let conflictLines, let changedAt):
-            // Nothing is written yet: the move runs again holding the destination's lane too.
-            guard held.covers(.month(destination)) else { return .needs(.month(destination)) }
-            let moved = try move(id, object: object, editedDocument: edited, from: sourceMonth, to: destination, oldName: displayPath, changedAt: changedAt)
-            events.noteConflicts(conflictLines)
-            return .done(moved)
-        case nil:
-            // `creatingEmpty` gives a document to every write: nothing reaches here.
-            throw .notFound(displayPath)
-        }
-    }
-
-    /// A record write done under `withCheckedOut`: saved where the record was, or to be moved to another month.
-    private enum RecordEdit: Sendable {
-        case saved(WriteOutcome, conflictLines: [String], changedAt: Int)
-        case moving(to: Month, object: ObjectID, edited: Document, conflictLines: [String], changedAt: Int)
-    }
-
-    /// Applies the written fields to record `id` of `source` (created when the document lacks it), as the
-    /// smallest change: the record's object, its start before the write (nil: a new record; `.some(nil)`:
-    /// one without a start), and the `.minutafs/conflicts` lines for merged values the write replaced.
-    private func applyRecordEdit(
-        _ written: WrittenRecord, id: String, to source: inout LoadedDocument, displayPath: String, reading: WriterRead
-    ) throws(StoreError) -> (object: ObjectID, previousStart: Int64??, conflictLines: [String]) {
-        let currentView: [(key: String, value: JSONValue)]
-        let object: ObjectID
-        var previousStart: Int64?? = nil
-        if let existing = RecordView.object(id, in: source.document) {
-            object = existing
-            previousStart = .some(RecordView.startTime(of: existing, in: source.document))
-            if case .object(let view) = RecordView.json(id: id, record: existing, in: source.document) {
-                currentView = view.filter { $0.key != "id" }
-            } else {
-                currentView = []
-            }
-        } else {
-            do { object = try source.document.putObject(.map, forKey: id) } catch {
-                throw reject(.wrongType(field: "id", expected: "\(error)"), displayPath, written.locations)
-            }
-            currentView = []
-        }
-        // What the writer read: values it saved as read before a merge it could not see stay merged (SPEC 5b).
-        let (fields, conflictLines) = reconcileWithMerges(written.members.filter { $0.key != "id" }, current: currentView, recordID: id,
-                                                          file: displayPath, reading: reading)
-        var editor = ObjectEditor(document: source.document, object: object, rules: FieldRule.record)
-        source.document = Document(actor: actor)
-        do {
-            try editor.applyInPlace(fields, currentView: currentView)
-        } catch {
-            throw reject(error, displayPath, written.locations)
-        }
-        source.document = editor.takeDocument()
-        source.document.setActor(actor)
-        return (object, previousStart, conflictLines)
-    }
-
-    /// The bookkeeping of a saved record edit, in the hold of `state` that checks its month in: the
-    /// conflicts it replaced, when the record changed, and the name it is shown under now.
-    private func checkInRecordEdit(
-        _ outcome: WriteOutcome, displayPath: String, conflictLines: [String], changedAt: Int, state: inout State
-    ) -> WriteOutcome {
-        var outcome = outcome
-        events.noteConflicts(conflictLines)
-        let key = RecordID(outcome.id)
-        if outcome.changed { state.recentChanges.noteChange(of: key, at: changedAt) }
-        // Only the name reported back to the mount; the save is done either way.
-        let view = try? monthView(outcome.month, in: &state)
-        let newName = view.flatMap { view in view.indexByID[key].map { view.files[$0].name } } ?? outcome.fileName
-        if newName != outcome.fileName {
-            // Written under another name (`tmp.json`, or a new start): that name shows the record for a
-            // while, so `mv tmp.json f` and an editor's re-read find it.
-            let now = now()
-            state.recentChanges.noteFormerName(displayPath, of: outcome.id, in: outcome.month, until: now + Self.gracePeriod, now: now)
-        }
-        outcome.fileName = newName
-        return outcome
-    }
-
-    /// The month document a written record belongs in. A record stays in the document that holds it
-    /// (the app files by the phone's zone, which may differ from the store's) unless the write changed
-    /// its start to an instant outside that document's month in the store's zone; a new record goes
-    /// to the month of its start. `previousStart` is nil for a new record, `.some(nil)` for one without
-    /// a start.
-    func filingMonth(previousStart: Int64??, newStart: Int64?, holder: Month) -> Month {
-        guard let newStart, let startMonth = timeZone.month(ofMilliseconds: newStart) else { return holder }
-        if let previousStart, previousStart == newStart { return holder }
-        return startMonth
-    }
-
-    /// Moves a record to another month's document: written there first, then removed from the
-    /// old one, so a crash leaves it in both but never in neither; the move is journaled first, and
-    /// the next store opened finishes it (``finishInterruptedMoves()``). Its images move too. Each
-    /// document is checked out, changed and written with `state` released.
-    private func move(
-        _ id: String, object: ObjectID, editedDocument: Document, from sourceMonth: Month,
-        to destination: Month, oldName: String, changedAt: Int
-    ) throws(StoreError) -> WriteOutcome {
-        try documentFiles.requireReadableFile(destination.documentPath)
-        let journaled = MoveJournal.Move(id: id, source: sourceMonth, destination: destination)
-        // Without a journal entry (state folder full or unwritable) the move still happens, unrepaired.
-        try? moveJournal?.begin(journaled)
-        try copyRecord(id, object: object, from: editedDocument, to: destination, oldName: oldName)
-        try moveImages(RecordView.images(of: object, in: editedDocument), from: sourceMonth, to: destination)
-        try removeMovedRecord(id, object: object, from: sourceMonth, to: destination, written: editedDocument)
-        // Both saves are done: a failure to forget the move only makes the next store check it again.
-        try? moveJournal?.finish(journaled)
-        let newName = withState { state -> String in
-            let now = now()
-            state.recentChanges.noteChange(of: RecordID(id), at: changedAt)
-            state.recentChanges.noteFormerName(oldName, of: id, in: destination, until: now + Self.gracePeriod, now: now)
-            let view = try? monthView(destination, in: &state)
-            return view.flatMap { view in view.indexByID[RecordID(id)].map { view.files[$0].name } } ?? oldName
-        }
-        return WriteOutcome(id: id, month: destination, fileName: newName, changed: true, touchedMonths: [sourceMonth, destination])
-    }
-
-    /// The first half of a move: the record written into `destination`'s document.
-    private func copyRecord(_ id: String, object: ObjectID, from editedDocument: Document, to destination: Month, oldName: String) throws(StoreError) {
-        _ = try withCheckedOut(destination, creatingEmpty: true) { (target: inout LoadedDocument) throws(StoreError) in
-            do {
-                let copy = try target.document.putObject(.map, forKey: id)
-                try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
-            } catch {
-                throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
-            }
-            target.invalidateView(changedRecord: id)
-            try documentFiles.save(&target, to: destination.documentPath)
-        }
-    }
-
-    /// The second half of a move: the record deleted from `sourceMonth`'s document (as it was before
-    /// the edit) and the move remembered. A new record written in a folder of another month was never
-    /// in the old document: that one stays as it is (and is not created empty).
-    private func removeMovedRecord(_ id: String, object: ObjectID, from sourceMonth: Month, to destination: Month, written: Document) throws(StoreError) {
-        _ = try withCheckedOut(sourceMonth) { (old: inout LoadedDocument) throws(StoreError) in
-            guard RecordView.object(id, in: old.document) != nil else { return }
-            withState { state in
-                rememberMove(of: id, object: object, from: sourceMonth, document: old.document, to: destination, written: written, state: &state)
-            }
-            rememberMovesOnDisk()
-            // Fails only when the key is already gone from the old document: then there is nothing to delete.
-            do { try old.document.delete(forKey: id) } catch {}
-            old.invalidateView(changedRecord: id)
-            try documentFiles.save(&old, to: sourceMonth.documentPath)
-        }
-    }
-
-    /// Image files follow their record to its new month folder; those not (or no longer) in the old
-    /// folder are skipped, names that are not plain file names are never used as paths.
-    func moveImages(_ images: [String], from source: Month, to destination: Month) throws(StoreError) {
-        for image in images where FieldRule.isValidFileName(image) {
-            let from = absolute(source.folderPath + "/" + image)
-            guard BackingFiles.status(from)?.isRegularFile == true else { continue }
-            try BackingFiles.makeDirectories(absolute(destination.folderPath))
-            try BackingFiles.move(from, to: absolute(destination.folderPath + "/" + image))
-        }
-    }
-
-    /// The record a file name shows, also through the grace period after a move.
-    func recordFileLocked(named name: String, in month: Month, state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? {
-        if let view = try monthView(month, in: &state), let index = view.indexByName[name] { return (view.files[index], month) }
-        if let moved = state.recentChanges.formerName(month.folderPath + "/" + name, now: now()),
-           let view = try monthView(moved.month, in: &state), let index = view.indexByID[RecordID(moved.id)] {
-            return (view.files[index], moved.month)
-        }
-        return nil
-    }
-
-    /// Finds a record by id (any case), in `month` first, then in every month.
-    /// Each month is read as a reader reads it (`recordFiles(in:)`): loaded, if it must be, without the
-    /// state lock.
-    func findRecord(_ id: String, preferring month: Month) throws(StoreError) -> (id: String, month: Month)? {
-        let key = RecordID(id)
-        for candidate in [month] + (try months()).filter({ $0 != month }) {
-            if let file = try recordFiles(in: candidate).first(where: { RecordID($0.id) == key }) {
-                return (file.id, candidate)
-            }
-        }
-        return nil
     }
 
     /// `mv` of one record file onto another: allowed only when both names show the same record (a
     /// temporary name a save just wrote, see ``writeRecordFile(_:named:in:)``), and then nothing is
     /// left to do but forget the temporary name. Renaming a record's file to another record's is refused.
     public func renameRecordFile(named name: String, in month: Month, to newName: String, in newMonth: Month) throws(StoreError) {
-        try withPrepared(month, newMonth) { (state: inout State) throws(StoreError) in
-            guard let source = try recordFileLocked(named: name, in: month, state: &state) else { throw .notFound(month.folderPath + "/" + name) }
-            guard let destination = try recordFileLocked(named: newName, in: newMonth, state: &state),
-                  RecordID(destination.record.id) == RecordID(source.record.id) else {
-                // Record names come from their startTime; renaming one would change nothing.
-                throw .system(file: month.folderPath + "/" + name, operation: "rename", errno: .notPermitted) // EPERM
-            }
-            state.recentChanges.forgetFormerName(month.folderPath + "/" + name)
-        }
+        try records.renameRecordFile(named: name, in: month, to: newName, in: newMonth)
     }
 
     /// Deletes the record a file shows, and its image files.
     public func deleteRecordFile(named name: String, in month: Month) throws(StoreError) {
         // The month's lane first; a name that finds a record another month holds asks for that lane too.
         try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<Void> in
-            let shown = try withPrepared(month) { (state: inout State) throws(StoreError) -> (record: RecordFile, month: Month)? in
-                try recordFileLocked(named: name, in: month, state: &state)
-            }
-            guard let (file, recordMonth) = shown else {
-                throw .notFound(month.folderPath + "/" + name)
-            }
-            guard held.covers(.month(recordMonth)) else { return .needs(.month(recordMonth)) }
-            try documentFiles.requireReadableFile(recordMonth.documentPath)
-            let deleted = try withCheckedOut(recordMonth) { (loaded: inout LoadedDocument) throws(StoreError) -> [String] in
-                let images = RecordView.object(file.id, in: loaded.document).map { RecordView.images(of: $0, in: loaded.document) } ?? []
-                do { try loaded.document.delete(forKey: file.id) } catch { throw .notFound(month.folderPath + "/" + name) }
-                loaded.invalidateView(changedRecord: file.id)
-                try documentFiles.save(&loaded, to: recordMonth.documentPath)
-                return images
-            }
-            guard let images = deleted else { throw .notFound(month.folderPath + "/" + name) }
-            for image in images where FieldRule.isValidFileName(image) {
-                let imagePath = absolute(recordMonth.folderPath + "/" + image)
-                if BackingFiles.status(imagePath)?.isRegularFile == true { try BackingFiles.remove(imagePath) }
-            }
-            return .done(())
+            try records.deleteRecordFile(named: name, in: month, held: held)
         }
     }
 }

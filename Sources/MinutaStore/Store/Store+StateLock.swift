@@ -1,31 +1,10 @@
 import Synchronization
 
-/// The store's write lanes and its state lock, and what happens as `state` is released. Lock order
+/// The store's write lanes. Lock order
 /// (docs/ARCHITECTURE.md, "Locks"): `StoreSynchronizer`'s pass lock, then the write lanes, then `state`, then the leaf locks
 /// (`deletedMonths`, `publishedViews`, `events`, `unreadable`, `documentFiles`' `supersededValues`, the view cache's
 /// trim clock), none of which is held while another is taken.
 extension Store {
-    /// Runs `body` holding `state`. Before the lock is released, the month views the body changed are
-    /// published to the readers that do not take it (`PublishedViews`); after, the view cache entries
-    /// the body rendered are written, so no cache file is written under the lock.
-    func withState<R: Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
-        let (result, cacheWrites) = state.withLock { (state: inout State) -> (Result<R, E>, [(entry: MonthViewCache.Entry, key: [UInt8])]) in
-            let result: Result<R, E>
-            do throws(E) { result = .success(try body(&state)) } catch { result = .failure(error) }
-            let changed = state.months.takeChangedMonths()
-            let loadedCount = state.months.loaded.count + (state.tags == nil ? 0 : 1)
-            if !changed.isEmpty || loadedCount != state.publishedLoadedCount {
-                // Readers take this lock for every read: it is not taken when there is nothing new.
-                publishedViews.publish(changed.map { ($0, state.months.view(of: $0)) }, loadedDocumentCount: loadedCount)
-                state.publishedLoadedCount = loadedCount
-            }
-            defer { state.pendingCacheWrites = [] }
-            return (result, state.pendingCacheWrites)
-        }
-        for write in cacheWrites { viewCache?.store(write.entry, for: write.key) }
-        return try result.get()
-    }
-
     /// Runs `body` on one of the store's writer threads (`DocumentWriters`, below the readers' CPU
     /// priority) holding the write lanes `claim` names (taken before `state`, never inside it): the
     /// change of those documents under way. Its file I/O runs with `state` released, so readers are not
@@ -42,36 +21,13 @@ extension Store {
 
     /// `withDocumentWrites` for a change that learns which documents it changes only as it runs (a record
     /// saved under a month but held by another, or moved to another): `body` is told what it holds and
-    /// returns `.needs` (having written nothing) when it needs more; it then runs again from the start
-    /// holding both.
+    /// returns `.needs` (having written nothing) when it needs more (`WriteLanes.run(growing:_:)`).
     func withDocumentWrites<R: Sendable>(
         growing claim: WriteClaim, _ body: (WriteClaim) throws(StoreError) -> LaneOutcome<R>
     ) throws(StoreError) -> R {
         let result = writers.run { () -> Result<R, StoreError> in
-            var held = claim
-            while true {
-                let current = held
-                let outcome: LaneOutcome<R>
-                do throws(StoreError) {
-                    outcome = try writeLanes.run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) })
-                } catch {
-                    return .failure(error)
-                }
-                switch outcome {
-                case .done(let result):
-                    return .success(result)
-                case .needs(let more):
-                    // A change that asks again for what it holds would ask forever: it gets the whole store.
-                    held = current.covers(more) ? .wholeStore : current.union(more)
-                }
-            }
+            do throws(StoreError) { return .success(try writeLanes.run(growing: claim, body)) } catch { return .failure(error) }
         }
         return try result.get()
     }
-}
-
-/// What a change run by `withDocumentWrites(growing:_:)` came to: done, or in need of more lanes.
-enum LaneOutcome<R: Sendable>: Sendable {
-    case done(R)
-    case needs(WriteClaim)
 }

@@ -37,7 +37,7 @@ extension Store {
     }
 
     public func status() -> Status {
-        let loaded = publishedViews.loadedDocumentCount
+        let loaded = replicas.publishedViews.loadedDocumentCount + (replicas.tags.isHeld ? 1 : 0)
         let noted = events.snapshot
         let passes = synchronizationPasses.snapshot
         return Status(documentsLoaded: loaded, documentsSaved: noted.savedDocumentCount,
@@ -56,48 +56,14 @@ extension Store {
         events.noteDeferredFailure("\(what) failed after the program was told it succeeded: \(error); \(outcome)")
     }
 
+    /// The concurrent values of one record (`Events/ConflictReport.swift`).
     public func conflictLines(forRecord id: String, in month: Month) throws(StoreError) -> [String] {
-        guard let document = try document(of: month), let object = RecordView.object(id, in: document) else { return [] }
-        return ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: ConcurrentValueLines.recordDateKeys)
+        try conflicts.lines(forRecord: id, in: month)
     }
 
-    /// Every field of every loaded document with concurrent values.
+    /// Every field of every loaded document with concurrent values, the values merges and saves
+    /// replaced, and edits lost to deletions (`Events/ConflictReport.swift`).
     public func conflictReport() throws(StoreError) -> [String] {
-        var lines = events.snapshot.conflictLines
-        let tags = try tagsDocument()
-        for tag in TagView.tags(in: tags) { lines += ConcurrentValueLines.lines(of: tag.object, in: tags, label: "tags.json " + tag.id, dateKeys: ConcurrentValueLines.tagDateKeys) }
-        for month in try months() {
-            let files = try recordFiles(in: month)
-            // Edits of records deleted at the same time on another device (`LostEdits`).
-            lines += try lostEditLines(in: month)
-            // A parked month without concurrent values is not loaded again just to find none.
-            if withState({ $0.months.parked[month]?.hasConflicts == false }) { continue }
-            guard let document = try document(of: month) else { continue }
-            for file in files {
-                guard let object = RecordView.object(file.id, in: document) else { continue }
-                lines += ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + file.name, dateKeys: ConcurrentValueLines.recordDateKeys)
-            }
-        }
-        return lines
-    }
-}
-
-extension Store {
-    /// `LostEdits.lines` of a month's document, kept by its file's version (or its heads, for a
-    /// document that holds what its file lacks), so `.minutafs/conflicts` reads each history once.
-    func lostEditLines(in month: Month) throws(StoreError) -> [String] {
-        let identity = BackingFiles.status(absolute(month.documentPath))?.identity
-        if let identity, let known = lostEditCache.withLock({ $0[month] }), known.identity == identity, known.heads == nil {
-            return known.lines
-        }
-        guard let (document, fileIdentity) = try heldDocumentAndFile(of: month) else { return [] }
-        let heads = fileIdentity == nil ? document.heads : nil
-        if let known = lostEditCache.withLock({ $0[month] }), let heads, known.heads == heads { return known.lines }
-        let lines: [String]
-        do { lines = try LostEdits.lines(in: document, month: month) } catch {
-            throw .documentOperationFailed(file: month.documentPath, operation: "reading its history for lost edits", cause: error)
-        }
-        lostEditCache.withLock { $0[month] = (fileIdentity ?? identity, heads, lines) }
-        return lines
+        try conflicts.lines()
     }
 }

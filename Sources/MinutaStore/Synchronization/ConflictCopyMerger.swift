@@ -14,10 +14,10 @@ struct ConflictCopyMerger {
         // The folders where documents and their conflict copies live: the top and each year's.
         for folder in [""] + (try store.years()).map({ "records/" + $0 }) {
             let prefix = folder.isEmpty ? "" : folder + "/"
-            for name in try BackingFiles.listDirectory(folder.isEmpty ? store.path : store.absolute(folder)) {
+            for name in try BackingFiles.listDirectory(folder.isEmpty ? store.path : store.replicas.absolute(folder)) {
                 guard let match = ConflictCopyName.match(name) else { continue }
                 if folder.isEmpty ? match.primaryName != "tags.automerge" : match.primaryName == "tags.automerge" { continue }
-                guard BackingFiles.status(store.absolute(prefix + name))?.isRegularFile == true else { continue }
+                guard BackingFiles.status(store.replicas.absolute(prefix + name))?.isRegularFile == true else { continue }
                 result.append((prefix + name, prefix + match.primaryName))
             }
         }
@@ -42,7 +42,7 @@ struct ConflictCopyMerger {
             do throws(StoreError) {
                 let report = try store.withDocumentWrites(.document(primary)) { () throws(StoreError) -> MergeReport? in
                     // Listed with no lane held: another merge (`minutafs merge`) may have taken it since.
-                    guard BackingFiles.status(store.absolute(copy))?.isRegularFile == true else { return nil }
+                    guard BackingFiles.status(store.replicas.absolute(copy))?.isRegularFile == true else { return nil }
                     return try merge(copy, into: primary)
                 }
                 if let report { reports.append(report) }
@@ -57,7 +57,7 @@ struct ConflictCopyMerger {
     private func merge(_ copy: String, into primary: String) throws(StoreError) -> MergeReport {
         // Merging into a document that does not load would need writing over it: the copy waits.
         try store.documentFiles.requireReadableFile(primary)
-        let bytes = try BackingFiles.read(store.absolute(copy))
+        let bytes = try BackingFiles.read(store.replicas.absolute(copy))
         let incoming: Document
         do {
             incoming = try Document.load(bytes)
@@ -71,14 +71,14 @@ struct ConflictCopyMerger {
             return false
         }
         if let month = Month(documentPath: primary) {
-            let checkedIn = try store.withCheckedOut(month, creatingEmpty: true, change: { (loaded: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+            let checkedIn = try store.replicas.withCheckedOut(month, creatingEmpty: true, change: { (loaded: inout LoadedDocument) throws(StoreError) -> CopyMerge in
                 try mergeAndSave(incoming, from: copy, into: &loaded, primary: primary)
             }, keepsChange: keepsChange)
             // `creatingEmpty` gives a document to every merge: nothing is nil here.
             guard let checkedIn else { throw .notFound(primary) }
             merged = checkedIn
         } else {
-            merged = try store.withTagsDocument(change: { (tags: inout LoadedDocument) throws(StoreError) -> CopyMerge in
+            merged = try store.replicas.withTagsDocument(change: { (tags: inout LoadedDocument) throws(StoreError) -> CopyMerge in
                 try mergeAndSave(incoming, from: copy, into: &tags, primary: primary)
             }, keepsChange: keepsChange)
         }
@@ -86,7 +86,7 @@ struct ConflictCopyMerger {
         case .quarantined(let report):
             return report
         case .merged(let added):
-            try BackingFiles.remove(store.absolute(copy))
+            try BackingFiles.remove(store.replicas.absolute(copy))
             store.events.countMergedCopy("\(copy) into \(primary)")
             return MergeReport(copy: copy, primary: primary, outcome: .merged(newChanges: added))
         }

@@ -19,13 +19,10 @@ struct DocumentSynchronizer {
         // The holder index is built by the first month view or `indexRecordHolders` (not here: a
         // mount's first pass runs before it serves); once built, every pass keeps it current. Looked
         // at in no write lane: a save meanwhile only makes the next pass look again.
-        let known = store.withState { $0.recordHolders.lastUpdate == nil ? nil : $0.recordHolders.identities }
-        let scan = known.map { store.scanRecordHolders(known: $0) }
+        let scan = store.replicas.scanRecordHoldersIfBuilt()
         var changed = try synchronizeMonths()
         // A record another document now holds too (or no longer does) is shown in one month only.
-        let holders = store.withState { state -> [Month] in
-            state.recordHolders.lastUpdate == nil ? [] : Array(store.refreshRecordHolders(in: &state, scan: scan))
-        }
+        let holders = store.replicas.refreshBuiltRecordHolders(scan: scan)
         for month in holders where !changed.contains(month.documentPath) { changed.append(month.documentPath) }
         if try synchronizeTags() { changed.append("tags.automerge") }
         return changed + synchronizeUnreadableFiles()
@@ -34,16 +31,14 @@ struct DocumentSynchronizer {
     /// Merges the held month documents (decoded or parked) whose files changed, each in its own write
     /// lane (a save of another month goes on meanwhile); returns their paths.
     private func synchronizeMonths() throws(StoreError) -> [String] {
-        let held = store.withState { state -> [(month: Month, identity: BackingFiles.Identity?)] in
-            state.months.loaded.map { ($0.key, $0.value.identity) } + state.months.parked.map { ($0.key, $0.value.identity) }
-        }
+        let held = store.replicas.heldMonthFiles()
         var changed: [String] = []
         for (month, identity) in held.sorted(by: { $0.month < $1.month }) {
             let file = month.documentPath
             guard fileChanged(file, since: identity) else { continue }
             // Looked at again in the lane (`refresh`): the change seen may be this store's own save.
             let gained = try store.withDocumentWrites(.month(month)) { () throws(StoreError) -> Bool? in
-                try store.withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                try store.replicas.withCheckedOut(month) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
                     try refresh(&loaded, file: file)
                 }
             }
@@ -54,9 +49,9 @@ struct DocumentSynchronizer {
 
     /// Merges the held tags document if its file changed; whether it gained changes.
     private func synchronizeTags() throws(StoreError) -> Bool {
-        guard store.withState({ $0.tags != nil }) else { return false }
+        guard store.replicas.holds("tags.automerge") else { return false }
         return try store.withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
-            try store.withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
+            try store.replicas.withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
                 try refresh(&tags, file: "tags.automerge")
             }
         }
@@ -65,7 +60,7 @@ struct DocumentSynchronizer {
     /// Whether a held document's file is there and is another version than the one the store last read
     /// or wrote (`held`), or, for a file known not to load, than the version that did not load.
     private func fileChanged(_ file: String, since held: BackingFiles.Identity?) -> Bool {
-        guard let status = BackingFiles.status(store.absolute(file)) else { return false }
+        guard let status = BackingFiles.status(store.replicas.absolute(file)) else { return false }
         return store.unreadable.hasChanged(file, to: status.identity, since: held)
     }
 
@@ -73,11 +68,7 @@ struct DocumentSynchronizer {
     /// Returns those whose state changed.
     private func synchronizeUnreadableFiles() -> [String] {
         let files = store.unreadable.all
-        let notHeld = store.withState { state in
-            files.keys.filter { file in
-                !(file == "tags.automerge" ? state.tags != nil : Month(documentPath: file).map { state.months[$0] != nil } ?? false)
-            }
-        }
+        let notHeld = files.keys.filter { !store.replicas.holds($0) }
         var changed: [String] = []
         for file in notHeld.sorted() {
             guard store.documentFiles.stillUnreadable(file) == nil else { continue }

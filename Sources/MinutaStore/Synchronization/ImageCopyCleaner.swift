@@ -12,7 +12,7 @@ struct ImageCopyCleaner {
     func removeIdenticalCopies() throws(StoreError) -> [MergeReport] {
         var reports: [MergeReport] = []
         for month in try store.months() {
-            let folder = store.absolute(month.folderPath)
+            let folder = store.replicas.absolute(month.folderPath)
             guard BackingFiles.status(folder)?.isDirectory == true else { continue }
             let candidates = try BackingFiles.listDirectory(folder).compactMap { name -> (copy: String, original: String)? in
                 guard let original = ImageConflictCopyName.original(ofCopy: name), PassThroughFile.imageOwner(original) != nil else { return nil }

@@ -18,7 +18,7 @@ final class MonthPrefetcher: Sendable {
         guard !fresh.isEmpty else { return }
         queue.async { [self] in
             for month in fresh {
-                store.prefetch(month)
+                store.replicas.prefetch(month)
                 _ = pending.withLock { $0.remove(month) }
             }
         }

@@ -20,7 +20,7 @@ public final class StoreView: Sendable {
 
     /// The time of a folder with nothing in the backing folder to take a time from (see `folderTime`).
     private let openedAt: Int
-    /// Loads a listed year's months ahead of the reader (`Store+Prefetch.swift`).
+    /// Loads a listed year's months ahead of the reader (`Replica/MonthReplicas+Prefetch.swift`).
     let prefetcher: MonthPrefetcher
     /// Told the paths that changed other than through the mount's own request (`setChangeHandler`).
     let changeHandler = Mutex<ChangeHandler?>(nil)
@@ -61,7 +61,7 @@ public final class StoreView: Sendable {
     }
 
     /// Work a mount starts once it serves: the index of which month documents hold which records
-    /// (`Store+DuplicateRecords.swift`), built on the background thread instead of by the first
+    /// (`Replica/MonthReplicas+RecordHolders.swift`), built on the background thread instead of by the first
     /// listing. `changed` gets the documents whose months show other records once it is built.
     public func startBackgroundWork(changed: @escaping @Sendable ([String]) -> Void) {
         store.willIndexRecordHolders()
@@ -268,7 +268,7 @@ public final class StoreView: Sendable {
         case .controlFile:
             return TreeAttributes(isDirectory: false, size: try storeContents(ofPath: path).count, modificationSeconds: now, modificationNanoseconds: 0, isWritable: false)
         case .passThrough(let relative, _):
-            guard let status = store.passThroughStatus(relative), !Store.isHiddenBackingName(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
+            guard let status = store.passThroughStatus(relative), !PassThroughFiles.isHidden(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
             return TreeAttributes(isDirectory: status.isDirectory, size: status.size, modificationSeconds: status.modificationSeconds,
                               modificationNanoseconds: status.modificationNanoseconds, isWritable: true)
         }
@@ -320,7 +320,7 @@ public final class StoreView: Sendable {
             default: return Array(try store.conflictReport().joined().utf8)
             }
         case .passThrough(let relative, _):
-            guard !Store.isHiddenBackingName(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
+            guard !PassThroughFiles.isHidden(BackingFiles.lastComponent(relative)) else { throw .notFound(path) }
             return try store.passThroughContents(relative)
         default:
             throw .invalidName(path)
@@ -387,7 +387,7 @@ public final class StoreView: Sendable {
 
     /// Whether the tree stores a file of this name itself (else the mount keeps it as a scratch file).
     public func accepts(fileNamed name: String, inDirectory path: String) -> Bool {
-        guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name) else { return false }
+        guard !ScratchName.isScratch(name), !PassThroughFiles.isHidden(name) else { return false }
         guard let place = try? place(of: path), !Self.isHeldWhileWritten(name, in: place) else { return false }
         switch place {
         case .control: return false
@@ -403,7 +403,7 @@ public final class StoreView: Sendable {
     /// temporary half of a write-then-rename save (`x.json.new`, `x.json.tmp.123`, Qt's `x.json.aBc123`),
     /// which must never reach the synced folder.
     public func settles(fileNamed name: String, inDirectory path: String) -> Bool {
-        guard !ScratchName.isScratch(name), !Store.isHiddenBackingName(name), let place = try? place(of: path) else { return false }
+        guard !ScratchName.isScratch(name), !PassThroughFiles.isHidden(name), let place = try? place(of: path) else { return false }
         return Self.isHeldWhileWritten(name, in: place)
     }
 

@@ -82,6 +82,23 @@ final class WriteLanes: Sendable {
         return try body()
     }
 
+    /// `run` for a change that learns which documents it changes only as it runs (a record saved under a
+    /// month but held by another, or moved to another): `body` is told what it holds and returns `.needs`
+    /// (having written nothing) when it needs more; its lanes are then released and it runs again from the
+    /// start holding both. A change that asks again for what it holds would ask forever: it gets the whole store.
+    func run<R>(growing claim: WriteClaim, _ body: (WriteClaim) throws(StoreError) -> LaneOutcome<R>) throws(StoreError) -> R {
+        var held = claim
+        while true {
+            let current = held
+            switch try run(current, { () throws(StoreError) -> LaneOutcome<R> in try body(current) }) {
+            case .done(let result):
+                return result
+            case .needs(let more):
+                held = current.covers(more) ? .wholeStore : current.union(more)
+            }
+        }
+    }
+
     /// How a change enters: in place (its thread already holds what it claims), at once, or after waiting.
     private enum LaneEntry {
         case inPlace, granted, wait(DispatchSemaphore)

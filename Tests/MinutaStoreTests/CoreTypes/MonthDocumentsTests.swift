@@ -24,13 +24,13 @@ struct MonthDocumentsTests {
     func decodedOrParked() {
         var months = MonthDocuments()
         months.park(Self.january, as: Self.parked(view: ["p.json"]))
-        #expect(months.parked[Self.january] != nil)
+        #expect(months.parked(Self.january) != nil)
         months[Self.january] = Self.loaded(view: ["d.json"])
-        #expect(months.parked[Self.january] == nil)
+        #expect(months.parked(Self.january) == nil)
         #expect(months[Self.january] != nil)
         months.park(Self.january, as: Self.parked(view: ["p.json"]))
         #expect(months[Self.january] == nil)
-        #expect(months.parked[Self.january] != nil)
+        #expect(months.parked(Self.january) != nil)
     }
 
     @Test("the view of a month is its parked form's or its decoded document's")
@@ -55,7 +55,7 @@ struct MonthDocumentsTests {
         months.dropParkedView(of: Self.january)  // not parked: nothing changes
         #expect(months.takeChangedMonths().isEmpty)
         months.dropParkedView(of: Self.february)
-        #expect(months.parked[Self.february]?.view == nil)
+        #expect(months.parked(Self.february)?.view == nil)
         #expect(months.takeChangedMonths() == [Self.february])
         months.dropParkedView(of: Self.february)  // already without a view
         #expect(months.takeChangedMonths().isEmpty)

@@ -2,10 +2,10 @@ import AutomergeKit
 
 /// The month views kept between mounts (`Backing/MonthViewCache.swift`): a month whose file
 /// has a view in the cache is listed and read from it, parked, without decoding the document.
-extension Store {
+extension MonthReplicas {
     /// The month's view from the cache, the month parked with it; nil when the cache has none for the
     /// file as it is, or when one of its records may be held by another month's document (then the
-    /// document decides which copy is shown, `Store+DuplicateRecords.swift`).
+    /// document decides which copy is shown, `MonthReplicas+RecordHolders.swift`).
     func cachedMonthView(_ month: Month, in state: inout State) -> MonthView? {
         guard let cached = cachedEntry(of: month) else { return nil }
         return installCachedView(month, cached, in: &state)

@@ -6,7 +6,7 @@ import AutomergeKit
 /// another short hold. Meanwhile the month stays listed and readable as it was last saved: what it
 /// leaves in `state` is its parked form (the bytes, identity and view it was last saved with), which a
 /// reader may decode; the check-in replaces whatever is there.
-extension Store {
+extension MonthReplicas {
     /// Changes a month's document the one way it is done: checked out of `state` in a short hold (its
     /// parked form left for readers), changed by `change` with `state` released (the save's fsyncs and
     /// exchange included), and checked in again, so no path can forget to put it back:
@@ -42,24 +42,13 @@ extension Store {
         }
     }
 
-    /// `withCheckedOut` for the tags document: loaded (decoded without `state` when it is not held yet),
-    /// changed by `change` with `state` released, and put in place with `checkIn` in one hold of `state`
-    /// when `change` returns and `keepsChange` says so; when it throws or the change is not kept, the
-    /// store goes on holding the tags as they were. Runs in the caller's write lanes (`withDocumentWrites`).
+    /// `withCheckedOut` for the tags document (`TagsReplica.withChange`): changed by `change` with no lock
+    /// held, and put in place when `change` returns and `keepsChange` says so; when it throws or the
+    /// change is not kept, the store goes on holding the tags as they were. Runs in the tags' write lane.
     func withTagsDocument<R: Sendable>(
-        change: (inout LoadedDocument) throws(StoreError) -> R,
-        keepsChange: (R) -> Bool = { _ in true },
-        checkIn: (inout State, R) -> R = { _, result in result }
+        change: (inout LoadedDocument) throws(StoreError) -> R, keepsChange: (R) -> Bool = { _ in true }
     ) throws(StoreError) -> R {
-        prepareTags()
-        var loaded = try withState { (state: inout State) throws(StoreError) -> LoadedDocument in try loadTags(in: &state) }
-        let result = try change(&loaded)
-        guard keepsChange(result) else { return result }
-        let checkedIn = loaded
-        return withState { state in
-            state.tags = checkedIn
-            return checkIn(&state, result)
-        }
+        try tags.withChange(change, keepsChange: keepsChange)
     }
 
     /// The month's document, decoded, taken out of `state` for a change (its parked form left in its
@@ -103,19 +92,5 @@ extension Store {
                                       savedBytes: bytes, lastReadHeads: edited.lastReadHeads)
         restored.appendedBytes = edited.appendedBytes
         return restored
-    }
-
-    /// Writes the moves to `MovedRecordMemory` (keeping its newest ones), with `state` released. A
-    /// failure is logged: the edits it would carry stay in the old month's document, and this mount
-    /// still carries them.
-    func rememberMovesOnDisk() {
-        guard let movedRecordMemory else { return }
-        let moves = withState { $0.movedAway.all }
-        do throws(StoreError) {
-            let kept = try movedRecordMemory.save(moves)
-            withState { state in state.movedAway.forgetNotKept(of: moves, kept: kept) }
-        } catch {
-            log("cannot remember moved records in \(movedRecordMemory.path): \(error)")
-        }
     }
 }

@@ -5,7 +5,7 @@ import AutomergeKit
 /// readers of other months are not held up; the result is installed under the lock only if nobody
 /// loaded the month meanwhile. `MonthPrefetcher` calls ``prefetch(_:)`` on another thread for each month
 /// of a year folder when it is listed (`grep -r`, `find` and backups read them one after the other).
-extension Store {
+extension MonthReplicas {
     /// Loads and renders `month` unless it is held already.
     func prefetch(_ month: Month) {
         _ = try? withPrepared(month) { (state: inout State) throws(StoreError) in _ = try monthView(month, in: &state) }
@@ -45,7 +45,7 @@ extension Store {
             case .done(let result):
                 return result
             case .fileUnknown(let month):
-                files[month] = .some(BackingFiles.status(readable(month.documentPath)))
+                files[month] = .some(BackingFiles.status(listing.readable(month.documentPath)))
             case .takenOut:
                 files = [:]
                 attempt += 1
@@ -63,7 +63,7 @@ extension Store {
             guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return .yes }
             return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil } ? .yes : .no
         }
-        if let parked = state.months.parked[month] { return !needsDocument && parked.view != nil ? .yes : .no }
+        if let parked = state.months.parked(month) { return !needsDocument && parked.view != nil ? .yes : .no }
         guard let file else { return .fileUnknown }
         return file == nil || unreadable.stillUnreadable(month.documentPath, identity: file?.identity) != nil ? .yes : .no
     }
@@ -87,14 +87,14 @@ extension Store {
         let others: [(month: Month, parked: ParkedMonth?)] = withState { state in
             guard state.recordHolders.lastUpdate != nil, state.months.view(of: month) == nil else { return [] }
             return state.recordHolders.monthsSharingRecords(with: month).sorted()
-                .filter { state.months[$0] == nil }.map { ($0, state.months.parked[$0]) }
+                .filter { state.months[$0] == nil }.map { ($0, state.months.parked($0)) }
         }
         for (other, parked) in others {
             let loaded: LoadedDocument?
-            if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? readDocumentToHold(other.documentPath) }
+            if let parked { loaded = try? parked.decoded(actor: actor, month: other) } else { loaded = try? reader.readToHold(other.documentPath) }
             guard let loaded else { continue }  // the render says why, or finds no copy there
             withState { state in
-                guard state.months[other] == nil, state.months.parked[other]?.identity == parked?.identity else { return }
+                guard state.months[other] == nil, state.months.parked(other)?.identity == parked?.identity else { return }
                 state.months[other] = loaded
             }
         }
@@ -108,7 +108,7 @@ extension Store {
         }
         let need: Need = withState { state in
             if state.months[month] != nil || (!needsDocument && state.months.view(of: month) != nil) { return .nothing }
-            if let parked = state.months.parked[month] {
+            if let parked = state.months.parked(month) {
                 return .parked(bytes: parked.bytes, identity: parked.identity, lastReadHeads: parked.lastReadHeads)
             }
             return unreadable.isKnown(month.documentPath) ? .nothing : .file
@@ -122,33 +122,23 @@ extension Store {
             let loaded = LoadedDocument(document: document, identity: identity, view: nil, savedChangeCount: document.changeCount,
                                         savedBytes: bytes, lastReadHeads: heads)
             withState { state in
-                guard let parked = state.months.parked[month], needsDocument || parked.view == nil, parked.identity == identity else { return }
+                guard let parked = state.months.parked(month), needsDocument || parked.view == nil, parked.identity == identity else { return }
                 install(loaded, as: month, in: &state)
             }
         case .file:
             if let cached = cachedEntry(of: month) {
                 withState { state in
-                    guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                    guard state.months[month] == nil, state.months.parked(month) == nil else { return }
                     _ = installCachedView(month, cached, in: &state)
                 }
                 return
             }
             // A file that does not load is noted here; `monthView` says so under the lock.
-            guard let loaded = try? readDocumentToHold(month.documentPath) else { return }
+            guard let loaded = try? reader.readToHold(month.documentPath) else { return }
             withState { state in
-                guard state.months[month] == nil, state.months.parked[month] == nil else { return }
+                guard state.months[month] == nil, state.months.parked(month) == nil else { return }
                 install(loaded, as: month, in: &state)
             }
-        }
-    }
-
-    /// Loads the tags document without `state` unless it is held (a file that does not load is noted;
-    /// `loadTags` then says so under the lock).
-    func prepareTags() {
-        guard withState({ $0.tags == nil }) else { return }
-        guard let loaded = try? readDocumentToHold("tags.automerge") else { return }
-        withState { state in
-            if state.tags == nil { state.tags = loaded }
         }
     }
 
@@ -173,7 +163,7 @@ extension Store {
     }
 }
 
-/// What one attempt of `Store.withPrepared` came to.
+/// What one attempt of `MonthReplicas.withPrepared` came to.
 private enum PreparedRead<R: Sendable>: Sendable {
     case done(R)
     /// A month was taken out between its preparation and the read: prepared again.

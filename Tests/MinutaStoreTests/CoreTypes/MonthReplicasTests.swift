@@ -1,0 +1,137 @@
+import AutomergeKit
+import Foundation
+@testable import MinutaStore
+import Testing
+import TestSupport
+
+/// `MonthReplicas` alone, over a folder of its own (no `Store` around it): it loads a month from its
+/// file on first use, renders its view once per version of the document, serves the new records after
+/// a change checked out and in, puts a month back as last saved when a change fails, and publishes
+/// every view it renders to readers that take no lock.
+struct MonthReplicasTests {
+    static let january = Month(year: 2024, month: 1)!
+    static let clock = 1_704_067_200
+
+    struct Setup {
+        let path: String
+        let replicas: MonthReplicas
+
+        init(in folder: String) throws {
+            path = folder + "/store"
+            try FileManager.default.createDirectory(atPath: path + "/records/2024", withIntermediateDirectories: true)
+            let events = StoreEvents(log: { _ in })
+            let unreadable = UnreadableFiles()
+            let actor = ActorID.random()
+            let backingFolder = BackingFolder(path: path, events: events)
+            let files = DocumentFiles(folder: backingFolder, actor: actor, unreadable: unreadable, events: events, clock: { MonthReplicasTests.clock })
+            let reader = WaitingCopyReader(path: path, actor: actor, isMerging: false)
+            let listing = MonthListing(backingFolder: backingFolder, deletedMonths: DeletedDocuments(events: events), waitingCopyReader: reader)
+            replicas = MonthReplicas(path: path, actor: actor, timeZone: .utc, clock: { MonthReplicasTests.clock }, documentFiles: files,
+                                     unreadable: unreadable, waitingCopyReader: reader, listing: listing, viewCache: nil, indexesRecordHolders: true)
+        }
+
+        /// Writes a month document holding records `numbers` (starting on 2024-01-15 at that hour).
+        func writeMonth(_ numbers: [Int]) throws {
+            var document = Document()
+            for number in numbers { try MonthReplicasTests.add(number, to: &document) }
+            try Data(document.save()).write(to: URL(fileURLWithPath: path + "/" + MonthReplicasTests.january.documentPath))
+        }
+    }
+
+    static func id(_ number: Int) -> String { "0A000000-0000-4000-8000-\(String(format: "%012d", number))" }
+
+    static func add(_ number: Int, to document: inout Document) throws {
+        let record = try document.putObject(.map, forKey: id(number))
+        try document.put(.timestamp(1_705_276_800_000 + Int64(number) * 3_600_000), forKey: "startTime", in: record)
+        try document.put(.string("record \(number)"), forKey: "comment", in: record)
+    }
+
+    @Test("a month is loaded from its file on first read and its view published for readers that take no lock")
+    func firstReadLoadsAndPublishes() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1, 2])
+            #expect(setup.replicas.publishedViews.view(of: Self.january) == nil)
+            let files = try setup.replicas.recordFiles(in: Self.january)
+            #expect(files.map(\.id) == [Self.id(1), Self.id(2)])
+            #expect(setup.replicas.publishedViews.view(of: Self.january)?.files.map(\.id) == [Self.id(1), Self.id(2)])
+            #expect(try setup.replicas.recordFile(named: files[1].name, in: Self.january)?.id == Self.id(2))
+            #expect(try setup.replicas.recordFile(named: "nothing.json", in: Self.january) == nil)
+        }
+    }
+
+    @Test("a month with no document file has no records and no document")
+    func absentMonth() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            #expect(try setup.replicas.recordFiles(in: Self.january).isEmpty)
+            #expect(try setup.replicas.heldDocumentAndFile(of: Self.january) == nil)
+        }
+    }
+
+    @Test("a change checked out and in is what the next read shows: no view of an older version is served")
+    func changeIsServed() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            #expect(try setup.replicas.recordFiles(in: Self.january).count == 1)
+            let changed = try setup.replicas.withCheckedOut(Self.january) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                do { try Self.add(2, to: &loaded.document) } catch { throw .notFound("add") }
+                loaded.invalidateView(changedRecord: Self.id(2))
+                return try setup.replicas.documentFiles.save(&loaded, to: Self.january.documentPath)
+            }
+            #expect(changed == true)
+            #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2)])
+            #expect(setup.replicas.publishedViews.view(of: Self.january)?.files.count == 2)
+            // And on disk: a new replica over the same folder reads both.
+            let fresh = try Setup(in: folder)
+            #expect(try fresh.replicas.recordFiles(in: Self.january).count == 2)
+        }
+    }
+
+    @Test("a change that fails leaves the month as it was last saved")
+    func failedChangeIsUndone() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            _ = try setup.replicas.recordFiles(in: Self.january)
+            #expect(throws: StoreError.self) {
+                _ = try setup.replicas.withCheckedOut(Self.january) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                    do { try Self.add(2, to: &loaded.document) } catch { throw .notFound("add") }
+                    loaded.invalidateView(changedRecord: Self.id(2))
+                    throw .notFound("the change failed")
+                }
+            }
+            #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1)])
+            #expect(try setup.replicas.heldDocumentAndFile(of: Self.january)?.document.keys(of: .root) == [Self.id(1)])
+        }
+    }
+
+    @Test("the tags replica it holds renders tags.json, an empty list without a file")
+    func tagsFile() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            let parsed = try JSONParser.parse(try setup.replicas.tags.file())
+            #expect(parsed["tags"] == .array([]))
+        }
+    }
+
+    @Test("what is held is told without the state: held months with their files, whether a document is held, and forgetting one")
+    func heldDocuments() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            #expect(setup.replicas.heldMonthFiles().isEmpty)
+            #expect(!setup.replicas.holds(Self.january.documentPath))
+            _ = try setup.replicas.recordFiles(in: Self.january)
+            #expect(setup.replicas.heldMonthFiles().map(\.month) == [Self.january])
+            #expect(setup.replicas.heldMonthFiles().first?.identity != nil)
+            #expect(setup.replicas.holds(Self.january.documentPath))
+            #expect(!setup.replicas.holds("tags.automerge"))
+            #expect(!setup.replicas.isParkedWithoutConflicts(Self.january))
+            setup.replicas.forget(Self.january)
+            #expect(!setup.replicas.holds(Self.january.documentPath))
+            #expect(try setup.replicas.recordFiles(in: Self.january).count == 1)
+        }
+    }
+}
