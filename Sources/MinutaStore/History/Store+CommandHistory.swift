@@ -6,7 +6,7 @@ import AutomergeKit
 extension Store {
     /// The heads of a month's document (the tags document for nil), as hex; none when it has no document.
     public func headsText(of month: Month?) throws(StoreError) -> [String] {
-        guard let held = try heldDocumentAndFile(of: month) else { return [] }
+        guard let held = try replicas.heldDocumentAndFile(of: month) else { return [] }
         return held.document.heads.map(\.hexString)
     }
 
@@ -16,7 +16,7 @@ extension Store {
     ///   of the document any more (its history was replaced since).
     public func changedObjects(of month: Month?, from before: [String], to after: [String]) throws(StoreError) -> [HistoryChange] {
         let path = DocumentName(month).relativePath
-        let current = try heldDocumentAndFile(of: month)?.document ?? Document()
+        let current = try replicas.heldDocumentAndFile(of: month)?.document ?? Document()
         func state(_ heads: [String]) throws(StoreError) -> Document {
             var hashes: [ChangeHash] = []
             for text in heads {
