@@ -120,6 +120,12 @@ public protocol FileTree: AnyObject, Sendable {
     /// registration replaces the previous one; the mount registers one returning nothing when it ends.
     /// The default ignores it.
     func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork)
+
+    /// Whether a program's read of `path` may decide how its later saves are judged (the `SaveOrigin`
+    /// of ``write(_:toPath:origin:)``): the files it may save, and the ones it may save from. The mount
+    /// learns which program opened a file for reading (a look at `/proc`) only for these. The default
+    /// is every path.
+    func savesDependOnReads(ofPath path: String) -> Bool
 }
 
 extension FileTree {
@@ -146,6 +152,8 @@ extension FileTree {
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {}
 
     public func setPendingWorkReporter(_ reporter: @escaping @Sendable () -> PendingWork) {}
+
+    public func savesDependOnReads(ofPath path: String) -> Bool { true }
 
     public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
         try write(contents, toPath: path)

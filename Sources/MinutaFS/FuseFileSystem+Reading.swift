@@ -158,12 +158,17 @@ extension FuseFileSystem {
     /// kept them) drops the kernel's attributes too, before the kernel is answered: its next read then
     /// asks for the size again, and never cuts the new contents at the old size or pads them to it,
     /// whether or not the notice of the change has reached it yet.
-    func open(inode: UInt64, flags: OpenFlags, program: ProgramID? = nil) throws(Errno) -> OpenedFile {
+    ///
+    /// `program` is asked only for an open for writing or of a file whose reads the tree judges saves
+    /// by (`FileTree.savesDependOnReads`): a status bar's `cat` of a status file reads no `/proc` file.
+    func open(inode: UInt64, flags: OpenFlags, program whoOpens: @autoclosure () -> ProgramID? = nil) throws(Errno) -> OpenedFile {
         let began = ContinuousClock.now
         let opened = try openFile(inode: inode, flags: flags)
         if !opened.keepsCache && !opened.bypassesCache {
             invalidator.invalidateNow(inode: inode)
         }
+        let path = state.withLock { $0.inodes.path(ofInode: inode) }
+        let program = (flags.isWritable || (path.map(tree.savesDependOnReads(ofPath:)) ?? true)) ? whoOpens() : nil
         state.withLock { state in
             state.handles[file: opened.handle]?.opener = program
             if let program, flags.isReadable, !(flags.truncates && flags.isWritable) {

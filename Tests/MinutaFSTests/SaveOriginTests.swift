@@ -70,4 +70,23 @@ struct SaveOriginTests {
             #expect(origin.lastRead?.path == Self.path)
         }
     }
+
+    @Test("a read of a status file between the record's read and its save judges nothing: the record stays the last read")
+    func statusReadBetween() throws {
+        try MountedTree.with { mounted in
+            let script = """
+                import sys
+                record, status = sys.argv[1], sys.argv[2]
+                text = open(record).read()
+                open(status).read()
+                with open(record, "w") as f:
+                    f.write(text.replace("planning", "reviewing"))
+                """
+            let result = try mounted.run("python3", ["-c", script, mounted.path(Self.path), mounted.path("/.minutafs/status")])
+            #expect(result.status == 0, "\(result)")
+            let origin = try onlyOrigin(in: mounted)
+            #expect(origin.readOfPath != nil, "the program's read of the record was not noted")
+            #expect(origin.lastRead?.path == Self.path, "\(String(describing: origin.lastRead))")
+        }
+    }
 }

@@ -80,6 +80,15 @@ extension StoreView: FileTree {
         Self.extendedAttributeNames.contains(name) ? extendedAttributes(ofPath: path)[name] : nil
     }
 
+    /// Reads of the files a program may save or restore from decide how its saves are judged (SPEC 5b);
+    /// reads of `.minutafs/`'s status and timer files, refused writes and reports do not.
+    public func savesDependOnReads(ofPath path: String) -> Bool {
+        switch try? place(of: path) {
+        case .controlFile?, .rejectedFile?, .report?: false
+        default: true
+        }
+    }
+
     public func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
         changeHandler.withLock { $0 = ChangeHandler(call: handler) }
     }

@@ -185,6 +185,11 @@ final class InMemoryTree: FileTree {
 
     // MARK: FileTree
 
+    /// As the store's view: reads of `.minutafs/` judge no save.
+    func savesDependOnReads(ofPath path: String) -> Bool {
+        !path.hasPrefix("/.minutafs/")
+    }
+
     func entries(inDirectory path: String) throws(TreeError) -> [TreeEntry] {
         try state.withLock { state throws(TreeError) in
             guard let node = state.nodes[path] else { throw .notFound }
