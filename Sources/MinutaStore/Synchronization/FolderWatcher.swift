@@ -60,17 +60,42 @@ final class FolderWatcher: Sendable {
             if waiting[1].revents != 0 { return }
             guard ready > 0 else { continue }
             var sawEvent = false
+            var foldersMayHaveAppeared = false
             // Drain events until none arrive for the settle time, so a burst gives one callback.
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             repeat {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count > 0 { sawEvent = true }
+                if count > 0 {
+                    sawEvent = true
+                    foldersMayHaveAppeared = foldersMayHaveAppeared || Self.namesNewFolder(buffer[..<count])
+                }
                 poller.revents = 0
             } while poll(&poller, 1, settleMilliseconds) > 0 && !stop.isSignalled
             if sawEvent {
-                addWatches()
+                // Listing every year and month folder again is for new folders only: a burst of saves
+                // (files written and renamed) adds none.
+                if foldersMayHaveAppeared { addWatches() }
                 onChange()
             }
         }
+    }
+
+    /// Whether the events in `bytes` (whole `inotify_event` records, as one `read` returns them) may
+    /// name a folder that is not watched yet: a folder created or moved in, or events lost to an
+    /// overflowing queue. A record cut short counts as one.
+    static func namesNewFolder(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let header = MemoryLayout<inotify_event>.size
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            guard bytes.endIndex - offset >= header else { return true }
+            let (mask, nameLength) = bytes[offset...].withUnsafeBytes { raw in
+                (raw.loadUnaligned(fromByteOffset: MemoryLayout<inotify_event>.offset(of: \.mask) ?? 4, as: UInt32.self),
+                 Int(raw.loadUnaligned(fromByteOffset: MemoryLayout<inotify_event>.offset(of: \.len) ?? 12, as: UInt32.self)))
+            }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { return true }
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { return true }
+            offset += header + nameLength
+        }
+        return false
     }
 }
