@@ -27,15 +27,14 @@ extension TimerActions {
     /// line for each record changed.
     public func makeRoom(
         start: Int64, end: Int64, now: Int64, includesRunning: Bool, adjusting: Bool
-    ) throws(TimerError) -> (lines: [String], changes: [TimerChange]) {
+    ) throws(TimerError) -> [String] {
         let others = try overlapping(start: start, end: end, now: now, includesRunning: includesRunning)
-        guard !others.isEmpty else { return ([], []) }
+        guard !others.isEmpty else { return [] }
         guard adjusting else {
             throw .overlaps(interval: local(start) + " to " + (end == now ? "now" : local(end, today: start)),
                             records: others.prefix(5).map { $0.named(by: self, now: now) } + (others.count > 5 ? ["\(others.count - 5) more"] : []))
         }
         var lines: [String] = []
-        var changes: [TimerChange] = []
         for other in others {
             guard let begun = other.startTime else { continue }
             let ends = other.end(now: now)
@@ -44,28 +43,23 @@ extension TimerActions {
             let endText = JSONValue.string(ISO8601.string(milliseconds: end))
             if begun < start && ends > end {
                 try write(other.setting([(key: "endTime", value: startText)]), over: other)
-                changes.append(.changedRecord(before: other))
                 var tail: [(key: String, value: JSONValue?)] = [(key: "id", value: nil), (key: "startTime", value: endText)]
                 if !other.isRunning { tail.append((key: "endTime", value: .string(ISO8601.string(milliseconds: ends)))) }
                 guard let month = backend.timeZone.month(ofMilliseconds: end) else { throw .unreadableInstant(String(end)) }
-                let id = try backend.create(other.setting(tail), in: month)
-                changes.append(.createdRecord(id: id, month: month))
+                _ = try backend.create(other.setting(tail), in: month)
                 lines.append("adjusted \(name): split around the new interval, now ending at \(local(start)) and again from \(local(end))")
             } else if begun < start {
                 try write(other.setting([(key: "endTime", value: startText)]), over: other)
-                changes.append(.changedRecord(before: other))
                 lines.append("adjusted \(name): now ends at \(local(start))")
             } else if ends > end {
                 try write(other.setting([(key: "startTime", value: endText)]), over: other)
-                changes.append(.changedRecord(before: other))
                 lines.append("adjusted \(name): now starts at \(local(end))")
             } else {
                 try editingBackend().remove(named: try currentName(of: other), in: other.month)
-                changes.append(.removedRecord(before: other))
                 lines.append("adjusted \(name): removed, it lay inside the new interval")
             }
         }
-        return (lines, changes)
+        return lines
     }
 
     /// The outcome of `track`.
@@ -74,7 +68,6 @@ extension TimerActions {
         public var month: Month
         /// What `--adjust` changed, a line each.
         public var adjustments: [String]
-        public var changes: [TimerChange]
     }
 
     /// Records the past interval `start..<end` (SPEC 10 `track`), also while a timer runs; an overlap
@@ -82,7 +75,7 @@ extension TimerActions {
     public func track(start: Int64, end: Int64, tagID: String?, comment: String?, adjusting: Bool, now: Int64) throws(TimerError) -> Tracked {
         guard end > start else { throw .endNotAfterStart(start: local(start), end: local(end, today: start)) }
         guard end <= now else { throw .instantInFuture(local(end)) }
-        let room = try makeRoom(start: start, end: end, now: now, includesRunning: true, adjusting: adjusting)
+        let adjustments = try makeRoom(start: start, end: end, now: now, includesRunning: true, adjusting: adjusting)
         guard let month = backend.timeZone.month(ofMilliseconds: start) else { throw .unreadableInstant(String(start)) }
         var members: [(key: String, value: JSONValue)] = [
             ("startTime", .string(ISO8601.string(milliseconds: start))), ("endTime", .string(ISO8601.string(milliseconds: end))),
@@ -91,7 +84,7 @@ extension TimerActions {
         if let comment { members.append(("comment", .string(comment))) }
         members.append(("images", .array([])))
         let id = try backend.create(JSONWriter.pretty(.object(members)), in: month)
-        return Tracked(id: id, month: month, adjustments: room.lines, changes: room.changes + [.createdRecord(id: id, month: month)])
+        return Tracked(id: id, month: month, adjustments: adjustments)
     }
 
     /// Removes a running timer (SPEC 10 `cancel`): the one with `id`, else the only one running.

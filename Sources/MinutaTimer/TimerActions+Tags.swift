@@ -16,12 +16,12 @@ extension TimerActions {
 
     /// The tag `query` names (a name in any case, or an id). A name no tag has creates the tag, with the
     /// first unused color of ``TagPalette``; an archived tag is refused unless `allowsArchived`.
-    public func chooseTag(_ query: String, allowsArchived: Bool) throws(TimerError) -> (tag: ChosenTag, changes: [TimerChange]) {
+    public func chooseTag(_ query: String, allowsArchived: Bool) throws(TimerError) -> ChosenTag {
         let known = try tags()
         do throws(TimerError) {
             let tag = try TagChoice.resolve(query, among: known)
             if tag.isArchived && !allowsArchived { throw TimerError.archivedTag(tag.name, id: tag.id) }
-            return (ChosenTag(id: tag.id, name: tag.name), [])
+            return ChosenTag(id: tag.id, name: tag.name)
         } catch {
             guard case .unknownTag = error else { throw error }
         }
@@ -43,6 +43,6 @@ extension TimerActions {
         guard let created = try tags().last(where: { $0.name == name && !before.contains(RecordID($0.id)) }) else {
             throw TimerError.storeFailed(file: "tags.json", reason: "the new tag \(TerminalText.quoted(name)) could not be read back")
         }
-        return (ChosenTag(id: created.id, name: name, createdColor: color), [.createdTag(id: created.id, name: name)])
+        return ChosenTag(id: created.id, name: name, createdColor: color)
     }
 }

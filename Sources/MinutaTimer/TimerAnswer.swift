@@ -20,37 +20,6 @@ public struct TimerAnswer: Codable, Sendable {
         }
     }
 
-    /// A change the action made (``TimerChange``): kind
-    /// `createdRecord` (`id`, `month`), `changedRecord` or `removedRecord` (`record` as it was before),
-    /// `createdTag` (`id`, `name`).
-    public struct Change: Codable, Sendable, Equatable {
-        public var kind: String
-        public var id: String?
-        public var month: String?
-        public var name: String?
-        public var record: Record?
-
-        public init(_ change: TimerChange) {
-            switch change {
-            case let .createdRecord(id, month): (kind, self.id, self.month) = ("createdRecord", id, month.yearSlashMonth)
-            case .changedRecord(let before): (kind, record) = ("changedRecord", Record(before))
-            case .removedRecord(let before): (kind, record) = ("removedRecord", Record(before))
-            case let .createdTag(id, name): (kind, self.id, self.name) = ("createdTag", id, name)
-            }
-        }
-
-        /// The change; nil for one this version does not know.
-        public var change: TimerChange? {
-            switch kind {
-            case "createdRecord": id.flatMap { id in month.flatMap { Month(yearSlashMonth: $0) }.map { .createdRecord(id: id, month: $0) } }
-            case "changedRecord": record?.timer.map { .changedRecord(before: $0) }
-            case "removedRecord": record?.timer.map { .removedRecord(before: $0) }
-            case "createdTag": id.flatMap { id in name.map { .createdTag(id: id, name: $0) } }
-            default: nil
-            }
-        }
-    }
-
     /// The error's line, when the action failed.
     public var error: String?
     /// Whether the error is that no timer runs (`stop`): exit status 1 as for any failure.
@@ -66,9 +35,6 @@ public struct TimerAnswer: Codable, Sendable {
     public var createdTag: String?
     /// What `--adjust` changed, a line each.
     public var adjustments: [String] = []
-    /// Everything the action changed, as it was before; kept also when a later step failed
-    /// (a tag created stays created).
-    public var changes: [Change] = []
     /// The documents the action changed, with their heads before and after it: what `minutafs undo`
     /// sets back, through the documents' history. Kept also when a later step failed.
     public var documents: [DocumentHeads] = []

@@ -29,13 +29,11 @@ public enum TimerService {
             case .cancel:
                 let removed = try actions.cancel(id: request.id, now: request.now)
                 answer.removed = TimerAnswer.Record(removed)
-                answer.changes = [TimerAnswer.Change(.removedRecord(before: removed))]
             case .track:
                 try track(request, with: actions, into: &answer)
             case .annotate:
                 let before = try actions.annotate(request.comment ?? "", now: request.now)
                 answer.annotated = TimerAnswer.Record(before)
-                answer.changes = [TimerAnswer.Change(.changedRecord(before: before))]
             case .undo:
                 let undone = try actions.undo(request.documents, now: request.now)
                 answer.lines = undone.lines
@@ -44,14 +42,12 @@ public enum TimerService {
                 let stopped = try actions.stop(at: request.at ?? request.now, now: request.now, whenGiven: request.at != nil, id: request.id)
                 answer.stopped = stopped.stopped.map(TimerAnswer.Record.init)
                 answer.leftRunning = stopped.leftRunning.map(TimerAnswer.Record.init)
-                answer.changes = stopped.stopped.map { TimerAnswer.Change(.changedRecord(before: $0)) }
             }
             answer.documents = history?.actionHeads() ?? []
             return answer
         } catch {
             // What was changed before the failure (a tag created) is kept, so `undo` can set it back.
             var failed = TimerAnswer(error: error)
-            failed.changes = answer.changes
             failed.createdTag = answer.createdTag
             failed.documents = history?.actionHeads() ?? []
             return failed
@@ -63,21 +59,19 @@ public enum TimerService {
     /// timer started; every change noted in `answer` as it is made.
     static func start(_ request: TimerRequest, with actions: TimerActions, into answer: inout TimerAnswer) throws(TimerError) {
         let start = request.at ?? request.now
-        func makeRoom() throws(TimerError) -> (lines: [String], changes: [TimerChange]) {
+        func makeRoom() throws(TimerError) -> [String] {
             try actions.makeRoom(start: start, end: request.now, now: request.now, includesRunning: false, adjusting: request.adjust)
         }
         // --keep asks for timers side by side: overlaps are then wanted, unless --adjust is given too.
-        var room: (lines: [String], changes: [TimerChange]) = request.adjust || request.keep ? ([], []) : try makeRoom()
+        var adjustments = request.adjust || request.keep ? [] : try makeRoom()
         let chosen = try request.tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: request.archived) }
-        answer.tagName = chosen?.tag.name
-        answer.createdTag = chosen?.tag.createdLine
-        answer.changes += (chosen?.changes ?? []).map(TimerAnswer.Change.init)
+        answer.tagName = chosen?.name
+        answer.createdTag = chosen?.createdLine
         if request.adjust {
-            room = try makeRoom()
-            answer.changes += room.changes.map(TimerAnswer.Change.init)
+            adjustments = try makeRoom()
         }
-        answer.adjustments = room.lines
-        let started = try actions.start(tag: nil, tagID: chosen?.tag.id, comment: request.comment, at: start,
+        answer.adjustments = adjustments
+        let started = try actions.start(tag: nil, tagID: chosen?.id, comment: request.comment, at: start,
                                         keepsRunning: request.keep, now: request.now)
         note(started, in: &answer)
     }
@@ -92,15 +86,13 @@ public enum TimerService {
             _ = try actions.makeRoom(start: start, end: end, now: request.now, includesRunning: true, adjusting: false)
         }
         let chosen = try request.tag.map { query throws(TimerError) in try actions.chooseTag(query, allowsArchived: request.archived) }
-        answer.tagName = chosen?.tag.name
-        answer.createdTag = chosen?.tag.createdLine
-        answer.changes += (chosen?.changes ?? []).map(TimerAnswer.Change.init)
-        let tracked = try actions.track(start: start, end: end, tagID: chosen?.tag.id, comment: request.comment, adjusting: request.adjust,
+        answer.tagName = chosen?.name
+        answer.createdTag = chosen?.createdLine
+        let tracked = try actions.track(start: start, end: end, tagID: chosen?.id, comment: request.comment, adjusting: request.adjust,
                                         now: request.now)
         answer.startedID = tracked.id
         answer.startedMonth = tracked.month.yearSlashMonth
         answer.adjustments = tracked.adjustments
-        answer.changes += tracked.changes.map(TimerAnswer.Change.init)
     }
 
     /// A timer started: its id and month, the timers it stopped (as they were) and left running.
@@ -109,8 +101,6 @@ public enum TimerService {
         answer.startedMonth = started.month.yearSlashMonth
         answer.stopped = started.stopped.map(TimerAnswer.Record.init)
         answer.leftRunning = started.leftRunning.map(TimerAnswer.Record.init)
-        answer.changes += started.stopped.map { TimerAnswer.Change(.changedRecord(before: $0)) }
-            + [TimerAnswer.Change(.createdRecord(id: started.id, month: started.month))]
     }
 
     /// A request's bytes answered (a request that is not one is answered with an error).
