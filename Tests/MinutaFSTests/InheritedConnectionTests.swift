@@ -17,7 +17,10 @@ struct InheritedConnectionTests {
         try MountedTree.with(options: options) { mounted in
             let kernel = try #require(mounted.mount.kernelDescriptor)
             // Open for writing: a file only read is opened without FLUSH (`FOPEN_NOFLUSH`), so its close never waits.
-            let file = open(mounted.path(InMemoryTree.recordPath), O_RDWR)
+            // Close-on-exec: only the child below gets it (`adddup2` gives it a copy without the flag), not
+            // the programs other tests start meanwhile in this process, which would keep the file open on
+            // the mount past the grace and have its connection aborted.
+            let file = open(mounted.path(InMemoryTree.recordPath), O_RDWR | O_CLOEXEC)
             try #require(file >= 0)
             let connection = try #require(KernelConnection(mountPoint: mounted.mountPoint))
             let child = try ChildHoldingDescriptors(kernel: kernel, file: file)
