@@ -108,10 +108,11 @@ public protocol FileTree: AnyObject, Sendable {
     /// listings changed other than through `write`/`removeFile`/… of this mount, or differently from what
     /// was written (a sync tool delivered a change; a save renamed a record file; JSON was re-laid out).
     ///
-    /// Report every path that changed: a file's own path for its contents, the old and new paths of a file
-    /// the tree renamed, a directory's path for its listing. The mount drops the kernel's cached data,
-    /// attributes and names for them. A new registration replaces the previous one.
-    func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void)
+    /// Report every path that changed (``TreeChange``): a file's own path for its contents, the old and new
+    /// paths of a file the tree renamed, a directory's path for its listing. The mount drops the kernel's
+    /// cached data and attributes for them, and the names it cached unless the change keeps every name
+    /// (``TreeChange/keepsNames``). A new registration replaces the previous one.
+    func setChangeHandler(_ handler: @escaping @Sendable (TreeChange) -> Void)
 
     /// Registers the function the tree may call, from any thread, for what the mount holds that has not
     /// reached the tree yet: open handles with unsaved changes, removals waiting out their delay, files

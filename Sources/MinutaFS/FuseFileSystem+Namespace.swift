@@ -121,7 +121,7 @@ extension FuseFileSystem {
         switch due {
         case .none: break
         case .remove: _ = removeFromTree(path, token: token)
-        case .show: treeDidChange([path])  // the kernel cached its absence
+        case .show: treeDidChange(TreeChange(paths: [path]))  // the kernel cached its absence
         }
     }
 

@@ -145,23 +145,27 @@ final class FuseFileSystem: Sendable {
         }
     }
 
-    /// The tree reported that `paths` changed underneath: forget what the mount and the kernel cached.
+    /// The tree reported that paths changed underneath: forget what the mount and the kernel cached.
     ///
     /// Open handles without unsaved changes read the new contents from their next read from the start
     /// (they finish the version they were reading, see `OpenFile.isOutdated`); handles with
     /// unsaved changes keep them (their save will win, as with any two writers).
-    func treeDidChange(_ paths: [String]) {
+    ///
+    /// The kernel forgets the names it cached only when a name may have changed: dropping names makes it
+    /// look up every name it cached again (`KernelCacheNotifier`), four requests for the next open of a
+    /// record. A change that keeps every name (a record's contents saved in place) drops attributes only.
+    func treeDidChange(_ change: TreeChange) {
         let notices: [KernelCacheNotice] = state.withLock { state in
             // A reported directory stands for its files too (their names, times, contents).
             state.inodes.forgetTreeAttributes()
             var notices: [KernelCacheNotice] = []
-            for path in paths {
+            for path in change.paths {
                 if let inode = state.inodes.inode(atPath: path) {
                     state.forgetCachedContent(ofInode: inode)
                     notices.append(.inode(inode))
                 }
                 if path != TreePath.root, let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
-                    notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
+                    if !change.keepsNames { notices.append(.entry(parent: parent, name: TreePath.name(of: path))) }
                     notices.append(.inode(parent))
                 }
             }

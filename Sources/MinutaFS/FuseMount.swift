@@ -142,8 +142,8 @@ public final class FuseMount: Sendable {
             throw error
         }
         notifier.attach(session.pointer)
-        tree.setChangeHandler { [weak fileSystem] paths in
-            fileSystem?.treeDidChange(paths)
+        tree.setChangeHandler { [weak fileSystem] change in
+            fileSystem?.treeDidChange(change)
         }
         tree.setPendingWorkReporter { [weak fileSystem] in fileSystem?.pendingWork() ?? PendingWork() }
         let workers: KernelWorkers

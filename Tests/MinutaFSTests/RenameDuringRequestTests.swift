@@ -38,7 +38,7 @@ struct RenameDuringRequestTests {
         init() throws {
             tree = InMemoryTree.sample()
             fileSystem = FuseFileSystem(tree: tree, isReadOnly: false, removalDelay: 0, invalidator: NoKernel(), log: { _ in })
-            tree.setChangeHandler { [weak fileSystem] paths in fileSystem?.treeDidChange(paths) }
+            tree.setChangeHandler { [weak fileSystem] change in fileSystem?.treeDidChange(change) }
             var folder = InodeTable.rootInode
             for name in ["records", "2024", "01"] { folder = try fileSystem.lookUp(name, inDirectory: folder).inode }
             self.folder = folder

@@ -38,7 +38,7 @@ struct StoreSeamTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let reported = Mutex<[String]>([])
-            tree.setChangeHandler { paths in reported.withLock { $0 += paths } }
+            tree.setChangeHandler { change in reported.withLock { $0 += change.paths } }
             let file = try #require(try tree.store.recordFiles(in: Self.january).first)
             let text = String(decoding: file.contents, as: UTF8.self)
             #expect(file.name.hasPrefix("2024-01-0"), "a day every month has")
@@ -50,6 +50,54 @@ struct StoreSeamTests {
             #expect(paths.contains("/records/2024/02"))
             #expect(paths.contains { $0.hasPrefix("/records/2024/02/") && $0.hasSuffix(".json") })
             #expect(paths.contains("/reports/2024/01.csv") && paths.contains("/reports/2024/02.csv"), "\(paths)")
+        }
+    }
+
+    @Test("a save reports that it kept every name only when it did: a field edited in place keeps them; a new start, a new record or another name does not")
+    func saveSaysWhetherNamesAreKept() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let reported = Mutex<[TreeChange]>([])
+            tree.setChangeHandler { change in reported.withLock { $0.append(change) } }
+            /// The change the mount hears of for one save of `text` at `name`; the save must report one.
+            func changeOfSaving(_ text: String, as name: String) throws -> TreeChange {
+                reported.withLock { $0 = [] }
+                try tree.write(Array(text.utf8), toPath: "/records/2024/01/" + name)
+                let changes = reported.withLock { $0 }
+                #expect(changes.count == 1, "\(changes)")
+                return try #require(changes.first)
+            }
+            /// The record file's JSON with `change` applied to its fields.
+            func edited(_ file: RecordFile, _ change: (inout [String: Any]) -> Void) throws -> String {
+                var fields = try #require(try JSONSerialization.jsonObject(with: Data(file.contents)) as? [String: Any])
+                change(&fields)
+                return String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+            }
+            let file = try #require(try tree.store.recordFiles(in: Self.january).first)
+
+            let comment = try edited(file) { $0["comment"] = "edited in place" }
+            #expect(try changeOfSaving(comment, as: file.name).keepsNames, "the comment's save keeps every name")
+            let current = try #require(try tree.store.recordFile(named: file.name, in: Self.january))
+            #expect(String(decoding: current.contents, as: UTF8.self).contains("edited in place"))
+
+            #expect(try !changeOfSaving(try edited(current) { $0["comment"] = "saved as tmp.json" }, as: "tmp.json").keepsNames,
+                    "tmp.json is another name for the record")
+
+            // A day later, start and end: the file is named by the new start.
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(current.contents)) as? [String: Any])
+            var times: [String: String] = [:]
+            for key in ["startTime", "endTime"] {
+                let time = try #require(fields[key] as? String)
+                let day = try #require(Int(time.dropFirst(8).prefix(2)))
+                try #require(time.hasPrefix("2024-01-") && day < 28, "a day with a next one in January: \(time)")
+                times[key] = "2024-01-" + (day < 9 ? "0" : "") + String(day + 1) + time.dropFirst(10)
+            }
+            let moved = try edited(current) { $0.merge(times) { $1 } }
+            #expect(try !changeOfSaving(moved, as: file.name).keepsNames, "a new start renames the file")
+
+            let new = try edited(current) { $0["id"] = nil }
+            #expect(try !changeOfSaving(new, as: "new.json").keepsNames, "a new record is a new name")
         }
     }
 
@@ -66,7 +114,7 @@ struct StoreSeamTests {
             let tree = StoreView(store: try Store(path: path, timeZone: .utc))
             let synchronizer = try StoreSynchronizer(tree: tree)
             let reported = Mutex<[String]>([])
-            tree.setChangeHandler { paths in reported.withLock { $0 += paths } }
+            tree.setChangeHandler { change in reported.withLock { $0 += change.paths } }
             synchronizer.synchronize()
             #expect(reported.withLock { $0 }.isEmpty, "nothing changed yet")
 

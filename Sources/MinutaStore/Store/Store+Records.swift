@@ -12,6 +12,10 @@ extension Store {
         public var changed: Bool
         /// Months whose listings changed.
         public var touchedMonths: [Month]
+        /// Whether the write changed no name the store shows: the record was shown under the name written,
+        /// in the month written, and keeps its start to the millisecond, so every record file name, every
+        /// month and every report name stays as it was (only contents and times changed).
+        public var keepsNames = false
     }
 
     /// Applies the JSON a user wrote to a record file named `name` in `month`'s folder.

@@ -28,8 +28,8 @@ extension StoreView: FileTree {
     /// A save by a program whose reads the mount knows: judged by what it read (SPEC 5b, ``WriterRead``).
     public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
         let reading = Self.writerRead(origin)
-        let changed = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path, reading: reading) }
-        report(changed.filter { $0 != path })
+        let change = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path, reading: reading) }
+        report(change.paths.filter { $0 != path }, keepsNames: change.keepsNames)
     }
 
     /// What a save's origin says the writer read: a history snapshot read last (after any read of the
@@ -89,7 +89,7 @@ extension StoreView: FileTree {
         }
     }
 
-    public func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
+    public func setChangeHandler(_ handler: @escaping @Sendable (TreeChange) -> Void) {
         changeHandler.withLock { $0 = ChangeHandler(call: handler) }
     }
 
@@ -109,17 +109,18 @@ extension StoreView: FileTree {
     /// Tells the mount which paths changed underneath it; no path and not `isChange` (a pass that found
     /// nothing) is no change. Any change may change what runs, so `now.json` and `now.txt` are reported
     /// with it; the mount is told before `changeToken` moves, so they are rendered again only once the
-    /// kernel keeps no page of them it would trust.
-    func report(_ paths: [String], isChange: Bool = false) {
+    /// kernel keeps no page of them it would trust. `keepsNames`: the change renamed, added and removed
+    /// nothing (``TreeChange/keepsNames``), so the kernel keeps the names it cached.
+    func report(_ paths: [String], isChange: Bool = false, keepsNames: Bool = false) {
         guard !paths.isEmpty || isChange else { return }
-        callChangeHandler(paths + TimerControl.nowPaths)
+        callChangeHandler(TreeChange(paths: paths + TimerControl.nowPaths, keepsNames: keepsNames))
         reportedChanges.add(1, ordering: .relaxed)
     }
 
-    /// Hands `paths` to the mount's change handler, if it has one.
-    func callChangeHandler(_ paths: [String]) {
+    /// Hands `change` to the mount's change handler, if it has one.
+    func callChangeHandler(_ change: TreeChange) {
         guard let handler = changeHandler.withLock({ $0 }) else { return }
-        handler.call(paths)
+        handler.call(change)
     }
 
     /// `writing`: the request would change something, so a document that does not load makes it

@@ -39,7 +39,7 @@ extension StoreView {
     /// The minute changed: `now.json` and `now.txt` (their time so far) are reported changed, then
     /// rendered again at their next read. The mount calls it at every minute (`MountTimerControl`).
     public func advanceTimerMinute() {
-        callChangeHandler(TimerControl.nowPaths)
+        callChangeHandler(TreeChange(paths: TimerControl.nowPaths, keepsNames: true))
         timerMinute.add(1, ordering: .relaxed)
     }
 

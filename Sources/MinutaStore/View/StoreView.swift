@@ -30,7 +30,7 @@ public final class StoreView: Sendable {
     /// and the wrappers are stored back: after 20,000 saves a report went through 40,000 of them (time
     /// and memory that grew with every save). A struct's function field is not re-wrapped.
     struct ChangeHandler {
-        let call: @Sendable ([String]) -> Void
+        let call: @Sendable (TreeChange) -> Void
     }
 
     /// What the mount holds that has not reached the store (`setPendingWorkReporter`), in a struct for
@@ -444,22 +444,22 @@ public final class StoreView: Sendable {
 
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included.
-    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> [String] {
+    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> TreeChange {
         let place = try place(of: path)
         if place.isReadOnlyView { throw Self.readOnly(path, "write") }
         switch place {
         case .tags:
             _ = try store.writeTagsFile(contents, reading: reading)
-            return ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? [])
+            return TreeChange(paths: ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? []))
         case .record(let month, let name):
             let outcome = try store.writeRecordFile(contents, named: name, in: month, reading: reading)
             var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
             for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
             changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)
-            return changed
+            return TreeChange(paths: changed, keepsNames: outcome.keepsNames)
         case .passThrough(let relative, let month):
             try store.writePassThrough(contents, to: relative, month: month)
-            return [path]
+            return TreeChange(paths: [path])
         case .controlFile, .control, .rejectedFolder, .rejectedFile:
             throw Self.readOnly(path, "write")
         default:

@@ -66,9 +66,12 @@ struct RecordSaver: Sendable {
     }
 
     /// Which record a write to `name` is: the file's own, or the one the written id names (in any
-    /// month), or nil for a new one; with the month whose document holds it.
-    private func recordWritten(_ written: WrittenRecord, named name: String, in month: Month, displayPath: String) throws(StoreError) -> (id: String, month: Month)? {
-        let shown = try replicas.withPrepared(month) { (state: inout MonthReplicas.State) throws(StoreError) -> (id: String, month: Month)? in
+    /// month), or nil for a new one; with the month whose document holds it, and whether `month` lists
+    /// it under `name` (`isListedUnderName`: not a name it had moments ago, not found by its id).
+    private func recordWritten(
+        _ written: WrittenRecord, named name: String, in month: Month, displayPath: String
+    ) throws(StoreError) -> (id: String, month: Month, isListedUnderName: Bool)? {
+        let shown = try replicas.withPrepared(month) { (state: inout MonthReplicas.State) throws(StoreError) -> (id: String, month: Month, isListedUnderName: Bool)? in
             var shown = try replicas.recordFileLocked(named: name, in: month, state: &state)
             if let file = shown, let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id),
                try replicas.monthView(month, in: &state)?.indexByName[name] == nil {
@@ -80,13 +83,15 @@ struct RecordSaver: Sendable {
                 if let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id) {
                     throw Self.reject(.idOfAnotherRecord(writtenID), displayPath, written.locations)
                 }
-                return (file.record.id, file.month)
+                let listed = file.month == month ? try replicas.monthView(month, in: &state)?.indexByName[name] : nil
+                let isListed = listed != nil
+                return (file.record.id, file.month, isListed)
             }
             return nil
         }
         if let shown { return shown }
-        guard let writtenID = written.id else { return nil }
-        return try findRecord(writtenID, preferring: month)
+        guard let writtenID = written.id, let found = try findRecord(writtenID, preferring: month) else { return nil }
+        return (found.id, found.month, false)
     }
 
     /// Finds a record by id (any case), in `month` first, then in every month. Each month is read as a
@@ -130,7 +135,10 @@ struct RecordSaver: Sendable {
             }
             source.invalidateView(changedRecord: id)
             let changed = try documentFiles.save(&source, to: sourceMonth.documentPath)
-            let outcome = Store.WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+            var outcome = Store.WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
+            // A record's file name and the reports' names follow its start only: kept when the start is.
+            outcome.keepsNames = target?.isListedUnderName == true
+                && edit.previousStart == .some(RecordView.startTime(of: edit.object, in: source.document))
             return .saved(outcome, conflictLines: edit.conflictLines, changedAt: changedAt)
         }, keepsChange: { edit in
             if case .saved = edit { return true }
@@ -207,6 +215,7 @@ struct RecordSaver: Sendable {
         let view = try? replicas.monthView(outcome.month, in: &state)
         let newName = view.flatMap { view in view.indexByID[key].map { view.files[$0].name } } ?? outcome.fileName
         if newName != outcome.fileName {
+            outcome.keepsNames = false
             // Written under another name (`tmp.json`, or a new start): that name shows the record for a
             // while, so `mv tmp.json f` and an editor's re-read find it.
             let now = replicas.now()

@@ -45,7 +45,7 @@ final class InMemoryTree: FileTree {
         var calls: [Call] = []
         /// What the mount said of each save's program (`write(_:toPath:origin:)`), in order.
         var origins: [(path: String, origin: SaveOrigin)] = []
-        var changeHandler: (@Sendable ([String]) -> Void)?
+        var changeHandler: (@Sendable (TreeChange) -> Void)?
         /// Re-lays out JSON written to it (as the real store does): tests that the mount shows the tree's bytes.
         var normalizesJSON = false
         /// What `maximumFileSize(atPath:)` answers (the protocol's default when nil).
@@ -138,7 +138,7 @@ final class InMemoryTree: FileTree {
     /// Calls the change handler, as the real store does when a sync tool changed files.
     func reportChange(_ paths: [String]) {
         let handler = state.withLock { $0.changeHandler }
-        handler?(paths)
+        handler?(TreeChange(paths: paths))
     }
 
     func setNormalizesJSON(_ normalizes: Bool) {
@@ -247,7 +247,7 @@ final class InMemoryTree: FileTree {
     }
 
     func write(_ contents: [UInt8], toPath path: String) throws(TreeError) {
-        let handler = try state.withLock { state throws(TreeError) -> (@Sendable ([String]) -> Void)? in
+        let handler = try state.withLock { state throws(TreeError) -> (@Sendable (TreeChange) -> Void)? in
             state.calls.append(.write(path, contents))
             guard let parent = state.nodes[Self.parent(of: path)], parent.isDirectory else { throw .notFound }
             if let existing = state.nodes[path] {
@@ -270,7 +270,7 @@ final class InMemoryTree: FileTree {
                 extendedAttributes: state.nodes[path]?.extendedAttributes ?? [:])
             return stored == contents ? nil : state.changeHandler
         }
-        handler?([path])
+        handler?(TreeChange(paths: [path]))
     }
 
     func removeFile(atPath path: String) throws(TreeError) {
@@ -325,7 +325,7 @@ final class InMemoryTree: FileTree {
         state.withLock { $0.oversizedWrites.append(path) }
     }
 
-    func setChangeHandler(_ handler: @escaping @Sendable ([String]) -> Void) {
+    func setChangeHandler(_ handler: @escaping @Sendable (TreeChange) -> Void) {
         state.withLock { $0.changeHandler = handler }
     }
 
