@@ -153,7 +153,8 @@ final class FuseFileSystem: Sendable {
     ///
     /// The kernel forgets the names it cached only when a name may have changed: dropping names makes it
     /// look up every name it cached again (`KernelCacheNotifier`), four requests for the next open of a
-    /// record. A change that keeps every name (a record's contents saved in place) drops attributes only.
+    /// record. A change that keeps every name (a record's contents saved in place) drops the attributes of
+    /// the paths it names only, not their folders' (which it names when their times changed).
     func treeDidChange(_ change: TreeChange) {
         let notices: [KernelCacheNotice] = state.withLock { state in
             // A reported directory stands for its files too (their names, times, contents).
@@ -164,8 +165,10 @@ final class FuseFileSystem: Sendable {
                     state.forgetCachedContent(ofInode: inode)
                     notices.append(.inode(inode))
                 }
-                if path != TreePath.root, let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
-                    if !change.keepsNames { notices.append(.entry(parent: parent, name: TreePath.name(of: path))) }
+                // A folder's listing and attributes change with its names; a change that keeps every name
+                // names each folder whose attributes changed (a month's time) itself.
+                if !change.keepsNames, path != TreePath.root, let parent = state.inodes.inode(atPath: TreePath.parent(of: path)) {
+                    notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
                     notices.append(.inode(parent))
                 }
             }
