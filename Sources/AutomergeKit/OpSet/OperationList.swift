@@ -65,6 +65,18 @@ struct OperationList: RandomAccessCollection, ExpressibleByArrayLiteral, Equatab
 
     func makeIterator() -> Iterator { Iterator(head: head, tail: tail) }
 
+    /// The last index whose operation is visible in `operations` (``OperationSet/isVisible(at:)``),
+    /// looked at from the end, without copying the list.
+    func lastVisible(in operations: borrowing OperationSet) -> Int? {
+        if head < 0 { return nil }
+        var position = tail.count - 1
+        while position >= 0 {
+            if operations.isVisible(at: tail[position]) { return tail[position] }
+            position -= 1
+        }
+        return operations.isVisible(at: head) ? head : nil
+    }
+
     mutating func append(_ index: Int) {
         if head < 0 { head = index } else { tail.append(index) }
     }

@@ -5,18 +5,22 @@ extension OperationSet {
     ///
     /// Takes an index rather than an operation: a map key overwritten 10,000 times is checked 10,000
     /// times at each read of it, and copying each operation out of the array (retaining its value and
-    /// successors) cost about 12% of a save's CPU time on such a record.
+    /// successors) cost about 12% of a save's CPU time on such a record. The array's `subscript` still
+    /// copied the whole operation out (its value and successors retained, then released) for each field
+    /// read, so the fields are read through the array's storage.
     func isVisible(at index: Int) -> Bool {
-        switch operations[index].action {
-        case .increment, .mark, .delete: return false
-        default: break
+        operations.withUnsafeBufferPointer { operations in
+            switch operations[index].action {
+            case .increment, .mark, .delete: return false
+            default: break
+            }
+            if operations[index].successors.isEmpty { return true }
+            guard operations[index].action == .set, case .counter = operations[index].value else { return false }
+            for successor in operations[index].successors {
+                guard let successorIndex = operationByID[successor], operations[successorIndex].action == .increment else { return false }
+            }
+            return true
         }
-        if operations[index].successors.isEmpty { return true }
-        guard operations[index].isCounter else { return false }
-        for successor in operations[index].successors {
-            guard let successorIndex = operationByID[successor], operations[successorIndex].isIncrement else { return false }
-        }
-        return true
     }
 
     /// The visible ones among `indices` (a key's or an element's operations), in their order.
@@ -64,14 +68,23 @@ extension OperationSet {
     }
 
     /// The text a text object shows: each visible element's string; other values show as U+FFFC.
+    ///
+    /// Every element is looked at, the deleted ones too: a comment rewritten a thousand times holds a
+    /// thousand deleted copies of itself. So each is looked at in place, without copying its list of
+    /// operations or any operation (a copy retains and releases their arrays): with the copies, the two
+    /// reads of such a comment a save makes (to diff it, to render it) took 55 µs more of its 900.
     func text(of object: ObjectState) -> String {
         var text = ""
-        for store in object.order {
-            guard let winner = visibleOperations(object.elementStore[store].operations).last else { continue }
-            if case .string(let piece) = operations[winner].value, operations[winner].action == .set {
-                text += piece
-            } else {
-                text += "\u{FFFC}"
+        object.elementStore.withUnsafeBufferPointer { elements in
+            for store in object.order {
+                guard let winner = elements[store].operations.lastVisible(in: self) else { continue }
+                operations.withUnsafeBufferPointer { operations in
+                    if operations[winner].action == .set, case .string(let piece) = operations[winner].value {
+                        text += piece
+                    } else {
+                        text += "\u{FFFC}"
+                    }
+                }
             }
         }
         return text
