@@ -340,6 +340,9 @@ package enum BackingFiles {
     }
 
     package static func makeDirectories(_ path: String) throws(StoreError) {
+        // Every save of a document asks for its folder, which is almost always there: one `stat`, not one
+        // per component of the path.
+        if status(path)?.isDirectory == true { return }
         // A relative path stays relative: its first folder is not made at the root.
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
