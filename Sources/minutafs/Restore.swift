@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import MinutaStore
+import SystemPackage
 
 extension Minutafs {
     /// `minutafs restore SNAPSHOT_RECORD` and `minutafs restore --tag NAME SNAPSHOT`: sets one record
@@ -154,10 +155,10 @@ struct SnapshotLocation {
         let absolute = realpath(path, nil).map { resolved in
             defer { free(resolved) }
             return String(cString: resolved)
-        } ?? MountTable.absolutePath(of: path)
+        } ?? MountTable.absolutePath(of: FilePath(path)).string
         let table: MountTable
         do { table = try MountTable.current() } catch { throw .notInSnapshot(reason: "cannot read the mount table: \(error.description)") }
-        guard let mount = table.mount(containing: absolute), mount.isMinutafs else {
+        guard let mount = table.mount(containing: FilePath(absolute)), mount.isMinutafs else {
             throw .notInSnapshot(reason: "not in a minutafs mount")
         }
         let below = absolute.dropFirst(mount.mountPoint.count).split(separator: "/").map(String.init)

@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,7 +83,8 @@ public struct MountTable: Sendable, Equatable {
 
     /// The mount that holds `absolutePath` (give it as ``absolutePath(of:)`` makes it): the one
     /// with the longest mount point containing it, the last listed on the same mount point.
-    public func mount(containing absolutePath: String) -> Mount? {
+    public func mount(containing absolutePath: FilePath) -> Mount? {
+        let absolutePath = absolutePath.string
         var found: Mount?
         for mount in mounts where Self.contains(mount.mountPoint, absolutePath) {
             if let current = found, current.mountPoint.utf8.count > mount.mountPoint.utf8.count { continue }
@@ -98,7 +100,11 @@ public struct MountTable: Sendable, Equatable {
     /// `path` made absolute as the mount table names it: symbolic links resolved (`realpath`) in
     /// the longest leading part that exists and answers, `.` and `..` removed from the rest. A
     /// mount whose server is gone (`ENOTCONN`) or a path not yet created is still placed correctly.
-    public static func absolutePath(of path: String) -> String {
+    public static func absolutePath(of path: FilePath) -> FilePath {
+        FilePath(resolved(path.string))
+    }
+
+    private static func resolved(_ path: String) -> String {
         var components: [Substring] = []
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MinutaStore
+import SystemPackage
 
 /// How one side of `minutafs sync` writes its store, which has a single writer (SPEC 5a): its mount
 /// when it is mounted (what is received is delivered as conflict copies the mount merges, see
@@ -30,10 +31,10 @@ final class SyncStoreAccess {
         do { table = try MountTable.current() } catch {
             throw CommandFailure(path: path, cause: "cannot tell whether it is mounted: \(error.description)")
         }
-        let absolute = MountTable.absolutePath(of: path)
+        let absolute = MountTable.absolutePath(of: FilePath(path))
         if let mount = table.mount(containing: absolute), mount.isMinutafs {
             // The mount point itself stands for its store; anything inside it is refused with its name.
-            guard absolute == mount.mountPoint else {
+            guard absolute.string == mount.mountPoint else {
                 try MountedPath.refuse(path)
                 throw CommandFailure(path: path, cause: "is in a minutafs mount")
             }
@@ -53,8 +54,8 @@ final class SyncStoreAccess {
     /// folder `store`: the same device and inode.
     static func isSameStore(_ path: String, as store: String) -> Bool {
         var folder = path
-        if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: path)),
-           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: path) {
+        if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: FilePath(path))),
+           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: FilePath(path)).string {
             folder = mount.source
         }
         var first = stat(), second = stat()
