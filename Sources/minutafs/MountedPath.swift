@@ -22,7 +22,7 @@ enum MountedPath {
         case .store: "give \(store)"
         case .document: "give a document of \(store) (tags.automerge or records/YYYY/MM.automerge)"
         }
-        let place = absolute.string == mount.mountPoint ? "is a minutafs mount of \(store)" : "is in \(mount.mountPoint), a minutafs mount of \(store)"
+        let place = absolute == mount.mountPoint ? "is a minutafs mount of \(store)" : "is in \(mount.mountPoint.string), a minutafs mount of \(store)"
         throw CommandFailure(path: path, cause: "\(place); \(give)", separator: " ")
     }
 
@@ -35,7 +35,7 @@ enum MountedPath {
         guard let mount = try table(for: path).mount(containing: absolute), mount.isFUSE else { return }
         throw CommandFailure(
             path: path,
-            cause: "is in a FUSE filesystem (\(mount.fileSystemType) \(mount.source) mounted at \(mount.mountPoint)); migrate writes only into folders outside FUSE mounts. Give \(option) to migrate there anyway",
+            cause: "is in a FUSE filesystem (\(mount.fileSystemType) \(mount.source) mounted at \(mount.mountPoint.string)); migrate writes only into folders outside FUSE mounts. Give \(option) to migrate there anyway",
             separator: " ")
     }
 

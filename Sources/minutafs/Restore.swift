@@ -161,13 +161,14 @@ struct SnapshotLocation {
         guard let mount = table.mount(containing: FilePath(absolute)), mount.isMinutafs else {
             throw .notInSnapshot(reason: "not in a minutafs mount")
         }
-        let below = absolute.dropFirst(mount.mountPoint.count).split(separator: "/").map(String.init)
+        let mountPoint = mount.mountPoint.string
+        let below = absolute.dropFirst(mountPoint.count).split(separator: "/").map(String.init)
         guard below.count >= 3, below[0] == ".minutafs", below[1] == "history" else {
-            throw .notInSnapshot(reason: "not in a history snapshot of \(mount.mountPoint)")
+            throw .notInSnapshot(reason: "not in a history snapshot of \(mountPoint)")
         }
-        mountRoot = mount.mountPoint
+        mountRoot = mountPoint
         instant = below[2]
-        snapshotRoot = mount.mountPoint + "/.minutafs/history/" + below[2]
+        snapshotRoot = mountPoint + "/.minutafs/history/" + below[2]
         inside = Array(below.dropFirst(3))
     }
 

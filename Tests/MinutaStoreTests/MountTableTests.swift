@@ -43,7 +43,7 @@ struct MountTableTests {
     ] as [(String, String, String)])
     func longestMountPoint(path: String, mountPoint: String, source: String) {
         let mount = MountTable(mountInfo: Self.sample).mount(containing: FilePath(path))
-        #expect(mount?.mountPoint == mountPoint)
+        #expect(mount?.mountPoint == FilePath(mountPoint))
         #expect(mount?.source == source)
     }
 

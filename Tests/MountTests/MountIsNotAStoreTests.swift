@@ -26,7 +26,7 @@ struct MountIsNotAStoreTests {
             let mounted = try MountedStore(in: folder)
             let table = try MountTable.current()
             let mount = try #require(table.mount(containing: FilePath(mounted.mountPoint + "/records/2024")))
-            #expect(mount.mountPoint == mounted.mountPoint)
+            #expect(mount.mountPoint == FilePath(mounted.mountPoint))
             #expect(mount.isMinutafs && mount.isFUSE)
             #expect(mount.source == mounted.store)
             #expect(table.mount(containing: FilePath(mounted.store))?.isMinutafs == false)

@@ -55,7 +55,7 @@ public final class StoreLock: Sendable {
         if let pid = Self.lockingProcess(inLocks: locks, major: Self.major(device), minor: Self.minor(device), inode: inode),
            Self.isDefunct(status: (try? BackingFiles.read("/proc/\(pid)/status", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""),
            let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode), let connection = mount.fuseConnection {
-            return .storeHeldByStuckMount(store: storePath, mountPoint: mount.mountPoint, process: pid, connection: connection)
+            return .storeHeldByStuckMount(store: storePath, mountPoint: mount.mountPoint.string, process: pid, connection: connection.string)
         }
         return .storeInUse(store: storePath, holder: Self.holder(device: device, inode: inode))
     }
@@ -86,7 +86,7 @@ public final class StoreLock: Sendable {
         let arguments = pid.map(Self.commandLine(ofProcess:)) ?? []
         let isMount = pid == nil || arguments.dropFirst().contains("mount")
         if isMount, let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode) {
-            return "mounted at \(mount.mountPoint)" + (pid.map { " by process \($0)" } ?? "")
+            return "mounted at \(mount.mountPoint.string)" + (pid.map { " by process \($0)" } ?? "")
         }
         guard let pid else { return "another minutafs process" }
         guard let program = arguments.first else { return "process \(pid)" }

@@ -34,16 +34,16 @@ final class SyncStoreAccess {
         let absolute = MountTable.absolutePath(of: FilePath(path))
         if let mount = table.mount(containing: absolute), mount.isMinutafs {
             // The mount point itself stands for its store; anything inside it is refused with its name.
-            guard absolute.string == mount.mountPoint else {
+            guard absolute == mount.mountPoint else {
                 try MountedPath.refuse(path)
                 throw CommandFailure(path: path, cause: "is in a minutafs mount")
             }
             try StoreFolder.checkExistingStore(mount.source, creating: nil)
-            return SyncStoreAccess(store: mount.source, lock: nil, delivery: MountDelivery(storePath: mount.source, mountPoint: mount.mountPoint))
+            return SyncStoreAccess(store: mount.source, lock: nil, delivery: MountDelivery(storePath: mount.source, mountPoint: mount.mountPoint.string))
         }
         if let mount = TimerPlace.mountShowing(path, in: table) {
             try StoreFolder.checkExistingStore(path, creating: nil)
-            return SyncStoreAccess(store: path, lock: nil, delivery: MountDelivery(storePath: path, mountPoint: mount.mountPoint))
+            return SyncStoreAccess(store: path, lock: nil, delivery: MountDelivery(storePath: path, mountPoint: mount.mountPoint.string))
         }
         try StoreFolder.checkExistingStore(path, creating: nil)
         let lock = try StoreCommandSupport.lockForWriting(path, hint: "stop the other command and sync again")
@@ -55,7 +55,7 @@ final class SyncStoreAccess {
     static func isSameStore(_ path: String, as store: String) -> Bool {
         var folder = path
         if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: FilePath(path))),
-           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: FilePath(path)).string {
+           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: FilePath(path)) {
             folder = mount.source
         }
         var first = stat(), second = stat()

@@ -66,13 +66,13 @@ enum TimerPlace {
         let table: MountTable
         do { table = try MountTable.current() } catch { throw CommandFailure(path: path, cause: error.description) }
         let absolute = MountTable.absolutePath(of: FilePath(path))
-        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint }
+        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint.string }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(path: path, cause: "no such folder; give the store folder (the one holding tags.automerge and records/) or its mount")
         }
         // The store mounted by anyone on this machine: through that mount.
-        return mountShowing(path, in: table)?.mountPoint
+        return mountShowing(path, in: table)?.mountPoint.string
     }
 
     static func backend(for path: String, timeZone: String?, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> any TimerBackend {
