@@ -38,7 +38,7 @@ let package = Package(
         // command line uses it.
         .target(name: "MinutaMigration", dependencies: ["MinutaStore", "AutomergeKit"]),
         // Tracking time from the terminal (`minutafs start`, `stop`, `now`): through a mount or a store.
-        .target(name: "MinutaTimer", dependencies: ["MinutaStore"]),
+        .target(name: "MinutaTimer", dependencies: ["MinutaStore", .product(name: "SystemPackage", package: "swift-system")]),
         // The demo store `minutafs demo` and `make demo` write.
         .target(name: "MinutaDemo", dependencies: ["MinutaStore", "AutomergeKit"]),
         // Linux system calls Swift's Glibc module lacks (renameat2, for swapping a document in).
@@ -61,11 +61,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "minutafs-bench",
-            dependencies: ["AutomergeKit", "MinutaStore", "MinutaDemo", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "AutomergeKit", "MinutaStore", "MinutaDemo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .executableTarget(name: "minutafs-fuzz", dependencies: ["AutomergeKit"]),
         .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
@@ -73,9 +77,18 @@ let package = Package(
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
         .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "FileTreeInterface", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
-        .testTarget(name: "MountTests", dependencies: ["MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "MountTests",
+            dependencies: [
+                "MinutaStore", "AutomergeKit", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(name: "MinutaTimerTests", dependencies: ["MinutaTimer", "MinutaStore", "TestSupport"]),
-        .testTarget(name: "MinutaStoreTests", dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "FileTreeInterface", "TestSupport"]),
+        .testTarget(
+            name: "MinutaStoreTests",
+            dependencies: ["MinutaStore", "MinutaMigration", "AutomergeKit", "FileTreeInterface", "TestSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 
 /// Which months of a store hold running timers (records without `endTime`), so that `now`, `stop` and
 /// `start` see every running timer, however old, without reading every month (SPEC 10).
@@ -148,6 +149,6 @@ public struct RunningTimerIndex: Sendable, Equatable {
 
     /// Where the index of the store at `storePath` is kept in the state folder `stateFolder`.
     public static func path(stateFolder: String, storePath: String) -> String {
-        stateFolder + "/running-timers-" + StoreLock.fileKey(for: storePath) + ".json"
+        stateFolder + "/running-timers-" + StoreLock.fileKey(for: FilePath(storePath)) + ".json"
     }
 }

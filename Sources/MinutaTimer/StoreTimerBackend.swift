@@ -1,4 +1,5 @@
 import MinutaStore
+import SystemPackage
 
 /// Records of a store read and written directly through the store library: a store that is not
 /// mounted, under its writer lock for commands that write (SPEC 10: never both this and a mount),
@@ -21,7 +22,7 @@ public struct StoreTimerBackend: TimerBackend {
     /// The heads of the documents the current action wrote, before it wrote them (for `undo`).
     let headsLog = ActionHeadsLog()
     public var timeZone: StoreTimeZone { store.timeZone }
-    public var placeDescription: String { store.path }
+    public var placeDescription: String { store.folder.string }
 
     public init(store: Store, lock: StoreLock?, indexPath: String? = nil, reader: Store? = nil, view: StoreView? = nil,
                 indexCache: RunningTimerIndexCache? = nil) {
@@ -34,7 +35,7 @@ public struct StoreTimerBackend: TimerBackend {
     }
 
     public func months() throws(TimerError) -> [Month] {
-        do { return try store.months() } catch { throw .storeFailed(file: store.path, reason: error.description) }
+        do { return try store.months() } catch { throw .storeFailed(file: store.folder.string, reason: error.description) }
     }
 
     public func recordFiles(in month: Month) throws(TimerError) -> [(name: String, bytes: [UInt8])] {
@@ -68,7 +69,7 @@ public struct StoreTimerBackend: TimerBackend {
     public func runningTimerFiles(everyMonth: Bool) throws(TimerError) -> [Month: [String]]? {
         var index = indexCache?.index ?? indexPath.map(RunningTimerIndex.load) ?? RunningTimerIndex()
         let source = reader ?? store
-        let changed = try index.refresh(storePath: store.path, everyMonth: everyMonth) { (month: Month) throws(TimerError) -> [String] in
+        let changed = try index.refresh(storePath: store.folder.string, everyMonth: everyMonth) { (month: Month) throws(TimerError) -> [String] in
             let files: [RecordFile]
             do throws(StoreError) { files = try source.recordFiles(in: month) } catch {
                 throw .storeFailed(file: month.documentPath, reason: error.description)
@@ -80,7 +81,7 @@ public struct StoreTimerBackend: TimerBackend {
         let files = index.runningTimerFiles
         if lock != nil, reader != nil, files.keys.contains(where: index.hasWaitingCopies) {
             do { _ = try store.mergeConflictCopies() } catch {
-                throw .storeFailed(file: store.path, reason: "a running timer waits in a conflict copy that could not be merged: \(error.description)")
+                throw .storeFailed(file: store.folder.string, reason: "a running timer waits in a conflict copy that could not be merged: \(error.description)")
             }
         }
         return files

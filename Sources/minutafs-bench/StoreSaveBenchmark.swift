@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 
 /// Save cost and memory over a long-running store: what one more save costs after many,
 /// and what the store holds after them. Prints numbers; asserts nothing.
@@ -81,7 +82,7 @@ enum StoreSaveBenchmark {
     }
 
     private static func open(_ path: String) -> Store {
-        do { return try Store(path: path, timeZone: .utc) } catch { fail("\(path): \(error)") }
+        do { return try Store(folder: FilePath(path), timeZone: .utc) } catch { fail("\(path): \(error)") }
     }
 
     /// User and system CPU time of this process so far, in microseconds.

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Glibc
 import MinutaStore
+import SystemPackage
 
 /// Reading and writing whole Automerge document files for the commands, with failures that
 /// name the file.
@@ -13,7 +14,7 @@ enum DocumentFile {
         // A mount shows JSON, not documents; its store's documents are what to give.
         try MountedPath.refuse(path, instead: .document)
         do {
-            return try DocumentFileAccess.read(path)
+            return try DocumentFileAccess.read(FilePath(path))
         } catch {
             throw CommandFailure(path: path, cause: Self.cause(error))
         }
@@ -91,7 +92,7 @@ enum DocumentFile {
             }
         }
         do {
-            try DocumentFileAccess.write(bytes, to: path)
+            try DocumentFileAccess.write(bytes, to: FilePath(path))
         } catch {
             throw CommandFailure(path: path, cause: error.description)
         }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import MinutaFS
 import MinutaStore
+import SystemPackage
 
 extension Minutafs {
     /// `minutafs mount STORE MOUNTPOINT`: serves the store as JSON files.
@@ -92,8 +93,8 @@ extension Minutafs {
                     // As mount(8) does, the last of `ro` and `rw` wins (`defaults,ro` in fstab, then `-o rw`).
                     readOnly: list.last(where: { $0 == "ro" || $0 == "rw" }) == "ro", allowOther: list.contains("allow_other"), foreground: foreground,
                     extra: list.filter { !["ro", "rw", "allow_other", "default_permissions"].contains($0) })
-                mountOptions.fsName = store.path
-                mountOptions.journalFolder = StoreCommandSupport.journalFolder(stateDirectory: stateDirectory, storePath: store.path)
+                mountOptions.fsName = store.folder.string
+                mountOptions.journalFolder = StoreCommandSupport.journalFolder(stateDirectory: stateDirectory, storePath: store.folder.string)
                 if !foreground {
                     try MountDaemon.startInBackground(arguments: CommandLine.arguments, mountPoint: mountPoint)
                     return
@@ -101,11 +102,11 @@ extension Minutafs {
                 // One writer per store per machine: a second mount of this store stops here.
                 // The lock is held by this process, the one that serves the mount (a background mount
                 // is this command again with -f), and is released when it exits.
-                let lock = try StoreCommandSupport.lockForWriting(store.path, hint: "a store is mounted once per machine")
+                let lock = try StoreCommandSupport.lockForWriting(store.folder.string, hint: "a store is mounted once per machine")
                 // A background mount's log file is opened now, so status can name it; it becomes standard
                 // error once the mount is served (`MountDaemon.reportReady`).
                 let log = MountDaemon.isBackgroundChild
-                    ? MountLogFile.open(stateDirectory: stateDirectory, name: "mount-" + StoreCommandSupport.logKey(store.path) + ".log")
+                    ? MountLogFile.open(stateDirectory: stateDirectory, name: "mount-" + StoreCommandSupport.logKey(store.folder.string) + ".log")
                     : .standardError
                 try withExtendedLifetime(lock) { () throws(CommandFailure) in
                     try serve(store: store, options: mountOptions, description: list.isEmpty ? "rw" : list.joined(separator: ","), log: log)

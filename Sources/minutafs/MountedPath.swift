@@ -1,4 +1,5 @@
 import MinutaStore
+import SystemPackage
 
 /// A path the user gave that lies in a minutafs mount (SPEC 5b): a mount looks like a legacy JSON
 /// store, so no command may take it for a store, read its files as documents or write through it.
@@ -14,14 +15,14 @@ enum MountedPath {
     /// - Throws: `CommandFailure` (exit 1) for a path in a minutafs mount, or when the mount table
     ///   cannot be read.
     static func refuse(_ path: String, instead: Instead = .store) throws(CommandFailure) {
-        let absolute = MountTable.absolutePath(of: path)
+        let absolute = MountTable.absolutePath(of: FilePath(path))
         guard let mount = try table(for: path).mount(containing: absolute), mount.isMinutafs else { return }
         let store = mount.source
         let give = switch instead {
         case .store: "give \(store)"
         case .document: "give a document of \(store) (tags.automerge or records/YYYY/MM.automerge)"
         }
-        let place = absolute == mount.mountPoint ? "is a minutafs mount of \(store)" : "is in \(mount.mountPoint), a minutafs mount of \(store)"
+        let place = absolute == mount.mountPoint ? "is a minutafs mount of \(store)" : "is in \(mount.mountPoint.string), a minutafs mount of \(store)"
         throw CommandFailure(path: path, cause: "\(place); \(give)", separator: " ")
     }
 
@@ -30,11 +31,11 @@ enum MountedPath {
     /// not be the ones it wrote. `refuse(_:)` has already named a minutafs mount's store.
     /// - Throws: `CommandFailure` (exit 1) for a path in a FUSE mount.
     static func refuseFUSE(_ path: String, option: String) throws(CommandFailure) {
-        let absolute = MountTable.absolutePath(of: path)
+        let absolute = MountTable.absolutePath(of: FilePath(path))
         guard let mount = try table(for: path).mount(containing: absolute), mount.isFUSE else { return }
         throw CommandFailure(
             path: path,
-            cause: "is in a FUSE filesystem (\(mount.fileSystemType) \(mount.source) mounted at \(mount.mountPoint)); migrate writes only into folders outside FUSE mounts. Give \(option) to migrate there anyway",
+            cause: "is in a FUSE filesystem (\(mount.fileSystemType) \(mount.source) mounted at \(mount.mountPoint.string)); migrate writes only into folders outside FUSE mounts. Give \(option) to migrate there anyway",
             separator: " ")
     }
 

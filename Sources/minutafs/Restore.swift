@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import MinutaStore
+import SystemPackage
 
 extension Minutafs {
     /// `minutafs restore SNAPSHOT_RECORD` and `minutafs restore --tag NAME SNAPSHOT`: sets one record
@@ -154,19 +155,20 @@ struct SnapshotLocation {
         let absolute = realpath(path, nil).map { resolved in
             defer { free(resolved) }
             return String(cString: resolved)
-        } ?? MountTable.absolutePath(of: path)
+        } ?? MountTable.absolutePath(of: FilePath(path)).string
         let table: MountTable
         do { table = try MountTable.current() } catch { throw .notInSnapshot(reason: "cannot read the mount table: \(error.description)") }
-        guard let mount = table.mount(containing: absolute), mount.isMinutafs else {
+        guard let mount = table.mount(containing: FilePath(absolute)), mount.isMinutafs else {
             throw .notInSnapshot(reason: "not in a minutafs mount")
         }
-        let below = absolute.dropFirst(mount.mountPoint.count).split(separator: "/").map(String.init)
+        let mountPoint = mount.mountPoint.string
+        let below = absolute.dropFirst(mountPoint.count).split(separator: "/").map(String.init)
         guard below.count >= 3, below[0] == ".minutafs", below[1] == "history" else {
-            throw .notInSnapshot(reason: "not in a history snapshot of \(mount.mountPoint)")
+            throw .notInSnapshot(reason: "not in a history snapshot of \(mountPoint)")
         }
-        mountRoot = mount.mountPoint
+        mountRoot = mountPoint
         instant = below[2]
-        snapshotRoot = mount.mountPoint + "/.minutafs/history/" + below[2]
+        snapshotRoot = mountPoint + "/.minutafs/history/" + below[2]
         inside = Array(below.dropFirst(3))
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MinutaFS
 import MinutaStore
+import SystemPackage
 
 extension Minutafs {
     /// `minutafs merge STORE`: merges every conflict copy a sync tool left in the store.
@@ -32,7 +33,7 @@ extension Minutafs {
         func run() throws {
             try reportingFailures {
                 let opened = try StoreCommandSupport.openExistingStore(store)
-                let lock = try StoreCommandSupport.lockForWriting(opened.path)
+                let lock = try StoreCommandSupport.lockForWriting(opened.folder.string)
                 // An atomic write's first half that a killed minutafs of this machine left: merged (a
                 // document) or removed now, before the sync tool carries it to every device.
                 let leftovers = opened.removeStaleTemporaryFiles()
@@ -40,7 +41,7 @@ extension Minutafs {
                 do { reports = try opened.mergeConflictCopies() } catch let error as StoreError { throw CommandFailure(path: store, cause: error.description) }
                 withExtendedLifetime(lock) {}
                 for leftover in leftovers { print("\(leftover): a temporary file a killed minutafs left; merged into its document or removed") }
-                if reports.isEmpty { print("no conflict copies in \(opened.path)") }
+                if reports.isEmpty { print("no conflict copies in \(opened.folder.string)") }
                 for report in reports { print(report.description) }
                 let failed = reports.contains { report in
                     switch report.outcome {
@@ -77,7 +78,7 @@ extension Minutafs {
                 let opened = try StoreCommandSupport.openExistingStore(store)
                 var problems = opened.check()
                 problems += StoreCommandSupport.journalProblems(
-                    folder: StoreCommandSupport.journalFolder(stateDirectory: MountFolders.current().state, storePath: opened.path))
+                    folder: StoreCommandSupport.journalFolder(stateDirectory: MountFolders.current().state, storePath: opened.folder.string))
                 let months = (try? opened.months().count) ?? 0
                 for problem in problems { print(problem) }
                 print("\(months) month document\(months == 1 ? "" : "s") checked, \(problems.count) problem\(problems.count == 1 ? "" : "s")")
@@ -116,7 +117,8 @@ enum StoreCommandSupport {
         // replaced by one under a mount is not the store), so a link the user named is resolved here.
         let path = MountDaemon.absolute(path)
         do {
-            return try Store(path: path, timeZone: zone, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
+            return try Store(folder: FilePath(path), timeZone: zone, stateDirectory: stateDirectory.map { FilePath($0) },
+                             cacheDirectory: cacheDirectory.map { FilePath($0) },
                              indexesRecordHolders: indexesRecordHolders, mergesWaitingCopiesInMemory: readOnly, log: log)
         } catch {
             throw CommandFailure(path: path, cause: error.description)
@@ -143,7 +145,7 @@ enum StoreCommandSupport {
 
     /// The name part of a store's log file in the state folder.
     static func logKey(_ storePath: String) -> String {
-        StoreLock.fileKey(for: storePath)
+        StoreLock.fileKey(for: FilePath(storePath))
     }
 
     /// The writer lock of the store a document file belongs to (`STORE/tags.automerge` or
@@ -174,7 +176,7 @@ enum StoreCommandSupport {
         _ storePath: String, hint: String = "unmount it first (the mount merges conflict copies itself)"
     ) throws(CommandFailure) -> StoreLock {
         do {
-            return try StoreLock(storePath: storePath)
+            return try StoreLock(storeFolder: FilePath(storePath))
         } catch {
             if case .storeInUse(_, let holder) = error {
                 throw CommandFailure(path: storePath, cause: "the store is in use: \(holder); \(hint)")

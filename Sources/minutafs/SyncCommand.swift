@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import MinutaStore
+import SystemPackage
 
 extension Minutafs {
     struct Sync: ParsableCommand {
@@ -78,7 +79,7 @@ extension Minutafs {
 
         /// The folder of the states this store keeps for `peer`, nil when there is no state folder.
         static func stateFolder(store: String, peer: String) -> String? {
-            MountFolders.current().state.map { $0 + "/sync/" + StoreLock.fileKey(for: store) + "-" + StoreLock.fileKey(for: "peer " + peer) }
+            MountFolders.current().state.map { $0 + "/sync/" + StoreLock.fileKey(for: FilePath(store)) + "-" + StoreLock.fileKey(forName: "peer " + peer) }
         }
 
         static func serve(_ path: String) throws(CommandFailure) {

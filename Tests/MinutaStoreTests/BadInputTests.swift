@@ -1,6 +1,7 @@
 import FileTreeInterface
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -27,7 +28,7 @@ struct BadInputTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let before = try folderSnapshot(path)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let (file, current) = try Self.target(of: input, in: tree)
             let bytes = input.bytes(String(decoding: current, as: UTF8.self))
             #expect(bytes != current)
@@ -52,7 +53,7 @@ struct BadInputTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let before = try folderSnapshot(path)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             var huge = Array(#"{"comment": ""#.utf8)
             huge += [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
             huge += Array(#""}"#.utf8)

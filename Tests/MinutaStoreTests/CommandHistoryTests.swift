@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -13,7 +14,7 @@ struct CommandHistoryTests {
     func changedBetweenHeads() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let file = try #require(try store.recordFiles(in: Self.march).first { RecordID($0.id) == RecordID(Self.record) })
             let before = try store.headsText(of: Self.march)
             #expect(!before.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -15,7 +16,7 @@ struct ConcurrentWriteReadTests {
     func movesWhileReading() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let months = try store.months()
             let failures = Mutex<[String]>([])
             let created = Mutex<[String]>([])
@@ -80,7 +81,7 @@ struct ConcurrentWriteReadTests {
             #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
             let ids = created.withLock { $0 }
             #expect(ids.count == 12)
-            for shown in [store, try Store(path: path, timeZone: .utc)] {
+            for shown in [store, try Store(folder: FilePath(path), timeZone: .utc)] {
                 let january = try shown.recordFiles(in: Self.january).map(\.id)
                 let february = try shown.recordFiles(in: Self.february).map(\.id)
                 for id in ids {

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -17,17 +18,17 @@ struct ConflictMergeTests {
         try withTemporaryDirectory { folder in
             let a = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let b = try StoreFixture.copyOfAppStore(into: folder, name: "B")
-            try editA(try Store(path: a, timeZone: .utc))
-            try editB(try Store(path: b, timeZone: .utc))
+            try editA(try Store(folder: FilePath(a), timeZone: .utc))
+            try editB(try Store(folder: FilePath(b), timeZone: .utc))
             let copy = a + "/records/2024/01 (Bob's conflicted copy 2024-01-15).automerge"
             try FileManager.default.copyItem(atPath: b + "/records/2024/01.automerge", toPath: copy)
-            let store = try Store(path: a, timeZone: .utc)
+            let store = try Store(folder: FilePath(a), timeZone: .utc)
             let reports = try store.mergeConflictCopies()
             #expect(reports.count == 1)
             if case .merged = reports.first?.outcome {} else { Issue.record("not merged: \(reports)") }
             #expect(!FileManager.default.fileExists(atPath: copy))
             // What is on disk is what a fresh store shows.
-            let fresh = try Store(path: a, timeZone: .utc)
+            let fresh = try Store(folder: FilePath(a), timeZone: .utc)
             let files = try fresh.recordFiles(in: Self.january)
             return (fresh, files.map { String(decoding: $0.contents, as: UTF8.self) }.joined())
         }
@@ -78,7 +79,7 @@ struct ConflictMergeTests {
             let a = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let copy = a + "/records/2024/03 (1).automerge"
             try Data("not automerge".utf8).write(to: URL(fileURLWithPath: copy))
-            let reports = try Store(path: a, timeZone: .utc).mergeConflictCopies()
+            let reports = try Store(folder: FilePath(a), timeZone: .utc).mergeConflictCopies()
             guard case .quarantined(_, let movedTo)? = reports.first?.outcome else { Issue.record("\(reports)"); return }
             #expect(!FileManager.default.fileExists(atPath: copy))
             #expect(FileManager.default.contents(atPath: a + "/" + movedTo) == Data("not automerge".utf8))
@@ -90,9 +91,9 @@ struct ConflictMergeTests {
         try withTemporaryDirectory { folder in
             let a = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let b = try StoreFixture.copyOfAppStore(into: folder, name: "B")
-            let store = try Store(path: a, timeZone: .utc)
+            let store = try Store(folder: FilePath(a), timeZone: .utc)
             try edit(store, Self.plainRecord) { $0.replacingOccurrences(of: "an Jürgen", with: "an Ana") }
-            try edit(try Store(path: b, timeZone: .utc), Self.plainRecord) { $0.replacingOccurrences(of: "17:05:39.638Z", with: "18:00:00Z") }
+            try edit(try Store(folder: FilePath(b), timeZone: .utc), Self.plainRecord) { $0.replacingOccurrences(of: "17:05:39.638Z", with: "18:00:00Z") }
             // The sync tool replaces A's file with B's version.
             try FileManager.default.removeItem(atPath: a + "/records/2024/01.automerge")
             try FileManager.default.copyItem(atPath: b + "/records/2024/01.automerge", toPath: a + "/records/2024/01.automerge")
@@ -100,7 +101,7 @@ struct ConflictMergeTests {
             let text = try store.recordFiles(in: Self.january).map { String(decoding: $0.contents, as: UTF8.self) }.joined()
             #expect(text.contains("Rückmeldung an Ana") && text.contains("2024-01-03T18:00:00Z"))
             // Our change was written back, so the file has both too.
-            let fresh = try Store(path: a, timeZone: .utc).recordFiles(in: Self.january).map { String(decoding: $0.contents, as: UTF8.self) }.joined()
+            let fresh = try Store(folder: FilePath(a), timeZone: .utc).recordFiles(in: Self.january).map { String(decoding: $0.contents, as: UTF8.self) }.joined()
             #expect(fresh.contains("Rückmeldung an Ana") && fresh.contains("2024-01-03T18:00:00Z"))
         }
     }

@@ -1,6 +1,7 @@
 import FileTreeInterface
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -16,13 +17,13 @@ struct ConflictsFileTests {
         try withTemporaryDirectory { folder in
             let a = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let b = try StoreFixture.copyOfAppStore(into: folder, name: "B")
-            try editA(try Store(path: a, timeZone: .utc))
-            try editB(try Store(path: b, timeZone: .utc))
+            try editA(try Store(folder: FilePath(a), timeZone: .utc))
+            try editB(try Store(folder: FilePath(b), timeZone: .utc))
             try FileManager.default.copyItem(atPath: b + "/records/2024/01.automerge", toPath: a + "/records/2024/01 (Bob's conflicted copy 2024-01-15).automerge")
-            let store = try Store(path: a, timeZone: .utc)
+            let store = try Store(folder: FilePath(a), timeZone: .utc)
             let merged = try store.mergeConflictCopies()
             #expect(merged.count == 1)
-            let view = StoreView(store: try Store(path: a, timeZone: .utc))
+            let view = StoreView(store: try Store(folder: FilePath(a), timeZone: .utc))
             return String(decoding: try view.contents(ofPath: "/.minutafs/conflicts"), as: UTF8.self)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -17,7 +18,7 @@ struct DeletedDocumentTests {
     func deletedThenWrittenBack() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let tree = StoreView(store: store)
             let recordPath = "/records/2024/01/" + Self.name
             let shown = try store.recordFiles(in: Self.january).map(\.name)
@@ -43,7 +44,7 @@ struct DeletedDocumentTests {
             #expect(try text(tree, "/.minutafs/status").contains("deleted documents: none"))
             #expect(try text(tree, "/.minutafs/errors").contains("records/2024/01.automerge was written back to the folder by a save of records/2024/01/\(Self.name)"))
             // Every record of the month is back on disk, not only the edited one.
-            let reopened = try Store(path: path, timeZone: .utc)
+            let reopened = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try reopened.recordFiles(in: Self.january).map(\.name) == shown)
             #expect(String(decoding: try #require(try reopened.recordFile(named: Self.name, in: Self.january)).contents, as: UTF8.self).contains("kept: "))
         }

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -15,11 +16,11 @@ struct DuplicateRecordTests {
     /// document holds a copy moved there (start Jan 31 23:20:01 UTC); returns its path and the id.
     func storeWithTwoCopies(in folder: String) throws -> (path: String, id: String) {
         let path = try StoreFixture.copyOfAppStore(into: folder)
-        let phone = try Store(path: path, timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
+        let phone = try Store(folder: FilePath(path), timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
         let id = try phone.writeRecordFile(Array(Self.record.utf8), named: "new.json", in: Self.february).id
         let februaryFile = path + "/records/2024/02.automerge"
         let februaryBefore = try Fixtures.contents(ofFileAtPath: februaryFile)
-        let desktop = try Store(path: path, timeZone: .utc)
+        let desktop = try Store(folder: FilePath(path), timeZone: .utc)
         let file = try #require(try desktop.recordFile(named: "2024-01-31_232000.json", in: Self.february))
         let moved = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "2024-01-31T23:20:00Z", with: "2024-01-31T23:20:01Z")
         #expect(try desktop.writeRecordFile(Array(moved.utf8), named: file.name, in: Self.february).month == Self.january)
@@ -36,13 +37,13 @@ struct DuplicateRecordTests {
     func shownOnce() throws {
         try withTemporaryDirectory { folder in
             let (path, id) = try storeWithTwoCopies(in: folder)
-            let utc = try Store(path: path, timeZone: .utc)
+            let utc = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try count(id, in: utc) == [Self.january])
             let status = String(decoding: try StoreView(store: utc).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
             #expect(status.contains("records in two documents: \(id) shown in records/2024/01, also in records/2024/02.automerge (not shown)"), "\(status)")
 
             // In Berlin both starts fall in February: the February copy is the one shown.
-            let berlin = try Store(path: path, timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
+            let berlin = try Store(folder: FilePath(path), timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
             #expect(try count(id, in: berlin) == [Self.february])
             #expect(berlin.hiddenCopies.map(\.document) == ["records/2024/01.automerge"])
         }
@@ -52,11 +53,11 @@ struct DuplicateRecordTests {
     func filedByAnotherZoneWithoutDecodingTheOther() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let phone = try Store(path: path, timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
+            let phone = try Store(folder: FilePath(path), timeZone: StoreTimeZone(identifier: "Europe/Berlin")!)
             let id = try phone.writeRecordFile(Array(Self.record.utf8), named: "new.json", in: Self.february).id
             // In UTC the record starts on January 31; January's document does not hold it, and the holder
             // index (built from the files' keys) says so: January is not decoded to find out.
-            let utc = try Store(path: path, timeZone: .utc)
+            let utc = try Store(folder: FilePath(path), timeZone: .utc)
             utc.indexRecordHolders()
             #expect(utc.status().documentsLoaded == 0)
             #expect(try utc.recordFiles(in: Self.february).contains { $0.id == id && $0.name == "2024-01-31_232000.json" })
@@ -74,7 +75,7 @@ struct DuplicateRecordTests {
         let path = try StoreFixture.copyOfAppStore(into: folder)
         // The phone's clock: its second change is stored a second after its first.
         let clock = TestClock()
-        let phone = try Store(path: path, timeZone: .utc, clock: clock.now)
+        let phone = try Store(folder: FilePath(path), timeZone: .utc, clock: clock.now)
         let record = #"{"startTime": "\#(start)", "endTime": null, "comment": "moved by the phone", "images": []}"#
         let id = try phone.writeRecordFile(Array(record.utf8), named: "new.json", in: from).id
         let fromFile = path + "/" + from.documentPath
@@ -99,7 +100,7 @@ struct DuplicateRecordTests {
             let (path, id) = try storeWithHalfDeliveredMove(
                 in: folder, from: Self.february, to: Self.march, start: "2024-02-10T09:00:00Z", movedStart: "2024-03-10T09:00:00Z")
             for order in [[Self.february, Self.march], [Self.march, Self.february]] {
-                let store = try Store(path: path, timeZone: .utc)
+                let store = try Store(folder: FilePath(path), timeZone: .utc)
                 #expect(try months(holding: id, in: store, listing: order) == [Self.march], "listing \(order)")
                 #expect(store.hiddenCopies.map { [$0.id, $0.document, $0.shownIn] } == [[id, Self.february.documentPath, Self.march.folderPath]])
             }
@@ -112,7 +113,7 @@ struct DuplicateRecordTests {
             let (path, id) = try storeWithHalfDeliveredMove(
                 in: folder, from: Self.march, to: Self.february, start: "2024-03-10T09:00:00Z", movedStart: "2024-02-10T09:00:00Z")
             for order in [[Self.february, Self.march], [Self.march, Self.february]] {
-                let store = try Store(path: path, timeZone: .utc)
+                let store = try Store(folder: FilePath(path), timeZone: .utc)
                 #expect(try months(holding: id, in: store, listing: order) == [Self.february], "listing \(order)")
                 let status = String(decoding: try StoreView(store: store).contents(ofPath: "/.minutafs/status"), as: UTF8.self)
                 #expect(status.contains("records in two documents: \(id) shown in records/2024/02, also in records/2024/03.automerge (not shown)"), "\(status)")
@@ -125,7 +126,7 @@ struct DuplicateRecordTests {
         try withTemporaryDirectory { folder in
             let (path, id) = try storeWithHalfDeliveredMove(
                 in: folder, from: Self.february, to: Self.march, start: "2024-02-10T09:00:00Z", movedStart: "2024-03-10T09:00:00Z")
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try months(holding: id, in: store, listing: [Self.february, Self.march]) == [Self.march])
             // The phone's version of February, without the record, replaces the file.
             var february = try Document.load(try Fixtures.contents(ofFileAtPath: path + "/" + Self.february.documentPath))

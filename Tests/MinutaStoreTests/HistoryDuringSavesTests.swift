@@ -2,6 +2,7 @@ import FileTreeInterface
 import Foundation
 @testable import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -17,7 +18,7 @@ struct HistoryDuringSavesTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let faults = FaultInjection()
-            let store = try Store(path: path, timeZone: .utc, faults: faults)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, faults: faults)
             let tree = StoreView(store: store)
             let present = "/.minutafs/history/2999-01-01T00:00Z/records/2024/03"
             let deleted = try #require(try store.recordFiles(in: Self.march).first)
@@ -25,7 +26,7 @@ struct HistoryDuringSavesTests {
 
             // The deletion's save is held inside its folder fsync, after the new file is in place, until
             // history has been read meanwhile (no clock decides how long the save takes).
-            let hold = faults.hold(.fsyncDirectory, under: path)
+            let hold = faults.hold(.fsyncDirectory, under: FilePath(path))
             defer { hold.release() }
             let done = Mutex<Result<Void, StoreError>?>(nil)
             let deleting = Thread {

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -83,7 +84,7 @@ struct HistoryFixtureTests {
         try FileManager.default.createDirectory(atPath: store + "/records/2024", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: try Fixtures.path("minuta-tags.automerge"), toPath: store + "/tags.automerge")
         try FileManager.default.copyItem(atPath: try Fixtures.path("minuta-month.automerge"), toPath: store + "/records/2024/03.automerge")
-        return StoreView(store: try Store(path: store, timeZone: .utc))
+        return StoreView(store: try Store(folder: FilePath(store), timeZone: .utc))
     }
 
     @Test("a snapshot at each effective time of a month document shows the reference's records of then")

@@ -2,6 +2,7 @@ import FileTreeInterface
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -71,7 +72,7 @@ struct HistoryTests {
     func hiddenAndListed() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             #expect(try !tree.entries(inDirectory: "/.minutafs").contains { $0.name == "history" })
             #expect(try tree.attributes(ofPath: "/.minutafs/history").isDirectory)
             let days = try tree.entries(inDirectory: "/.minutafs/history").map(\.name)
@@ -99,7 +100,7 @@ struct HistoryTests {
     func restoreByCopy() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let tree = StoreView(store: store)
             let files = try store.recordFiles(in: Self.march)
             let edited = try #require(files.first { $0.id == Self.withImage })
@@ -143,7 +144,7 @@ struct HistoryTests {
             #expect(try tree.entries(inDirectory: live).map(\.name).sorted() == before)
 
             // A second store over the backing folder sees the same.
-            let again = try Store(path: path, timeZone: .utc)
+            let again = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try again.recordFiles(in: Self.march).map(\.contents) == files.map(\.contents))
         }
     }
@@ -152,7 +153,7 @@ struct HistoryTests {
     func readOnly() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let snapshot = "/.minutafs/history/2025-01-01"
             let file = snapshot + "/records/2024/03/" + (try tree.entries(inDirectory: snapshot + "/records/2024/03").first { $0.name.hasSuffix(".json") }?.name ?? "")
             func isReadOnly(_ body: () throws(TreeError) -> Void) -> Bool {
@@ -176,7 +177,7 @@ struct HistoryTests {
     func restoreTags() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let original = try tree.contents(ofPath: "/tags.json")
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(original)) as? [String: [[String: Any]]])
             var tags = try #require(parsed["tags"])
@@ -189,7 +190,7 @@ struct HistoryTests {
             #expect(snapshot == original)
             try tree.write(snapshot, toPath: "/tags.json")
             #expect(try tree.contents(ofPath: "/tags.json") == original)
-            #expect(try StoreView(store: try Store(path: path, timeZone: .utc)).contents(ofPath: "/tags.json") == original)
+            #expect(try StoreView(store: try Store(folder: FilePath(path), timeZone: .utc)).contents(ofPath: "/tags.json") == original)
         }
     }
 }

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 @testable import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -20,7 +21,7 @@ struct InterruptedMoveTests {
     static func cutShortMove(store path: String, state: String, reachedJune: Bool) throws {
         let mayBefore = try Fixtures.contents(ofFileAtPath: path + "/" + may.documentPath)
         let juneBefore = try? Fixtures.contents(ofFileAtPath: path + "/" + june.documentPath)
-        let store = try Store(path: path, timeZone: .utc, stateDirectory: state)
+        let store = try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: FilePath(state))
         let name = try #require(try store.recordFiles(in: may).first { $0.id == id }?.name)
         let text = String(decoding: try #require(try store.recordFile(named: name, in: may)).contents, as: UTF8.self)
         let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
@@ -56,9 +57,9 @@ struct InterruptedMoveTests {
                 try Document.load(Fixtures.contents(ofFileAtPath: path + "/" + month.documentPath)).value(of: .root, key: Self.id) != nil
             }, "the simulated kill left the record in both month documents")
             // Shown once meanwhile, at its new place: the June copy changed last.
-            #expect(try Self.months(holding: Self.id, in: Store(path: path, timeZone: .utc)) == [Self.june])
+            #expect(try Self.months(holding: Self.id, in: Store(folder: FilePath(path), timeZone: .utc)) == [Self.june])
 
-            let store = try Store(path: path, timeZone: .utc, stateDirectory: state)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: FilePath(state))
             #expect(try store.finishInterruptedMoves() == [Self.id])
             #expect(try Self.months(holding: Self.id, in: store) == [Self.june])
             #expect(FileManager.default.fileExists(atPath: path + "/records/2024/06/" + Self.image))
@@ -67,7 +68,7 @@ struct InterruptedMoveTests {
             #expect(mayOnDisk.value(of: .root, key: Self.id) == nil)
             #expect(try #require(store.moves.journal).pending().isEmpty)
             // Another store opened later finds nothing left to do.
-            #expect(try Store(path: path, timeZone: .utc, stateDirectory: state).finishInterruptedMoves().isEmpty)
+            #expect(try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: FilePath(state)).finishInterruptedMoves().isEmpty)
         }
     }
 
@@ -78,7 +79,7 @@ struct InterruptedMoveTests {
             let state = folder + "/state"
             try Self.cutShortMove(store: path, state: state, reachedJune: false)
 
-            let store = try Store(path: path, timeZone: .utc, stateDirectory: state)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: FilePath(state))
             #expect(try store.finishInterruptedMoves().isEmpty)
             #expect(try Self.months(holding: Self.id, in: store) == [Self.may])
             #expect(FileManager.default.fileExists(atPath: path + "/records/2024/05/" + Self.image))
@@ -92,7 +93,7 @@ struct InterruptedMoveTests {
             let first = try StoreFixture.copyOfAppStore(into: folder, name: "first")
             let second = try StoreFixture.copyOfAppStore(into: folder, name: "second")
             let state = folder + "/state"
-            let journals = try [first, second].map { try #require(try Store(path: $0, timeZone: .utc, stateDirectory: state).moves.journal) }
+            let journals = try [first, second].map { try #require(try Store(folder: FilePath($0), timeZone: .utc, stateDirectory: FilePath(state)).moves.journal) }
             #expect(journals[0].path != journals[1].path)
             #expect(journals.allSatisfy { $0.path.hasPrefix(state + "/") })
         }

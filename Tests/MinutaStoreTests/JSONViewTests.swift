@@ -1,5 +1,6 @@
 import AutomergeKit
 @testable import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -9,7 +10,7 @@ struct JSONViewTests {
     let store: Store
 
     init() throws {
-        store = try Store(path: try Fixtures.directory("stores") + "/app-2024", timeZone: .utc)
+        store = try Store(folder: FilePath(try Fixtures.directory("stores") + "/app-2024"), timeZone: .utc)
     }
 
     @Test("tags.json lists every tag in the legacy layout, ordered by createdAt")
@@ -123,7 +124,7 @@ struct JSONViewTests {
 
     @Test("file names follow the store's time zone")
     func timeZoneNames() throws {
-        let tokyo = try Store(path: try Fixtures.directory("stores") + "/app-2024", timeZone: #require(StoreTimeZone(identifier: "Asia/Tokyo")))
+        let tokyo = try Store(folder: FilePath(try Fixtures.directory("stores") + "/app-2024"), timeZone: #require(StoreTimeZone(identifier: "Asia/Tokyo")))
         // 2024-01-03T03:42:34.915Z is 12:42:34 in Tokyo (UTC+9).
         let january = try #require(Month(year: 2024, month: 1))
         #expect(try tokyo.recordFile(named: "2024-01-03_124234.json", in: january) != nil)

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -29,7 +30,7 @@ struct LargeIntegerTests {
     func twoToTheSixtyFourRefused() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let before = try Fixtures.contents(ofFileAtPath: path + "/records/2024/01.automerge")
             #expect {
                 _ = try written(store, extra: "18446744073709551616")
@@ -47,7 +48,7 @@ struct LargeIntegerTests {
     @Test("the largest unsigned 64-bit integer and 2^64 written as a fraction are stored")
     func inRangeStored() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             #expect(try written(store, extra: "18446744073709551615").changed)
             // Shown as plain JSON numbers, as written.
             let unsigned = try storedExtra(store)

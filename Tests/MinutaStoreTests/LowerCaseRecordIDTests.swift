@@ -2,6 +2,7 @@ import AutomergeKit
 import Foundation
 import MinutaMigration
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -38,7 +39,7 @@ struct LowerCaseRecordIDTests {
     func mountAndExport() throws {
         try withTemporaryDirectory { folder in
             let path = try Self.migratedStore(in: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let file = try #require(try store.recordFiles(in: Self.january).first)
             let text = String(decoding: file.contents, as: UTF8.self)
             #expect(text.contains("\"id\": \"\(Self.id)\""), "\(text)")

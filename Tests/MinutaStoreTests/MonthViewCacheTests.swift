@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 @testable import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -12,7 +13,7 @@ struct MonthViewCacheTests {
 
     /// Every month's files as a store without any cache renders them: the expected output.
     func rendered(_ path: String, zone: StoreTimeZone = .utc) throws -> [[RecordFile]] {
-        let store = try Store(path: path, timeZone: zone)
+        let store = try Store(folder: FilePath(path), timeZone: zone)
         return try Self.months.map { try store.recordFiles(in: $0) }
     }
 
@@ -31,12 +32,12 @@ struct MonthViewCacheTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let cache = folder + "/cache"
             let expected = try rendered(path)
-            let first = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let first = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             #expect(try Self.months.map { try first.recordFiles(in: $0) } == expected)
             let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/views").filter { $0.hasSuffix(".view") }
             #expect(entries.count == Self.months.count)
 
-            let second = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let second = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             #expect(try Self.months.map { try second.recordFiles(in: $0) } == expected)
             #expect(decodedMonths(second) == 0)
             // Reading the conflicts and editing still work: the document is decoded when needed.
@@ -46,7 +47,7 @@ struct MonthViewCacheTests {
             let edited = Self.commented(file, "cached")
             #expect(edited != String(decoding: file.contents, as: UTF8.self))
             _ = try second.writeRecordFile(Array(edited.utf8), named: file.name, in: month)
-            let third = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let third = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             #expect(try third.recordFiles(in: month) == (try rendered(path)[1]))
             #expect(try third.recordFile(named: file.name, in: month)?.contents == Array(edited.utf8))
         }
@@ -57,7 +58,7 @@ struct MonthViewCacheTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let cache = folder + "/cache"
-            let first = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let first = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             for month in Self.months { _ = try first.recordFiles(in: month) }
             let views = cache + "/views"
             let names = try FileManager.default.contentsOfDirectory(atPath: views).filter { $0.hasSuffix(".view") }.sorted()
@@ -72,18 +73,18 @@ struct MonthViewCacheTests {
                 try Data(bytes).write(to: URL(fileURLWithPath: views + "/" + name))
             }
             // Another device's edit of March, delivered while no mount ran.
-            let phone = try Store(path: path, timeZone: .utc)
+            let phone = try Store(folder: FilePath(path), timeZone: .utc)
             let march = Self.months[2]
             let file = try #require(try phone.recordFiles(in: march).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
             let edited = Self.commented(file, "phone")
             _ = try phone.writeRecordFile(Array(edited.utf8), named: file.name, in: march)
 
             let expected = try rendered(path)
-            let second = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let second = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             #expect(try Self.months.map { try second.recordFiles(in: $0) } == expected)
             #expect(try second.recordFile(named: file.name, in: march)?.contents == Array(edited.utf8))
             // The bad entries were replaced by good ones: a third store decodes nothing.
-            let third = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let third = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             #expect(try Self.months.map { try third.recordFiles(in: $0) } == expected)
             #expect(decodedMonths(third) == 0)
         }
@@ -95,20 +96,20 @@ struct MonthViewCacheTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let cache = folder + "/cache"
             let march = Self.months[2]
-            _ = try Store(path: path, timeZone: .utc, cacheDirectory: cache).recordFiles(in: march)
-            let mounted = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            _ = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache)).recordFiles(in: march)
+            let mounted = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             let file = try #require(try mounted.recordFiles(in: march).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
             #expect(decodedMonths(mounted) == 0)
             // Another device's version of March arrives (written through another store over the folder).
             let edited = Self.commented(file, "from the phone")
-            _ = try Store(path: path, timeZone: .utc).writeRecordFile(Array(edited.utf8), named: file.name, in: march)
+            _ = try Store(folder: FilePath(path), timeZone: .utc).writeRecordFile(Array(edited.utf8), named: file.name, in: march)
             #expect(try mounted.synchronizeDocuments().contains(march.documentPath))
             #expect(try mounted.recordFile(named: file.name, in: march)?.contents == Array(edited.utf8))
             // And this store's own edit of it is saved on top, nothing of the phone's lost.
             let both = String(decoding: try #require(try mounted.recordFile(named: file.name, in: march)).contents, as: UTF8.self)
                 .replacingOccurrences(of: "from the phone", with: "from the phone, then the desktop")
             _ = try mounted.writeRecordFile(Array(both.utf8), named: file.name, in: march)
-            #expect(try Store(path: path, timeZone: .utc).recordFile(named: file.name, in: march)?.contents == Array(both.utf8))
+            #expect(try Store(folder: FilePath(path), timeZone: .utc).recordFile(named: file.name, in: march)?.contents == Array(both.utf8))
         }
     }
 
@@ -117,10 +118,10 @@ struct MonthViewCacheTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let cache = folder + "/cache"
-            let utc = try Store(path: path, timeZone: .utc, cacheDirectory: cache)
+            let utc = try Store(folder: FilePath(path), timeZone: .utc, cacheDirectory: FilePath(cache))
             for month in Self.months { _ = try utc.recordFiles(in: month) }
             let zone = try #require(StoreTimeZone(identifier: "Pacific/Auckland"))
-            let auckland = try Store(path: path, timeZone: zone, cacheDirectory: cache)
+            let auckland = try Store(folder: FilePath(path), timeZone: zone, cacheDirectory: FilePath(cache))
             let names = try Self.months.map { try auckland.recordFiles(in: $0).map(\.name) }
             #expect(names == (try rendered(path, zone: zone).map { $0.map(\.name) }))
             #expect(names != (try rendered(path).map { $0.map(\.name) }))
@@ -172,8 +173,8 @@ struct MonthPrefetchTests {
     func yearListingPrefetches() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let expected = try Store(path: path, timeZone: .utc).months().map { try Store(path: path, timeZone: .utc).recordFiles(in: $0) }
-            let store = try Store(path: path, timeZone: .utc)
+            let expected = try Store(folder: FilePath(path), timeZone: .utc).months().map { try Store(folder: FilePath(path), timeZone: .utc).recordFiles(in: $0) }
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let tree = StoreView(store: store)
             #expect(store.replicas.state.withLock { $0.months.loadedCount + $0.months.parkedMonths.count } == 0)
             _ = try tree.entries(inDirectory: "/records/2024")

@@ -1,4 +1,5 @@
 import MinutaStore
+import SystemPackage
 import Testing
 
 /// The kernel's mount table as `/proc/self/mountinfo` gives it: which mount holds a path, and
@@ -41,8 +42,8 @@ struct MountTableTests {
         ("/", "/", "/dev/nvme0n1p2"),
     ] as [(String, String, String)])
     func longestMountPoint(path: String, mountPoint: String, source: String) {
-        let mount = MountTable(mountInfo: Self.sample).mount(containing: path)
-        #expect(mount?.mountPoint == mountPoint)
+        let mount = MountTable(mountInfo: Self.sample).mount(containing: FilePath(path))
+        #expect(mount?.mountPoint == FilePath(mountPoint))
         #expect(mount?.source == source)
     }
 
@@ -54,7 +55,7 @@ struct MountTableTests {
         ("/home/me/Dropbox/Minuta", false, false),
     ] as [(String, Bool, Bool)])
     func kinds(path: String, isMinutafs: Bool, isFUSE: Bool) {
-        let mount = MountTable(mountInfo: Self.sample).mount(containing: path)
+        let mount = MountTable(mountInfo: Self.sample).mount(containing: FilePath(path))
         #expect(mount?.isMinutafs == isMinutafs)
         #expect(mount?.isFUSE == isFUSE)
     }

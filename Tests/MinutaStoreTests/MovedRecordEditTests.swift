@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -26,8 +27,8 @@ struct MovedRecordEditTests {
     ) throws -> (desktop: Store, id: String) {
         let path = try StoreFixture.copyOfAppStore(into: folder)
         let phonePath = try StoreFixture.copyOfAppStore(into: folder, name: "phone")
-        var desktop = try Store(path: path, timeZone: .utc, stateDirectory: stateDirectory)
-        let phone = try Store(path: phonePath, timeZone: .utc)
+        var desktop = try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: stateDirectory.map { FilePath($0) })
+        let phone = try Store(folder: FilePath(phonePath), timeZone: .utc)
 
         let file = try #require(try desktop.recordFile(named: Self.name, in: Self.may))
         var moved = String(decoding: file.contents, as: UTF8.self)
@@ -36,7 +37,7 @@ struct MovedRecordEditTests {
         let original = try #require(try comment(desktop, Self.name, in: Self.may))
         if let desktopComment { moved = moved.replacingOccurrences(of: original, with: desktopComment) }
         #expect(try desktop.writeRecordFile(Array(moved.utf8), named: Self.name, in: Self.may).month == Self.june)
-        if remounting { desktop = try Store(path: path, timeZone: .utc, stateDirectory: stateDirectory) }
+        if remounting { desktop = try Store(folder: FilePath(path), timeZone: .utc, stateDirectory: stateDirectory.map { FilePath($0) }) }
 
         let phoneFile = try #require(try phone.recordFile(named: Self.name, in: Self.may))
         let edited = String(decoding: phoneFile.contents, as: UTF8.self).replacingOccurrences(of: original, with: "edited on the phone")
@@ -56,7 +57,7 @@ struct MovedRecordEditTests {
             #expect(try desktop.recordFiles(in: Self.may).allSatisfy { $0.id != id })
             #expect(try desktop.carryEditsToMovedRecords().isEmpty, "carried once")
             // On disk too: a store opened afresh sees it.
-            let reopened = try Store(path: desktop.path, timeZone: .utc)
+            let reopened = try Store(folder: desktop.folder, timeZone: .utc)
             #expect(try comment(reopened, "2024-06-02_080000.json", in: Self.june) == "edited on the phone")
         }
     }
@@ -71,7 +72,7 @@ struct MovedRecordEditTests {
             #expect(try desktop.recordFiles(in: Self.may).allSatisfy { $0.id != id })
             #expect(try desktop.carryEditsToMovedRecords().isEmpty, "carried once")
             // Once carried, a later remount does not carry it again.
-            let again = try Store(path: desktop.path, timeZone: .utc, stateDirectory: state)
+            let again = try Store(folder: desktop.folder, timeZone: .utc, stateDirectory: FilePath(state))
             _ = try again.mergeConflictCopies()
             #expect(try again.carryEditsToMovedRecords().isEmpty)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -9,7 +10,7 @@ import TestSupport
 struct ParkingTests {
     /// Eighteen months, 2023-01 to 2024-06, one record each, written through a store; returns the ids.
     static func makeMonths(in folder: String) throws -> [(month: Month, id: String)] {
-        let store = try Store(path: folder, timeZone: .utc)
+        let store = try Store(folder: FilePath(folder), timeZone: .utc)
         return try (0..<18).map { index in
             let month = try #require(Month(year: 2023 + index / 12, month: index % 12 + 1))
             let json = #"{"startTime": "\#(month.yearName)-\#(month.monthName)-05T10:00:00Z", "comment": "month \#(index)"}"#
@@ -27,7 +28,7 @@ struct ParkingTests {
     func readsAndEdits() throws {
         try withTemporaryDirectory { folder in
             let months = try Self.makeMonths(in: folder)
-            let store = try Store(path: folder, timeZone: .utc)
+            let store = try Store(folder: FilePath(folder), timeZone: .utc)
             let first = try months.map { try Self.comment(store, $0.month) }
             #expect(store.status().documentsLoaded < months.count)
             #expect(try months.map { try Self.comment(store, $0.month) } == first)
@@ -38,7 +39,7 @@ struct ParkingTests {
             let edited = first[0].replacingOccurrences(of: "month 0", with: "month zero")
             _ = try store.writeRecordFile(Array(edited.utf8), named: file.name, in: months[0].month)
             #expect(try Self.comment(store, months[0].month).contains("month zero"))
-            #expect(try Self.comment(try Store(path: folder, timeZone: .utc), months[0].month).contains("month zero"))
+            #expect(try Self.comment(try Store(folder: FilePath(folder), timeZone: .utc), months[0].month).contains("month zero"))
         }
     }
 
@@ -52,7 +53,7 @@ struct ParkingTests {
             try FileManager.default.copyItem(atPath: a, toPath: folder + "/B")
 
             // A edits January, then reads every month, so January is parked.
-            let store = try Store(path: a, timeZone: .utc)
+            let store = try Store(folder: FilePath(a), timeZone: .utc)
             let name = try #require(try store.recordFiles(in: january).first?.name)
             let text = try Self.comment(store, january)
             _ = try store.writeRecordFile(Array(text.replacingOccurrences(of: "month 0", with: "edited in A").utf8), named: name, in: january)
@@ -60,7 +61,7 @@ struct ParkingTests {
             #expect(store.status().documentsLoaded < months.count)
 
             // B edits the end time; the sync tool puts B's file in place of A's.
-            let other = try Store(path: folder + "/B", timeZone: .utc)
+            let other = try Store(folder: FilePath(folder + "/B"), timeZone: .utc)
             let otherText = try Self.comment(other, january)
             let withEnd = otherText.replacingOccurrences(of: #""images""#, with: #""endTime": "2023-01-05T11:00:00Z", "images""#)
             _ = try other.writeRecordFile(Array(withEnd.utf8), named: name, in: january)
@@ -70,7 +71,7 @@ struct ParkingTests {
             #expect(try store.synchronizeDocuments() == [january.documentPath])
             let merged = try Self.comment(store, january)
             #expect(merged.contains("edited in A") && merged.contains("2023-01-05T11:00:00Z"), "\(merged)")
-            let onDisk = try Self.comment(try Store(path: a, timeZone: .utc), january)
+            let onDisk = try Self.comment(try Store(folder: FilePath(a), timeZone: .utc), january)
             #expect(onDisk.contains("edited in A") && onDisk.contains("2023-01-05T11:00:00Z"), "\(onDisk)")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -24,13 +25,13 @@ struct ReadersDuringSavesTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let faults = FaultInjection()
-            let store = try Store(path: path, timeZone: .utc, faults: faults)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, faults: faults)
             let file = try #require(try store.recordFiles(in: Self.january).first)
             let held = try #require(try store.recordFiles(in: Self.august).first)
             let bytes = try Self.withComment("saved on a slow disk", file)
             // The save's folder fsync does not return until the reads below are done: a read that
             // waited for the save would never finish (and the deadline below would say so).
-            let hold = faults.hold(.fsyncDirectory, under: path)
+            let hold = faults.hold(.fsyncDirectory, under: FilePath(path))
             defer { hold.release() }
             let saved = Mutex<Result<Store.WriteOutcome, StoreError>?>(nil)
             let saving = Thread {
@@ -69,12 +70,12 @@ struct SavesOfDifferentMonthsTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let faults = FaultInjection()
-            let store = try Store(path: path, timeZone: .utc, faults: faults)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, faults: faults)
             let january = ReadersDuringSavesTests.january, august = ReadersDuringSavesTests.august
             let first = try #require(try store.recordFiles(in: january).first)
             let other = try #require(try store.recordFiles(in: august).first)
             // January's save stops just before its exchange, with its write lane held.
-            let hold = faults.hold(.exchange, under: path + "/" + january.documentPath)
+            let hold = faults.hold(.exchange, under: FilePath(path + "/" + january.documentPath))
             defer { hold.release() }
             let results = Mutex<[String: Result<Store.WriteOutcome, StoreError>]>([:])
             func save(_ label: String, _ comment: String, _ file: RecordFile, in month: Month) throws -> Thread {
@@ -99,7 +100,7 @@ struct SavesOfDifferentMonthsTests {
             #expect(try results.withLock { $0["january 1"] }?.get().changed == true)
             #expect(try results.withLock { $0["january 2"] }?.get().changed == true)
             // In order: the second save is what the file shows, in this store and in a fresh one.
-            let reopened = try Store(path: path, timeZone: .utc)
+            let reopened = try Store(folder: FilePath(path), timeZone: .utc)
             for reader in [store, reopened] {
                 let january = try #require(try reader.recordFiles(in: january).first { $0.id == first.id })
                 #expect(String(decoding: january.contents, as: UTF8.self).contains("second January save"))

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -26,14 +27,14 @@ struct RecordEditTests {
     @Test("changing one field writes one put of that key")
     func oneField() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             let before = try #require(try store.document(of: Self.january)).changeCount
             _ = try edited(store, Self.plainName, in: Self.january) { $0.replacingOccurrences(of: "17:05:39.638Z", with: "18:00:00Z") }
             let document = try #require(try store.document(of: Self.january))
             #expect(document.changeCount == before + 1)
             let operations = try lastChange(store, Self.january)
             #expect(operations == [OperationSummary(action: "set", key: "endTime", isInsert: false, value: .timestamp(1_704_304_800_000))])
-            let reloaded = try Document.load(Fixtures.contents(ofFileAtPath: store.path + "/records/2024/01.automerge"))
+            let reloaded = try Document.load(Fixtures.contents(ofFileAtPath: store.folder.string + "/records/2024/01.automerge"))
             #expect(reloaded.heads == document.heads)
         }
     }
@@ -41,7 +42,7 @@ struct RecordEditTests {
     @Test("a word inserted into a text comment is one splice of its characters")
     func textSplice() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             let name = try #require(try store.recordFiles(in: Self.january).first { $0.id == "5C168E2E-6B8F-412B-9329-121D1C34395F" }).name
             _ = try edited(store, name, in: Self.january) { $0.replacingOccurrences(of: "the export", with: "the big export") }
             let operations = try lastChange(store, Self.january)
@@ -56,7 +57,7 @@ struct RecordEditTests {
     @Test("an image added to the list is one insert")
     func imageInsert() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             _ = try edited(store, "2024-05-15_065335.json", in: Self.may) {
                 $0.replacingOccurrences(of: "_0.jpg\"", with: "_0.jpg\",\n    \"A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586_1.png\"")
             }
@@ -73,7 +74,7 @@ struct RecordEditTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let documentPath = path + "/records/2024/01.automerge"
             let before = try StoreFixture.modificationDate(documentPath)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let outcome = try edited(store, Self.plainName, in: Self.january) { $0 }
             // Reformatted but equal JSON is identical content too.
             let compact = try edited(store, Self.plainName, in: Self.january) { $0.replacingOccurrences(of: "\n  ", with: " ") }
@@ -85,7 +86,7 @@ struct RecordEditTests {
     @Test("a record written without id is created with a new upper-case UUID")
     func newRecord() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             let json = #"{"startTime": "2024-01-20T10:00:00+01:00", "endTime": 1705745700000, "comment": "new", "images": []}"#
             let outcome = try store.writeRecordFile(Array(json.utf8), named: "anything.json", in: Self.january)
             #expect(outcome.fileName == "2024-01-20_090000.json")
@@ -99,7 +100,7 @@ struct RecordEditTests {
     func moveToAnotherMonth() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let outcome = try edited(store, "2024-05-15_065335.json", in: Self.may) {
                 $0.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")
                   .replacingOccurrences(of: "2024-05-15T07:30:32.206Z", with: "2024-06-02T09:00:00Z")
@@ -123,7 +124,7 @@ struct RecordEditTests {
     func deleteRecord() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             try store.deleteRecordFile(named: "2024-05-15_065335.json", in: Self.may)
             #expect(try store.recordFile(named: "2024-05-15_065335.json", in: Self.may) == nil)
             #expect(!FileManager.default.fileExists(atPath: path + "/records/2024/05/A0400CA0-E4B2-4E0E-B1DC-02BC9EAA0586_0.jpg"))
@@ -151,7 +152,7 @@ struct RecordEditTests {
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let documentPath = path + "/records/2024/01.automerge"
             let bytesBefore = try Fixtures.contents(ofFileAtPath: documentPath)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let shownBefore = try #require(try store.recordFile(named: Self.plainName, in: Self.january))
             var thrown: StoreError?
             do { _ = try store.writeRecordFile(Array(json.utf8), named: Self.plainName, in: Self.january) } catch let error as StoreError { thrown = error }
@@ -167,7 +168,7 @@ struct RecordEditTests {
     @Test("invalid UTF-8 is refused with its line and column")
     func invalidUTF8() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             let bytes = Array("{\n  \"comment\": \"".utf8) + [0xC3, 0x28] + Array("\"\n}".utf8)
             #expect(throws: StoreError.self) { try store.writeRecordFile(bytes, named: Self.plainName, in: Self.january) }
             #expect(store.rejectionLog.last?.contains("line 2, column 15: the file is not valid UTF-8") == true)
@@ -177,7 +178,7 @@ struct RecordEditTests {
     @Test("tags.json edits: a renamed tag is one put, a removed tag is deleted, a new one created")
     func tagEdits() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             var text = String(decoding: try store.tagsFile(), as: UTF8.self)
             text = text.replacingOccurrences(of: "\"Yoga\"", with: "\"Stretching\"")
             #expect(try store.writeTagsFile(Array(text.utf8)))

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -18,7 +19,7 @@ struct RecordFilingTests {
     /// A copy of the sample store with the phone's record filed in February (by a Berlin store), and its id.
     func storeWithPhoneRecord(in folder: String) throws -> (path: String, id: String) {
         let path = try StoreFixture.copyOfAppStore(into: folder)
-        let phone = try Store(path: path, timeZone: Self.berlin)
+        let phone = try Store(folder: FilePath(path), timeZone: Self.berlin)
         let outcome = try phone.writeRecordFile(Array(Self.phoneRecord.utf8), named: "new.json", in: Self.february)
         #expect(outcome.month == Self.february && outcome.fileName == "2024-02-01_002000.json")
         return (path, outcome.id)
@@ -32,7 +33,7 @@ struct RecordFilingTests {
             let (path, id) = try storeWithPhoneRecord(in: folder)
             let januaryBefore = bytes(path + "/records/2024/01.automerge")
             let februaryBefore = bytes(path + "/records/2024/02.automerge")
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let file = try #require(try store.recordFile(named: Self.utcName, in: Self.february))
             #expect(file.id == id)
 
@@ -57,7 +58,7 @@ struct RecordFilingTests {
     func changedStart() throws {
         try withTemporaryDirectory { folder in
             let (path, id) = try storeWithPhoneRecord(in: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let file = try #require(try store.recordFile(named: Self.utcName, in: Self.february))
             let original = String(decoding: file.contents, as: UTF8.self)
             let shownStart = "2024-01-31T23:20:00Z"
@@ -85,7 +86,7 @@ struct RecordFilingTests {
     func noEmptyDocument() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let json = #"{"startTime": "2031-01-05T09:00:00Z", "endTime": "2031-01-05T10:00:00Z", "comment": "later", "images": []}"#
             let outcome = try store.writeRecordFile(Array(json.utf8), named: "new.json", in: try #require(Month(year: 2030, month: 5)))
             #expect(outcome.month == Month(year: 2031, month: 1) && outcome.fileName == "2031-01-05_090000.json")

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -15,7 +16,7 @@ struct RecordLogTests {
             let store = folder + "/store"
             try FileManager.default.createDirectory(atPath: store + "/records/2024", withIntermediateDirectories: true)
             try Data(document).write(to: URL(fileURLWithPath: store + "/records/2024/05.automerge"))
-            let log = try RecordLog(recordID: id, in: try Store(path: store, timeZone: .utc))
+            let log = try RecordLog(recordID: id, in: try Store(folder: FilePath(store), timeZone: .utc))
             return try log.jsonLines().map { line in
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             }
@@ -87,7 +88,7 @@ struct RecordLogTests {
             try document.merge(phone)
             try Data(document.save()).write(to: URL(fileURLWithPath: file))
 
-            let log = try RecordLog(recordID: id, in: try Store(path: store, timeZone: .utc))
+            let log = try RecordLog(recordID: id, in: try Store(folder: FilePath(store), timeZone: .utc))
             let lines = log.lines()
             let laptopLine = try #require(lines.first { $0.contains(" aaaaaaaa ") }, "\(lines)")
             let phoneLine = try #require(lines.first { $0.contains(" bbbbbbbb ") }, "\(lines)")

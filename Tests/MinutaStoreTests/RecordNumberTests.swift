@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -39,7 +40,7 @@ struct RecordNumberTests {
     func plainNumbersKeepTheirType() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             // Another device stored an unsigned integer, a float and a signed integer (tagged input still works).
             #expect(try write(store, [("u", #"{"_uint": 7}"#), ("f", #"{"_f64": 2.5}"#), ("i", "3"), ("e", "1e3")]).changed)
             let shown = try fileText(store)
@@ -78,7 +79,7 @@ struct RecordNumberTests {
     func nestedNumbers() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try write(store, [("list", #"[{"_uint": 1}, {"_f64": 0.5}, "x"]"#)]).changed)
             let shown = try fileText(store)
             #expect(shown.contains("\"list\": [\n    1,\n    0.5,\n    \"x\"\n  ]"), "\(shown)")
@@ -98,7 +99,7 @@ struct RecordNumberTests {
     @Test("a string written over a stored number is still refused, naming what is expected")
     func otherKindsRefused() throws {
         try withTemporaryDirectory { folder in
-            let store = try Store(path: try StoreFixture.copyOfAppStore(into: folder), timeZone: .utc)
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
             #expect(try write(store, [("u", #"{"_uint": 7}"#)]).changed)
             #expect(throws: StoreError.self) { try write(store, [("u", "\"seven\"")]) }
             #expect(store.rejectionLog.last?.contains("a number like the stored value") == true, "\(store.rejectionLog)")

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -233,7 +234,7 @@ struct RenderingBoundsTests {
                 (Self.outOfRangeID, .timestamp(Int64.max), .timestamp(Int64.min)),
                 (Self.integerTimesID, .int(Int64.min), .int(Int64.max)),
             ], changeTime: Int64.max, to: path + "/records/9999/12.automerge")
-            let store = try Store(path: path, timeZone: Self.berlin)
+            let store = try Store(folder: FilePath(path), timeZone: Self.berlin)
             let tree = StoreView(store: store)
 
             var sizes = try Self.fileSizes(tree, under: "/records/0001") + Self.fileSizes(tree, under: "/records/9999")

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -14,7 +15,7 @@ struct RepeatedSaveTests {
     func fileStaysBounded() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let february = try #require(Month(year: 2024, month: 2))
             let first = try #require(try store.recordFiles(in: february).first)
             let documentPath = path + "/" + february.documentPath

@@ -1,6 +1,7 @@
 import FileTreeInterface
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -16,7 +17,7 @@ struct ReportMonthOfStartTests {
 
     /// Files `json` as a Berlin phone would, in the month of its start in Berlin; returns its id.
     static func fileAsPhone(_ json: String, in month: Month, store path: String) throws -> String {
-        let phone = try Store(path: path, timeZone: Self.berlin)
+        let phone = try Store(folder: FilePath(path), timeZone: Self.berlin)
         let outcome = try phone.writeRecordFile(Array(json.utf8), named: "new.json", in: month)
         #expect(outcome.month == month)
         return outcome.id
@@ -31,7 +32,7 @@ struct ReportMonthOfStartTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let id = try Self.fileAsPhone(Self.phoneRecord, in: Self.february, store: path)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try store.recordFiles(in: Self.february).contains { $0.id == id }, "the document holding it is February's")
             let reports = StoreReports(store: store, clock: { 0 })
             let january = try PythonScript.csvRows(reports.contents(of: .timesheet(Self.january)))
@@ -64,7 +65,7 @@ struct ReportMonthOfStartTests {
             // 2025-01-01 00:20 in Berlin: 2024-12-31 23:20 UTC, filed in 2025's January.
             let newYear = #"{"startTime": "2025-01-01T00:20:00+01:00", "endTime": "2025-01-01T02:20:00+01:00", "comment": "fireworks", "images": []}"#
             let id = try Self.fileAsPhone(newYear, in: try #require(Month(year: 2025, month: 1)), store: path)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try store.months() == [Month(year: 2025, month: 1)], "the only document is 2025-01")
             let reports = StoreReports(store: store, clock: { 0 })
             let december = try #require(Month(year: 2024, month: 12))
@@ -92,7 +93,7 @@ struct ReportMonthOfStartTests {
             let offset = zone.offsetSeconds(atMilliseconds: 1_706_738_400_000)
             let start = 1_706_738_400_000 - Int64(offset) * 1000  // 2024-01-31T22:00:00Z shifted to local 22:00
             let json = #"{"startTime": \#(start), "endTime": \#(start + 4 * 3_600_000), "images": []}"#
-            let store = try Store(path: path, timeZone: zone)
+            let store = try Store(folder: FilePath(path), timeZone: zone)
             let outcome = try store.writeRecordFile(Array(json.utf8), named: "new.json", in: Self.january)
             #expect(outcome.month == Self.january)
             let reports = StoreReports(store: store, clock: { 0 })

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -171,7 +172,7 @@ struct ReportRoundingTests {
             let merge = try MinutafsBinary.run(["merge", path])
             #expect(merge.status == 0, "\(merge.errorText)")
             let zone = try #require(StoreTimeZone(identifier: zoneName))
-            let store = try Store(path: path, timeZone: zone)
+            let store = try Store(folder: FilePath(path), timeZone: zone)
             let reports = StoreReports(store: store, clock: { 1_751_284_800_000 })  // 2025-06-30T12:00:00Z
             // Each record's exact duration, from its file's startTime and endTime (now when running).
             var durations: [String: Int64] = [:]

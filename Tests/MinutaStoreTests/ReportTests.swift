@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -101,7 +102,7 @@ struct ReportTests {
 
     @Test("the sample store: every CSV parses, and the totals equal a sum over the fixture's own record dumps")
     func sampleStore() throws {
-        let store = try Store(path: try Fixtures.directory("stores") + "/app-2024", timeZone: .utc)
+        let store = try Store(folder: FilePath(try Fixtures.directory("stores") + "/app-2024"), timeZone: .utc)
         let reports = StoreReports(store: store, clock: { Self.fixtureNow })
         let expected = try Fixtures.directory("stores") + "/app-2024.expected"
         let tagDump = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expected + "/tags.json"))) as? [String: Any])
@@ -162,8 +163,8 @@ struct ReportTests {
     func valuesAgreeWithFiles() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            for store in [try Store(path: try Fixtures.directory("stores") + "/app-2024", timeZone: .utc),
-                          try Store(path: path, timeZone: try #require(StoreTimeZone(identifier: "Pacific/Auckland")))] {
+            for store in [try Store(folder: FilePath(try Fixtures.directory("stores") + "/app-2024"), timeZone: .utc),
+                          try Store(folder: FilePath(path), timeZone: try #require(StoreTimeZone(identifier: "Pacific/Auckland")))] {
                 var compared = 0
                 for month in try store.months(inYear: "2024") {
                     let files = try store.recordFiles(in: month)
@@ -180,7 +181,7 @@ struct ReportTests {
     func caching() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let clock = ClockBox(Self.fixtureNow)
             let reports = StoreReports(store: store, clock: { clock.value })
             let february = try #require(Month(year: 2024, month: 2))

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -23,7 +24,7 @@ import TestSupport
     func otherDeviceSets(_ field: String, to value: String, store path: String, folder: String) throws {
         let device = try StoreFixture.copyOfAppStore(into: folder, name: "device-\(UUID().uuidString)")
         try Shell.run("cp '\(path)/records/2024/01.automerge' '\(device)/records/2024/01.automerge'")
-        let other = try Store(path: device, timeZone: .utc)
+        let other = try Store(folder: FilePath(device), timeZone: .utc)
         let file = try #require(try other.recordFiles(in: january).first { $0.id == BadInput.recordID })
         let edited = try Self.setting(field, to: value, in: StoreFixture.text(file.contents))
         _ = try other.writeRecordFile(Array(edited.utf8), named: file.name, in: january)
@@ -52,7 +53,7 @@ import TestSupport
     func staleReadKeepsMergedField() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let read = try shownRecord(store)
             let readAt = ContinuousClock.now
             let readText = StoreFixture.text(read.contents)
@@ -73,7 +74,7 @@ import TestSupport
             #expect(conflicts.contains("endTime") && conflicts.contains("not applied") && conflicts.contains("\"2024-01-03T09:00:00Z\"")
                 && conflicts.contains("write it again to set \"\(readEnd)\"") && conflicts.contains("record \(BadInput.recordID)"), "\(conflicts)")
             // And on disk, for every device.
-            let fresh = try Store(path: path, timeZone: .utc)
+            let fresh = try Store(folder: FilePath(path), timeZone: .utc)
             #expect(try Self.field("endTime", of: try shownRecord(fresh)) == "2024-01-03T09:00:00Z")
 
             // Written again (the save counts as a read now): it is set.
@@ -87,7 +88,7 @@ import TestSupport
     func deliberateOldValueApplies(reading: WriterRead) throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let old = try shownRecord(store)
             let oldEnd = try #require(try Self.field("endTime", of: old))
             try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
@@ -112,7 +113,7 @@ import TestSupport
     func intermediateEdit() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let oldEnd = try #require(try Self.field("endTime", of: try shownRecord(store)))
             try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
             _ = try store.synchronizeDocuments()
@@ -131,7 +132,7 @@ import TestSupport
     func unpublishedMergeIsUnseen() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let read = try shownRecord(store)
             try otherDeviceSets("endTime", to: "2024-01-03T09:00:00Z", store: path, folder: folder)
             _ = try store.synchronizeDocuments()
@@ -147,7 +148,7 @@ import TestSupport
     func realChangeWinsAndIsListed() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let read = try shownRecord(store)
             let readAt = ContinuousClock.now
             try otherDeviceSets("comment", to: "from the phone", store: path, folder: folder)
@@ -165,7 +166,7 @@ import TestSupport
     func addedFieldStaysAndPlainSavesAreUnchanged() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let read = try shownRecord(store)
             let readAt = ContinuousClock.now
             let readText = StoreFixture.text(read.contents)
@@ -195,12 +196,12 @@ extension StaleSaveTests {
     func staleTagsSave() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let read = StoreFixture.text(try store.tagsFile())
             let readAt = ContinuousClock.now
             // Another device renames Yoga and adds a tag; its tags document replaces the store's.
             let device = try StoreFixture.copyOfAppStore(into: folder, name: "device")
-            let other = try Store(path: device, timeZone: .utc)
+            let other = try Store(folder: FilePath(device), timeZone: .utc)
             let renamed = StoreFixture.text(try other.tagsFile())
                 .replacingOccurrences(of: "\"name\": \"Yoga\"", with: "\"name\": \"Stretching\"")
                 .replacingOccurrences(of: "\"tags\": [", with: "\"tags\": [\n    {\"name\": \"Gardening\"},")
@@ -212,7 +213,7 @@ extension StaleSaveTests {
             let saved = read.replacingOccurrences(of: "\"color\": \"#0A84FF\"", with: "\"color\": \"#000000\"")
             #expect(saved != read)
             _ = try store.writeTagsFile(Array(saved.utf8), reading: .at(readAt))
-            let after = StoreFixture.text(try Store(path: path, timeZone: .utc).tagsFile())
+            let after = StoreFixture.text(try Store(folder: FilePath(path), timeZone: .utc).tagsFile())
             #expect(after.contains("\"Gardening\""), "the other device's new tag was deleted")
             #expect(after.contains("\"Stretching\"") && !after.contains("\"Yoga\""), "the other device's rename was reverted")
             #expect(after.contains("#000000"))

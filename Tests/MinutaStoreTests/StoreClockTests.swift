@@ -1,5 +1,6 @@
 import AutomergeKit
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -13,7 +14,7 @@ struct StoreClockTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
             let clock = TestClock(startingAt: 1_700_000_000)  // 2023-11-14T22:13:20Z
-            let store = try Store(path: path, timeZone: .utc, clock: clock.now)
+            let store = try Store(folder: FilePath(path), timeZone: .utc, clock: clock.now)
             let record = #"{"startTime": "2024-01-20T09:00:00Z", "endTime": null, "comment": "at a set time", "images": []}"#
             let id = try store.writeRecordFile(Array(record.utf8), named: "new.json", in: Self.january).id
             let document = try #require(try store.document(of: Self.january))

@@ -3,6 +3,7 @@ import FileTreeInterface
 import Foundation
 import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -36,7 +37,7 @@ struct StoreSeamTests {
     func saveReportsOtherPaths() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let reported = Mutex<[String]>([])
             tree.setChangeHandler { change in reported.withLock { $0 += change.paths } }
             let file = try #require(try tree.store.recordFiles(in: Self.january).first)
@@ -106,12 +107,12 @@ struct StoreSeamTests {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let other = try StoreFixture.copyOfAppStore(into: folder, name: "B")
-            let otherStore = try Store(path: other, timeZone: .utc)
+            let otherStore = try Store(folder: FilePath(other), timeZone: .utc)
             let file = try #require(try otherStore.recordFiles(in: Self.january).first { String(decoding: $0.contents, as: UTF8.self).contains("an Jürgen") })
             let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "an Jürgen", with: "an Ana")
             _ = try otherStore.writeRecordFile(Array(edited.utf8), named: file.name, in: Self.january)
 
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let synchronizer = try StoreSynchronizer(tree: tree)
             let reported = Mutex<[String]>([])
             tree.setChangeHandler { change in reported.withLock { $0 += change.paths } }
@@ -135,7 +136,7 @@ struct StoreSeamTests {
     func changeHandlerStaysDirect() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             // How deep the stack is inside the handler at each report. A function value kept directly in a
             // Mutex was wrapped in two more reabstraction thunks at every `withLock` that read it, so a
             // long-running mount called its handler through one more pair per save: 2.3 ms per save after a
@@ -165,11 +166,11 @@ struct StoreSeamTests {
             let path = try StoreFixture.copyOfAppStore(into: folder, name: "A")
             let other = try StoreFixture.copyOfAppStore(into: folder, name: "B")
             let january = try #require(Month(year: 2024, month: 1))
-            let otherStore = try Store(path: other, timeZone: .utc)
+            let otherStore = try Store(folder: FilePath(other), timeZone: .utc)
             let file = try #require(try otherStore.recordFiles(in: january).first)
             let edited = String(decoding: file.contents, as: UTF8.self).replacingOccurrences(of: "\"images\"", with: "\"note\": \"b\",\n  \"images\"")
             _ = try otherStore.writeRecordFile(Array(edited.utf8), named: file.name, in: january)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let synchronizer = try StoreSynchronizer(tree: tree)
             for round in 0..<4 {
                 for day in 1...20 {

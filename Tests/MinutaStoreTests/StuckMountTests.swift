@@ -1,4 +1,5 @@
 @testable import MinutaStore
+import SystemPackage
 import Testing
 
 /// A mount killed while one of its threads waits in the kernel cannot end, and keeps the store's lock:
@@ -12,7 +13,7 @@ struct StuckMountTests {
         ("40 27 x:45 / /home/me/minuta rw - fuse.minutafs /home/me/Minuta rw", nil),
     ] as [(String, String?)])
     func connection(line: String, connection: String?) {
-        #expect(MountTable(mountInfo: line).mounts.first?.fuseConnection == connection)
+        #expect(MountTable(mountInfo: line).mounts.first?.fuseConnection == connection.map { FilePath($0) })
     }
 
     @Test("a holder whose main thread is a zombie is a process that was killed and has not ended", arguments: [

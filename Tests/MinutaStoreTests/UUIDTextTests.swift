@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -40,7 +41,7 @@ struct UUIDTextTests {
         try withTemporaryDirectory { folder in
             let path = folder + "/store"
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let json = #"{"startTime": "2024-01-20T10:00:00Z", "endTime": "2024-01-20T11:00:00Z"}"#
             let outcome = try store.writeRecordFile(Array(json.utf8), named: "new.json", in: #require(Month(year: 2024, month: 1)))
             #expect(Self.isUpperCaseVersion4(outcome.id), "\(outcome.id)")

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -18,7 +19,7 @@ struct UndecodableNameTests {
             #expect(descriptor >= 0)
             close(descriptor)
 
-            let store = try Store(path: path, timeZone: .utc)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
             let tree = StoreView(store: store)
             let names = try tree.entries(inDirectory: "/records/2024/02").map(\.name)
             #expect(!names.contains { $0.unicodeScalars.contains("\u{FFFD}") }, "\(names)")

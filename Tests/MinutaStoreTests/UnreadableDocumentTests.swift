@@ -2,6 +2,7 @@ import AutomergeKit
 import Foundation
 @testable import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -31,7 +32,7 @@ struct UnreadableDocumentTests {
     func heldChangesPreserved() throws {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: storePath, timeZone: .utc)
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc)
             try edit(store, comment: "saved before the file broke")
             let primary = storePath + "/records/2024/01.automerge"
             let good = try Fixtures.contents(ofFileAtPath: primary)
@@ -77,7 +78,7 @@ struct UnreadableDocumentTests {
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
             let primary = storePath + "/records/2024/02.automerge"
             try deliver([], to: primary)
-            let store = try Store(path: storePath, timeZone: .utc)
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc)
             let february = Month(year: 2024, month: 2)!
             #expect(throws: StoreError.unloadableDocument(file: "records/2024/02.automerge", reason: .empty)) { try store.recordFiles(in: february) }
             let record = #"{"startTime": "2024-02-10T10:00:00Z", "endTime": "2024-02-10T11:00:00Z", "images": []}"#
@@ -96,9 +97,9 @@ struct UnreadableDocumentTests {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
             let faults = FaultInjection()
-            let store = try Store(path: storePath, timeZone: .utc, faults: faults)
-            faults.inject(.fsyncDirectory, errno: EIO, under: storePath)
-            defer { faults.clear(.fsyncDirectory, under: storePath) }
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc, faults: faults)
+            faults.inject(.fsyncDirectory, errno: EIO, under: FilePath(storePath))
+            defer { faults.clear(.fsyncDirectory, under: FilePath(storePath)) }
             #expect(throws: StoreError.system(file: storePath + "/records/2024", operation: "fsync of the folder", errno: .ioError)) {
                 try edit(store, comment: "not durable")
             }
@@ -110,9 +111,9 @@ struct UnreadableDocumentTests {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
             let faults = FaultInjection()
-            faults.inject(.exchange, errno: EINVAL, under: storePath)
-            defer { faults.clear(.exchange, under: storePath) }
-            let store = try Store(path: storePath, timeZone: .utc, faults: faults)
+            faults.inject(.exchange, errno: EINVAL, under: FilePath(storePath))
+            defer { faults.clear(.exchange, under: FilePath(storePath)) }
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc, faults: faults)
             try edit(store, comment: "first")
             let primary = storePath + "/records/2024/01.automerge"
             var device = try Document.load(Fixtures.contents(ofFileAtPath: primary)).fork()
@@ -130,7 +131,7 @@ struct UnreadableDocumentTests {
         let rounds = ProcessInfo.processInfo.environment["SOAK"] == "1" ? 1500 : 200
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: storePath, timeZone: .utc)
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc)
             let primary = storePath + "/records/2024/03.automerge"
             let march = Month(year: 2024, month: 3)!
             let acknowledged = Mutex<[String]>([])
@@ -214,7 +215,7 @@ struct UnreadableDocumentTests {
             try Data(leftover.save()).write(to: URL(fileURLWithPath: folder2024 + "/.05.automerge.minutafs-7a8b9c.tmp"))
             try deliver([], to: folder2024 + "/05.automerge")
 
-            let store = try Store(path: storePath, timeZone: .utc)
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc)
             let removed = store.removeStaleTemporaryFiles(olderThan: -10)
             #expect(Set(removed) == ["records/2024/.03.automerge.minutafs-1a2b3c.tmp", "records/2024/.04.automerge.minutafs-4d5e6f.tmp", "records/2024/.05.automerge.minutafs-7a8b9c.tmp"])
             let march = try Document.load(Fixtures.contents(ofFileAtPath: folder2024 + "/03.automerge"))
@@ -234,7 +235,7 @@ struct UnreadableDocumentTests {
     func unreadableTags() throws {
         try withTemporaryDirectory { folder in
             let storePath = try StoreFixture.copyOfAppStore(into: folder)
-            let store = try Store(path: storePath, timeZone: .utc)
+            let store = try Store(folder: FilePath(storePath), timeZone: .utc)
             let shown = try store.tagsFile()
             let edited = String(decoding: shown, as: UTF8.self).replacingOccurrences(of: "\"name\": \"", with: "\"name\": \"Renamed ")
             #expect(try store.writeTagsFile(Array(edited.utf8)))

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -44,7 +45,7 @@ struct BackingFolderFailureTests {
             let device = folder + "/device"
             try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: device)
             try Shell.run("chmod -R u+w '\(device)'")
-            let other = try Store(path: device, timeZone: .utc)
+            let other = try Store(folder: FilePath(device), timeZone: .utc)
             let january = Month(year: 2024, month: 1)!
             let otherFile = try #require(try other.recordFiles(in: january).first { $0.id == BadInput.otherRecordID })
             let otherEdit = String(decoding: otherFile.contents, as: UTF8.self)
@@ -96,7 +97,7 @@ struct BackingFolderFailureTests {
             #expect(try mounted.text(record).contains("Rückmeldung an Ana"))
             #expect(try mounted.text(record).contains(imageName))
             #expect(mounted.unmount() == 0)
-            let reopened = try Store(path: backing + "/store", timeZone: .utc)
+            let reopened = try Store(folder: FilePath(backing + "/store"), timeZone: .utc)
             let file = try #require(try reopened.recordFile(named: BadInput.recordName, in: Month(year: 2024, month: 1)!))
             #expect(String(decoding: file.contents, as: UTF8.self).contains("Rückmeldung an Ana"))
         }

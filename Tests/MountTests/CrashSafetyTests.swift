@@ -2,6 +2,7 @@ import AutomergeKit
 import Foundation
 import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -91,7 +92,7 @@ struct CrashRun {
         mounted = try MountedStore(in: folder)
         // Some of the sample's records are edited too (comments, end times); all their start
         // seconds are taken.
-        let sample = try Store(path: mounted.store, timeZone: .utc)
+        let sample = try Store(folder: FilePath(mounted.store), timeZone: .utc)
         for month in try sample.months() {
             for file in try sample.recordFiles(in: month) {
                 let object = try Self.object(file.contents)
@@ -277,7 +278,7 @@ struct CrashRun {
         let device = folder + "/device-\(edit)"
         try FileManager.default.createDirectory(atPath: device + "/records/" + month.yearName, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: store + "/" + month.documentPath, toPath: device + "/" + month.documentPath)
-        let other = try Store(path: device, timeZone: .utc)
+        let other = try Store(folder: FilePath(device), timeZone: .utc)
         let id = UUID().uuidString
         let start = freeSecond(in: month)
         let object: NSDictionary = ["id": id, "startTime": Self.iso(start * 1000), "endTime": Self.iso(start * 1000 + 60_000), "comment": "from device \(edit)", "images": [String]()]
@@ -336,7 +337,7 @@ struct CrashRun {
         }
 
         // Where every record is now, by id.
-        let reopened = try Store(path: store, timeZone: .utc)
+        let reopened = try Store(folder: FilePath(store), timeZone: .utc)
         var found: [String: [(month: Month, object: NSDictionary)]] = [:]
         for month in try reopened.months() {
             for file in try reopened.recordFiles(in: month) {

@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -23,7 +24,7 @@ struct HalfDeliveredMoveMountTests {
 
     /// The phone moves the record from May to June by changing its times.
     func moveOnThePhone(_ phoneStore: String) throws {
-        let phone = try Store(path: phoneStore, timeZone: .utc)
+        let phone = try Store(folder: FilePath(phoneStore), timeZone: .utc)
         let name = try #require(try phone.recordFiles(in: Self.may).first { $0.id == Self.id }?.name)
         let text = String(decoding: try #require(try phone.recordFile(named: name, in: Self.may)).contents, as: UTF8.self)
         let moved = text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")

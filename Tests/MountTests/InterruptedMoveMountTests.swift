@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 @testable import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -19,7 +20,7 @@ struct InterruptedMoveMountTests {
 
             // A move whose first save (June) happened and whose second (May) did not.
             let mayBefore = try Fixtures.contents(ofFileAtPath: store + "/" + may.documentPath)
-            let library = try Store(path: store, timeZone: .utc, stateDirectory: state + "/minutafs")
+            let library = try Store(folder: FilePath(store), timeZone: .utc, stateDirectory: FilePath(state + "/minutafs"))
             let name = try #require(try library.recordFiles(in: may).first { $0.id == id }?.name)
             let text = String(decoding: try #require(try library.recordFile(named: name, in: may)).contents, as: UTF8.self)
             _ = try library.writeRecordFile(Array(text.replacingOccurrences(of: "2024-05-15T06:53:35.681Z", with: "2024-06-02T08:00:00Z")

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -82,7 +83,7 @@ struct ListingCacheMountTests {
             let device = folder + "/device"
             try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: device)
             try Shell.run("chmod -R u+w '\(device)'")
-            let other = try Store(path: device, timeZone: .utc)
+            let other = try Store(folder: FilePath(device), timeZone: .utc)
             let januaryMonth = try #require(Month(year: 2024, month: 1))
             _ = try other.writeRecordFile(Array(Self.newRecord.utf8), named: "new.json", in: januaryMonth)
 

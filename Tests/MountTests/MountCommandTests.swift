@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -43,7 +44,7 @@ struct MountCommandTests {
             let copy = folder + "/copy"
             try FileManager.default.copyItem(atPath: mounted.store, toPath: copy)
             let january = try #require(Month(year: 2024, month: 1))
-            let candidates = try Store(path: copy, timeZone: .utc).recordFiles(in: january).filter { file in
+            let candidates = try Store(folder: FilePath(copy), timeZone: .utc).recordFiles(in: january).filter { file in
                 let text = String(decoding: file.contents, as: UTF8.self)
                 return !text.contains("\"comment\"") && text.contains("\"endTime\"") && text.contains("\"images\": []")
             }
@@ -59,7 +60,7 @@ struct MountCommandTests {
                 ("mv", { file, _ in "sed 's/\"images\": \\[\\]/\"comment\": \"by mv\", \"images\": []/' '\(file)' > '\(folder)/mv.json' && mv '\(folder)/mv.json' '\(file)'" }),
             ]
             try #require(candidates.count >= programs.count)
-            let other = try Store(path: copy, timeZone: .utc)
+            let other = try Store(folder: FilePath(copy), timeZone: .utc)
             for ((name, command), record) in zip(programs, candidates) {
                 let file = mounted.january + "/" + record.name
                 let result = try Shell.run(command(file, mounted.january))
@@ -134,7 +135,7 @@ struct MountCommandTests {
             let notEmpty = try Shell.run("rmdir '\(mounted.january)'")
             #expect(notEmpty.status != 0 && notEmpty.output.contains("not empty"))
             #expect(mounted.unmount() == 0)
-            let fresh = try Store(path: mounted.store, timeZone: .utc)
+            let fresh = try Store(folder: FilePath(mounted.store), timeZone: .utc)
             let january = try #require(Month(year: 2024, month: 1))
             let march = try #require(Month(year: 2025, month: 3))
             #expect(try fresh.recordFile(named: "2024-01-03_034234.json", in: january) == nil)
@@ -166,7 +167,7 @@ struct MountCommandTests {
             writer.waitUntilExit()
             #expect(writer.terminationStatus == 0)
             #expect(mounted.unmount() == 0)
-            let fresh = try Store(path: mounted.store, timeZone: .utc)
+            let fresh = try Store(folder: FilePath(mounted.store), timeZone: .utc)
             let january = try #require(Month(year: 2024, month: 1))
             let record = try #require(try fresh.recordFile(named: "2024-01-03_034234.json", in: january))
             let text = String(decoding: record.contents, as: UTF8.self)

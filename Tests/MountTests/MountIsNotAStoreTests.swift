@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -24,11 +25,11 @@ struct MountIsNotAStoreTests {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
             let table = try MountTable.current()
-            let mount = try #require(table.mount(containing: mounted.mountPoint + "/records/2024"))
-            #expect(mount.mountPoint == mounted.mountPoint)
+            let mount = try #require(table.mount(containing: FilePath(mounted.mountPoint + "/records/2024")))
+            #expect(mount.mountPoint == FilePath(mounted.mountPoint))
             #expect(mount.isMinutafs && mount.isFUSE)
             #expect(mount.source == mounted.store)
-            #expect(table.mount(containing: mounted.store)?.isMinutafs == false)
+            #expect(table.mount(containing: FilePath(mounted.store))?.isMinutafs == false)
             #expect(mounted.unmount() == 0)
         }
     }
@@ -118,7 +119,7 @@ struct MountIsNotAStoreTests {
         try withTemporaryDirectory { folder in
             // A FUSE filesystem of another type: minutafs itself under another subtype.
             let mounted = try MountedStore(in: folder, options: ["subtype=elsewhere"])
-            #expect(try MountTable.current().mount(containing: mounted.mountPoint)?.fileSystemType == "fuse.elsewhere")
+            #expect(try MountTable.current().mount(containing: FilePath(mounted.mountPoint))?.fileSystemType == "fuse.elsewhere")
             let records = Self.recordCount(in: mounted.mountPoint)
             let before = try folderSnapshot(mounted.store)
             for given in ["mnt", "mnt/records/2024"] {

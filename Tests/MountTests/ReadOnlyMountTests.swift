@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -34,7 +35,7 @@ struct ReadOnlyMountTests {
             // Another device changes a January record's comment; its document replaces the store's.
             let device = folder + "/device"
             try FileManager.default.copyItem(atPath: mounted.store, toPath: device)
-            let other = try Store(path: device, timeZone: .utc)
+            let other = try Store(folder: FilePath(device), timeZone: .utc)
             let january = try #require(Month(year: 2024, month: 1))
             let record = try #require(try other.recordFiles(in: january).first { String(decoding: $0.contents, as: UTF8.self).contains(#""comment": ""#) })
             let edited = String(decoding: record.contents, as: UTF8.self)

@@ -2,6 +2,7 @@ import AutomergeKit
 import Foundation
 import MinutaStore
 import Synchronization
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -102,7 +103,7 @@ struct ReplicaSyncTests {
     @discardableResult
     static func verify(editors: [ReplicaEditor], store: String, conflicts: [String], seed: UInt64) throws -> (shown: Int, concurrent: Int, overwritten: Int) {
         var tally = (shown: 0, concurrent: 0, overwritten: 0)
-        let reopened = try Store(path: store, timeZone: .utc)
+        let reopened = try Store(folder: FilePath(store), timeZone: .utc)
         var found: [String: [(month: Month, object: NSDictionary)]] = [:]
         for month in try reopened.months() {
             for file in try reopened.recordFiles(in: month) {
@@ -182,7 +183,7 @@ struct ReplicaSetup: Sendable {
     static let sharedIDs = 6
 
     init(store: String) throws {
-        let sample = try Store(path: store, timeZone: .utc)
+        let sample = try Store(folder: FilePath(store), timeZone: .utc)
         var seconds = Set<Int64>()
         for month in try sample.months() {
             for file in try sample.recordFiles(in: month) {

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -115,7 +116,7 @@ struct ReportMountTests {
             let device = folder + "/device"
             try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: device)
             try Shell.run("chmod -R u+w '\(device)'")
-            let other = try Store(path: device, timeZone: .utc)
+            let other = try Store(folder: FilePath(device), timeZone: .utc)
             let february = try #require(Month(year: 2024, month: 2))
             let file = try #require(try other.recordFiles(in: february).first { !String(decoding: $0.contents, as: UTF8.self).contains("\"comment\"") })
             let comment = "from the phone, \"second\" device"

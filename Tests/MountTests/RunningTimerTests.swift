@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -61,7 +62,7 @@ import TestSupport
             let phone = folder + "/phone"
             try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
-            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let phoneStore = try Store(folder: FilePath(phone), timeZone: .utc)
             let start = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)
             _ = try phoneStore.writeRecordFile(Array("{\"startTime\": \"\(start)\", \"comment\": \"from the phone\", \"images\": []}".utf8),
                                                named: "new.json", in: month)
@@ -155,7 +156,7 @@ import TestSupport
             #expect(try mounted.text(mounted.mountPoint + "/.minutafs/now.txt") == "")
             #expect(mounted.unmount() == 0)
             var runningInStore = 0
-            let opened = try Store(path: mounted.store, timeZone: .utc)
+            let opened = try Store(folder: FilePath(mounted.store), timeZone: .utc)
             for month in try opened.months() {
                 for file in try opened.recordFiles(in: month) where !String(decoding: file.contents, as: UTF8.self).contains("endTime") {
                     runningInStore += 1
@@ -180,7 +181,7 @@ import TestSupport
             let phone = folder + "/phone"
             try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: mounted.store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
-            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let phoneStore = try Store(folder: FilePath(phone), timeZone: .utc)
             let start = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)
             _ = try phoneStore.writeRecordFile(Array("{\"startTime\": \"\(start)\", \"comment\": \"from the phone\", \"images\": []}".utf8),
                                                named: "new.json", in: month)

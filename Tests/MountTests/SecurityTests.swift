@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -182,7 +183,7 @@ struct SecurityTests {
             let moved = try mounted.text(record).replacingOccurrences(of: #""endTime""#, with: #""startTime": "2024-04-10T10:00:00Z", "endTime""#)
             #expect(BadInputMountTests.save(Array(moved.utf8), to: record).errno == EINVAL, "hostile image names are refused on save")
             #expect(try Shell.run("rm '\(record)'").status == 0)
-            #expect(eventually(within: 10) { (try? Store(path: store).recordFiles(in: Month(year: 2024, month: 3)!).contains { $0.id == "../../../../escape" }) == false })
+            #expect(eventually(within: 10) { (try? Store(folder: FilePath(store)).recordFiles(in: Month(year: 2024, month: 3)!).contains { $0.id == "../../../../escape" }) == false })
             #expect(try String(contentsOfFile: outside, encoding: .utf8) == "keep me\n")
             #expect(mounted.unmount() == 0)
         }

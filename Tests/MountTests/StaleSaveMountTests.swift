@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -21,7 +22,7 @@ import TestSupport
         let device = folder + "/phone"
         try FileManager.default.createDirectory(atPath: device + "/records/2024", withIntermediateDirectories: true)
         #expect(try Shell.run("cp '\(store)/records/2024/01.automerge' '\(device)/records/2024/01.automerge'").status == 0)
-        let phone = try Store(path: device, timeZone: .utc)
+        let phone = try Store(folder: FilePath(device), timeZone: .utc)
         let january = try #require(Month(year: 2024, month: 1))
         let file = try #require(try phone.recordFiles(in: january).first { $0.id == BadInput.recordID })
         let text = String(decoding: file.contents, as: UTF8.self)
@@ -122,7 +123,7 @@ import TestSupport
             _ = try PythonScript.run(again, arguments: [scene.record, scene.oldEnd])
             #expect(try Self.endTime(scene.record) == scene.oldEnd)
             #expect(scene.mounted.unmount() == 0)
-            let fresh = try Store(path: scene.mounted.store, timeZone: .utc)
+            let fresh = try Store(folder: FilePath(scene.mounted.store), timeZone: .utc)
             let january = try #require(Month(year: 2024, month: 1))
             let file = try #require(try fresh.recordFiles(in: january).first { $0.id == BadInput.recordID })
             #expect(String(decoding: file.contents, as: UTF8.self).contains(scene.oldEnd))

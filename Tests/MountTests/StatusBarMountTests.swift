@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -49,7 +50,7 @@ import TestSupport
 
     /// Ends the sample store's own running timers (at their start), so the test's are the only ones.
     static func endRunningTimers(in store: String) throws {
-        let opened = try Store(path: store, timeZone: .utc)
+        let opened = try Store(folder: FilePath(store), timeZone: .utc)
         for month in try opened.months() {
             for file in try opened.recordFiles(in: month) {
                 let text = String(decoding: file.contents, as: UTF8.self)
@@ -64,7 +65,7 @@ import TestSupport
 
     /// Adds a tag named `name` to the store (not mounted) with the store library, unless it has one.
     static func addTag(_ name: String, to store: String) throws {
-        let opened = try Store(path: store, timeZone: .utc)
+        let opened = try Store(folder: FilePath(store), timeZone: .utc)
         let tags = String(decoding: try opened.tagsFile(), as: UTF8.self)
         guard !tags.contains("\"name\": " + JSONWriter.string(name)) else { return }
         let list = try #require(tags.range(of: "\"tags\": ["), "\(tags)")

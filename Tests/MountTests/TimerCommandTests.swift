@@ -1,6 +1,7 @@
 import AutomergeKit
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -25,7 +26,7 @@ import TestSupport
 
     /// Every record of the store (read with the store library) whose comment is `comment`.
     static func records(commented comment: String, in store: String, timeZone: StoreTimeZone = .utc) throws -> [[String: Any]] {
-        let opened = try Store(path: store, timeZone: timeZone)
+        let opened = try Store(folder: FilePath(store), timeZone: timeZone)
         var found: [[String: Any]] = []
         for month in try opened.months() {
             for file in try opened.recordFiles(in: month) {
@@ -140,7 +141,7 @@ import TestSupport
             let phone = folder + "/phone"
             try FileManager.default.createDirectory(atPath: phone + "/records/" + monthPath.prefix(4), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: mounted.store + "/records/" + monthPath + ".automerge", toPath: phone + "/records/" + monthPath + ".automerge")
-            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let phoneStore = try Store(folder: FilePath(phone), timeZone: .utc)
             let month = try #require(Month(yearSlashMonth: monthPath))
             let phoneFile = try #require(try phoneStore.recordFiles(in: month).first { $0.name == name })
             let phoneEnd = ISO8601.string(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) - 600_000)

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -140,7 +141,7 @@ import TestSupport
             let phone = folder + "/phone"
             try FileManager.default.createDirectory(atPath: phone + "/records/" + month.yearName, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: store + "/" + month.documentPath, toPath: phone + "/" + month.documentPath)
-            let phoneStore = try Store(path: phone, timeZone: .utc)
+            let phoneStore = try Store(folder: FilePath(phone), timeZone: .utc)
             let phoneFile = try #require(try phoneStore.recordFiles(in: month).first { String(decoding: $0.contents, as: UTF8.self).contains(id) })
             let phoneText = String(decoding: phoneFile.contents, as: UTF8.self).replacingOccurrences(of: "\"first\"", with: "\"phone words\"")
             _ = try phoneStore.writeRecordFile(Array(phoneText.utf8), named: phoneFile.name, in: month)
@@ -210,7 +211,7 @@ import TestSupport
             // The tag is in the store, with its color.
             func tagsText() throws -> String {
                 mounted ? try String(contentsOfFile: place + "/tags.json", encoding: .utf8)
-                    : String(decoding: try Store(path: store, timeZone: .utc).tagsFile(), as: UTF8.self)
+                    : String(decoding: try Store(folder: FilePath(store), timeZone: .utc).tagsFile(), as: UTF8.self)
             }
             let text = try tagsText()
             #expect(text.contains("\"name\": \"Piano\",\n      \"color\": \"#F28E2B\""), "\(text)")

@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -25,7 +26,7 @@ struct WaitingCopyReportTests {
     /// a Dropbox conflict copy beside `store`'s May. Returns the new record's id and the new comment.
     static func deliverConflictCopy(into store: String, folder: String, running: Bool = false) throws -> (id: String, comment: String) {
         let other = try copyOfSample(into: folder, name: "bob")
-        let bob = try Store(path: other, timeZone: .utc)
+        let bob = try Store(folder: FilePath(other), timeZone: .utc)
         let end = running ? "" : #", "endTime": "2024-05-20T11:30:00Z""#
         let created = try bob.writeRecordFile(Array(#"{"startTime": "2024-05-20T09:00:00Z"\#(end), "comment": "written on Bob's laptop", "images": []}"#.utf8),
                                               named: "new.json", in: may)
@@ -44,7 +45,7 @@ struct WaitingCopyReportTests {
             let store = try Self.copyOfSample(into: folder, name: "store")
             let (id, comment) = try Self.deliverConflictCopy(into: store, folder: folder)
             // A Berlin phone files Feb 1 00:20 (Jan 31 23:20 UTC) in February's document.
-            let phone = try Store(path: store, timeZone: try #require(StoreTimeZone(identifier: "Europe/Berlin")))
+            let phone = try Store(folder: FilePath(store), timeZone: try #require(StoreTimeZone(identifier: "Europe/Berlin")))
             let filed = try phone.writeRecordFile(Array(#"{"startTime": "2024-02-01T00:20:00+01:00", "endTime": "2024-02-01T01:20:00+01:00", "images": []}"#.utf8),
                                                   named: "new.json", in: try #require(Month(year: 2024, month: 2)))
             let before = try folderSnapshot(store)

@@ -1,6 +1,6 @@
 import CLinuxCalls
-import SystemPackage
 import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -371,13 +371,14 @@ package enum BackingFiles {
 /// Whole-file reads and atomic, durable writes for the command line's document commands.
 public enum DocumentFileAccess {
     /// Reads a file, following a symbolic link the user named.
-    public static func read(_ path: String) throws(StoreError) -> [UInt8] {
-        try BackingFiles.read(path, followingSymbolicLinks: true)
+    public static func read(_ file: FilePath) throws(StoreError) -> [UInt8] {
+        try BackingFiles.read(file.string, followingSymbolicLinks: true)
     }
 
     /// Replaces a file atomically and durably (temporary file, fsync, rename, fsync of the folder),
     /// keeping its permissions; a symbolic link is written through to its target.
-    public static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
+    public static func write(_ bytes: [UInt8], to file: FilePath) throws(StoreError) {
+        let path = file.string
         var target = path
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         if let status = BackingFiles.status(path), status.isSymbolicLink, realpath(path, &buffer) != nil {

@@ -1,9 +1,10 @@
 import Dispatch
 import Synchronization
+import SystemPackage
 
 /// System-call failures a test makes one store see, to prove each is handled (a folder whose fsync
 /// fails, a file system that cannot exchange files, a disk slow or held at one call). A store gets one
-/// as a dependency (`Store(path:…, faults:)`, kept by its `BackingFolder` and passed to the system-call
+/// as a dependency (`Store(folder:…, faults:)`, kept by its `BackingFolder` and passed to the system-call
 /// wrappers its documents are written through); without one, nothing is checked. Each failure, delay
 /// or hold applies to the paths under a folder (the store's whole folder unless told), so a test can
 /// aim at one document.
@@ -23,22 +24,22 @@ package final class FaultInjection: Sendable {
     package init() {}
 
     /// Makes `point` fail with `code` (an errno value) for paths under `folder` until ``clear(_:under:)``.
-    package func inject(_ point: Point, errno code: Int32, under folder: String) {
-        failures.withLock { $0.append((point, folder, code)) }
+    package func inject(_ point: Point, errno code: Int32, under folder: FilePath) {
+        failures.withLock { $0.append((point, folder.string, code)) }
     }
 
-    package func clear(_ point: Point, under folder: String) {
-        failures.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    package func clear(_ point: Point, under folder: FilePath) {
+        failures.withLock { $0.removeAll { $0.point == point && $0.folder == folder.string } }
     }
 
     /// Makes `point` take `milliseconds` longer (a slow disk) for paths under `folder` until
     /// ``clearDelay(_:under:)``.
-    package func delay(_ point: Point, milliseconds: Int, under folder: String) {
-        delays.withLock { $0.append((point, folder, milliseconds)) }
+    package func delay(_ point: Point, milliseconds: Int, under folder: FilePath) {
+        delays.withLock { $0.append((point, folder.string, milliseconds)) }
     }
 
-    package func clearDelay(_ point: Point, under folder: String) {
-        delays.withLock { $0.removeAll { $0.point == point && $0.folder == folder } }
+    package func clearDelay(_ point: Point, under folder: FilePath) {
+        delays.withLock { $0.removeAll { $0.point == point && $0.folder == folder.string } }
     }
 
     /// A system call a test holds until it lets it go: the test learns when a thread is inside it
@@ -77,8 +78,8 @@ package final class FaultInjection: Sendable {
     }
 
     /// Holds the next calls of `point` for paths under `folder` until the returned hold is released.
-    package func hold(_ point: Point, under folder: String) -> Hold {
-        let hold = Hold(point: point, folder: folder, owner: self)
+    package func hold(_ point: Point, under folder: FilePath) -> Hold {
+        let hold = Hold(point: point, folder: folder.string, owner: self)
         holds.withLock { $0.append(hold) }
         return hold
     }

@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +13,7 @@ public struct MountTable: Sendable, Equatable {
     /// One line of the table.
     public struct Mount: Sendable, Equatable {
         /// Where it is mounted, as an absolute path in this process's view.
-        public let mountPoint: String
+        public let mountPoint: FilePath
         /// `ext4`, `fuse.minutafs`, `fuse.sshfs`, `fuseblk`, ...
         public let fileSystemType: String
         /// What is mounted: a device, or the store folder of a minutafs mount.
@@ -21,7 +22,7 @@ public struct MountTable: Sendable, Equatable {
         /// had none that reads as one.
         public let device: (major: UInt64, minor: UInt64)?
 
-        public init(mountPoint: String, fileSystemType: String, source: String, device: (major: UInt64, minor: UInt64)? = nil) {
+        public init(mountPoint: FilePath, fileSystemType: String, source: String, device: (major: UInt64, minor: UInt64)? = nil) {
             self.mountPoint = mountPoint
             self.fileSystemType = fileSystemType
             self.source = source
@@ -36,9 +37,9 @@ public struct MountTable: Sendable, Equatable {
         /// The folder of a FUSE mount's connection in the FUSE control file system
         /// (`/sys/fs/fuse/connections/N`, N being the device number in the kernel's own encoding,
         /// `MAJOR << 20 | MINOR`), where writing `1` to `abort` ends a connection whose server is stuck.
-        public var fuseConnection: String? {
+        public var fuseConnection: FilePath? {
             guard isFUSE, let device else { return nil }
-            return "/sys/fs/fuse/connections/\(device.major << 20 | device.minor)"
+            return FilePath("/sys/fs/fuse/connections/\(device.major << 20 | device.minor)")
         }
 
         /// A minutafs mount; ``source`` is its store.
@@ -66,7 +67,7 @@ public struct MountTable: Sendable, Equatable {
             let numbers = fields[2].split(separator: ":")
             let device = numbers.count == 2 ? UInt64(numbers[0]).flatMap { major in UInt64(numbers[1]).map { (major, $0) } } : nil
             mounts.append(Mount(
-                mountPoint: mountPoint, fileSystemType: Self.unescaped(fields[separator + 1]), source: Self.unescaped(fields[separator + 2]),
+                mountPoint: FilePath(mountPoint), fileSystemType: Self.unescaped(fields[separator + 1]), source: Self.unescaped(fields[separator + 2]),
                 device: device))
         }
         self.mounts = mounts
@@ -82,10 +83,11 @@ public struct MountTable: Sendable, Equatable {
 
     /// The mount that holds `absolutePath` (give it as ``absolutePath(of:)`` makes it): the one
     /// with the longest mount point containing it, the last listed on the same mount point.
-    public func mount(containing absolutePath: String) -> Mount? {
+    public func mount(containing absolutePath: FilePath) -> Mount? {
+        let absolutePath = absolutePath.string
         var found: Mount?
-        for mount in mounts where Self.contains(mount.mountPoint, absolutePath) {
-            if let current = found, current.mountPoint.utf8.count > mount.mountPoint.utf8.count { continue }
+        for mount in mounts where Self.contains(mount.mountPoint.string, absolutePath) {
+            if let current = found, current.mountPoint.string.utf8.count > mount.mountPoint.string.utf8.count { continue }
             found = mount
         }
         return found
@@ -98,7 +100,11 @@ public struct MountTable: Sendable, Equatable {
     /// `path` made absolute as the mount table names it: symbolic links resolved (`realpath`) in
     /// the longest leading part that exists and answers, `.` and `..` removed from the rest. A
     /// mount whose server is gone (`ENOTCONN`) or a path not yet created is still placed correctly.
-    public static func absolutePath(of path: String) -> String {
+    public static func absolutePath(of path: FilePath) -> FilePath {
+        FilePath(resolved(path.string))
+    }
+
+    private static func resolved(_ path: String) -> String {
         var components: [Substring] = []
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -17,14 +17,15 @@ public final class StoreLock: Sendable {
     /// The open store folder; closing it releases the lock.
     private let descriptor: Int32
     /// The store folder locked, as given.
-    public let storePath: String
+    public let storeFolder: FilePath
 
-    /// Takes the lock of the store folder at `storePath`.
+    /// Takes the lock of the store folder at `storeFolder`.
     /// - Throws: ``StoreError/storeInUse(store:holder:)`` when another process holds it (the holder
     ///   says who: "mounted at /home/me/minuta by process 4242"), ``StoreError/system(file:operation:errno:)``
     ///   when the folder cannot be opened or the filesystem refuses `flock`.
-    public init(storePath: String) throws(StoreError) {
-        self.storePath = storePath
+    public init(storeFolder: FilePath) throws(StoreError) {
+        self.storeFolder = storeFolder
+        let storePath = storeFolder.string
         var opened: Int32
         repeat { opened = open(storePath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } while opened < 0 && errno == EINTR
         guard opened >= 0 else { throw .system(file: storePath, operation: "open the store folder to lock it", errno: Errno(rawValue: errno)) }
@@ -54,7 +55,7 @@ public final class StoreLock: Sendable {
         if let pid = Self.lockingProcess(inLocks: locks, major: Self.major(device), minor: Self.minor(device), inode: inode),
            Self.isDefunct(status: (try? BackingFiles.read("/proc/\(pid)/status", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""),
            let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode), let connection = mount.fuseConnection {
-            return .storeHeldByStuckMount(store: storePath, mountPoint: mount.mountPoint, process: pid, connection: connection)
+            return .storeHeldByStuckMount(store: storePath, mountPoint: mount.mountPoint.string, process: pid, connection: connection.string)
         }
         return .storeInUse(store: storePath, holder: Self.holder(device: device, inode: inode))
     }
@@ -85,7 +86,7 @@ public final class StoreLock: Sendable {
         let arguments = pid.map(Self.commandLine(ofProcess:)) ?? []
         let isMount = pid == nil || arguments.dropFirst().contains("mount")
         if isMount, let mount = Self.minutafsMount(ofFolderWithDevice: device, inode: inode) {
-            return "mounted at \(mount.mountPoint)" + (pid.map { " by process \($0)" } ?? "")
+            return "mounted at \(mount.mountPoint.string)" + (pid.map { " by process \($0)" } ?? "")
         }
         guard let pid else { return "another minutafs process" }
         guard let program = arguments.first else { return "process \(pid)" }
@@ -119,13 +120,19 @@ public final class StoreLock: Sendable {
     static func minor(_ device: UInt64) -> UInt64 { (device & 0xff) | ((device >> 12) & ~UInt64(0xff)) }
 
     /// The name a store's state files (log, move journal) carry: the first 12 bytes of the SHA-256 of its real path, in hex.
-    public static func fileKey(for storePath: String) -> String { key(for: storePath) }
+    public static func fileKey(for storeFolder: FilePath) -> String { key(for: storeFolder.string) }
 
     static func key(for storePath: String) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let real = realpath(storePath, &buffer) != nil
             ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : storePath
-        return SHA256.hash(data: Array(real.utf8)).prefix(12).map { byte in
+        return fileKey(forName: real)
+    }
+
+    /// The same kind of key for a name that is not a place in the file system (a sync peer's
+    /// identity): nothing is resolved, the name's bytes are hashed as they are.
+    public static func fileKey(forName name: String) -> String {
+        SHA256.hash(data: Array(name.utf8)).prefix(12).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()

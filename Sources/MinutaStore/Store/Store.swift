@@ -1,5 +1,6 @@
 import AutomergeKit
 import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +18,11 @@ import Glibc
 /// by this process's actor (random, never stored) and written atomically; a document whose
 /// content did not change is never rewritten.
 public final class Store: Sendable {
-    /// The backing folder, absolute.
-    public let path: String
+    /// The backing folder, absolute, without a trailing slash: the store's boundary names places in
+    /// the file system as `FilePath`s (docs/ARCHITECTURE.md, "The store's boundary").
+    public let folder: FilePath
+    /// `folder` as the store's inside uses it: a `String` (its file I/O passes C strings on).
+    let path: String
     public let timeZone: StoreTimeZone
     public let actor: ActorID
     /// The write lanes every change of documents runs in (`Writing/WriteLanes.swift`), on the caller's
@@ -86,8 +90,10 @@ public final class Store: Sendable {
     /// The largest image (or other passed-through file) written through the store.
     public static let maximumPassThroughFileSize = 256 << 20
 
-    /// Opens the store at `path`. It must hold `tags.automerge` or a `records` folder (a new
-    /// empty folder is accepted too); a legacy JSON store is refused with a message saying to migrate.
+    /// Opens the store at `folder`, made absolute from the working directory when relative (trailing
+    /// slashes are dropped; `~` is not expanded: the shell does that). It must hold `tags.automerge` or a
+    /// `records` folder (a new empty folder is accepted too); a legacy JSON store is refused with a
+    /// message saying to migrate.
     ///
     /// With a `stateDirectory` (the mount passes `$XDG_STATE_HOME/minutafs`), record moves between
     /// months are journaled there, and a move a killed process left half done is finished by
@@ -100,13 +106,15 @@ public final class Store: Sendable {
     /// With `mergesWaitingCopiesInMemory` (for commands that only read: `report`, `log`, `now`), each
     /// document is read merged with the conflict copies waiting beside it, in memory, as a mount
     /// would show it; such a store must not write (see `Store+WaitingCopies.swift`).
+    /// - Throws: ``StoreError/notFound(_:)`` naming the absolute folder when it is not a folder,
+    ///   ``StoreError/legacyStore(_:)`` for a legacy JSON store.
     public convenience init(
-        path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
+        folder: FilePath, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: FilePath? = nil,
+        cacheDirectory: FilePath? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
         clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(StoreError) {
-        try self.init(path: path, timeZone: timeZone, actor: actor, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
+        try self.init(folder: folder, timeZone: timeZone, actor: actor, stateDirectory: stateDirectory, cacheDirectory: cacheDirectory,
                       indexesRecordHolders: indexesRecordHolders, mergesWaitingCopiesInMemory: mergesWaitingCopiesInMemory,
                       clock: clock, log: log, faults: nil)
     }
@@ -114,24 +122,21 @@ public final class Store: Sendable {
     /// A store whose document writes see the system-call failures, delays and holds `faults` makes
     /// (tests; `Backing/FaultInjection.swift`).
     package init(
-        path: String, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: String? = nil,
-        cacheDirectory: String? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
+        folder: FilePath, timeZone: StoreTimeZone = .utc, actor: ActorID = .random(), stateDirectory: FilePath? = nil,
+        cacheDirectory: FilePath? = nil, indexesRecordHolders: Bool = true, mergesWaitingCopiesInMemory: Bool = false,
         clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }, faults: FaultInjection?
     ) throws(StoreError) {
-        var absolute = path
-        if !absolute.hasPrefix("/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-            if getcwd(&buffer, buffer.count) != nil {
-                absolute = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
-            }
-        }
-        while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
+        // FilePath already drops trailing slashes (and doubled ones); a relative folder is taken from
+        // the working directory, lexically (`..` kept), as before.
+        let absoluteFolder = Self.absolute(folder)
+        let absolute = absoluteFolder.string
         guard let status = BackingFiles.status(absolute), status.isDirectory else { throw .notFound(absolute) }
         let hasTags = BackingFiles.status(absolute + "/tags.automerge") != nil
         if !hasTags && BackingFiles.status(absolute + "/tags.json")?.isRegularFile == true {
             throw .legacyStore(absolute)
         }
+        self.folder = absoluteFolder
         self.path = absolute
         self.indexesRecordHolders = indexesRecordHolders
         self.mergesWaitingCopiesInMemory = mergesWaitingCopiesInMemory
@@ -152,11 +157,11 @@ public final class Store: Sendable {
         let documentFiles = DocumentFiles(folder: backingFolder, actor: actor, unreadable: unreadable, events: events, clock: clock)
         self.documentFiles = documentFiles
         // A state folder that cannot be made leaves moves unjournaled rather than the store unusable.
-        let moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0, storePath: absolute) }
-        let movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0, storePath: absolute) }
+        let moveJournal = stateDirectory.flatMap { try? MoveJournal(stateDirectory: $0.string, storePath: absolute) }
+        let movedRecordMemory = stateDirectory.flatMap { try? MovedRecordMemory(stateDirectory: $0.string, storePath: absolute) }
         // A cache folder that cannot be made only makes every first read render.
         let viewCache = cacheDirectory.flatMap {
-            try? MonthViewCache(cacheDirectory: $0, timeZone: timeZone.identifier, renderer: MonthViewCache.rendererFingerprint(timeZone: timeZone))
+            try? MonthViewCache(cacheDirectory: $0.string, timeZone: timeZone.identifier, renderer: MonthViewCache.rendererFingerprint(timeZone: timeZone))
         }
         let listing = MonthListing(backingFolder: backingFolder, deletedMonths: deletedMonths, waitingCopyReader: waitingCopyReader)
         self.listing = listing
@@ -175,6 +180,17 @@ public final class Store: Sendable {
         if let remembered = movedRecordMemory?.load(), !remembered.isEmpty {
             replicas.withState { $0.movedAway = MovedAwayRecords(remembered) }
         }
+    }
+
+    /// `folder` made absolute: a relative one is pushed onto the working directory (unchanged when
+    /// that cannot be read, as `getcwd` fails only for a removed or unreachable working folder).
+    static func absolute(_ folder: FilePath) -> FilePath {
+        guard folder.isRelative else { return folder }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return folder }
+        return buffer.withUnsafeBufferPointer { pointer in
+            pointer.baseAddress.map { FilePath(platformString: $0) } ?? FilePath("/")
+        }.pushing(folder)
     }
 
     /// The system's clock, in seconds since the epoch.

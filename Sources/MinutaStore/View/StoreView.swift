@@ -332,7 +332,7 @@ public final class StoreView: Sendable {
     static func backingFolderNote(_ store: Store, noted: Bool) -> String {
         guard noted || !store.backingFolderIsPresent else { return "" }
         if let target = store.backingFolderMovedTo {
-            return " (moved to \(target) while mounted: the mount shows what it read last, read-only, and every write fails "
+            return " (moved to \(target.string) while mounted: the mount shows what it read last, read-only, and every write fails "
                 + "with EROFS; unmount and mount it from where it is now)"
         }
         return " (moved, deleted or replaced while mounted: every write fails with EROFS; unmount and mount it from where it is now)"

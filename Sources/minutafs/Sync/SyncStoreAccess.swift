@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MinutaStore
+import SystemPackage
 
 /// How one side of `minutafs sync` writes its store, which has a single writer (SPEC 5a): its mount
 /// when it is mounted (what is received is delivered as conflict copies the mount merges, see
@@ -30,7 +31,7 @@ final class SyncStoreAccess {
         do { table = try MountTable.current() } catch {
             throw CommandFailure(path: path, cause: "cannot tell whether it is mounted: \(error.description)")
         }
-        let absolute = MountTable.absolutePath(of: path)
+        let absolute = MountTable.absolutePath(of: FilePath(path))
         if let mount = table.mount(containing: absolute), mount.isMinutafs {
             // The mount point itself stands for its store; anything inside it is refused with its name.
             guard absolute == mount.mountPoint else {
@@ -38,11 +39,11 @@ final class SyncStoreAccess {
                 throw CommandFailure(path: path, cause: "is in a minutafs mount")
             }
             try StoreFolder.checkExistingStore(mount.source, creating: nil)
-            return SyncStoreAccess(store: mount.source, lock: nil, delivery: MountDelivery(storePath: mount.source, mountPoint: mount.mountPoint))
+            return SyncStoreAccess(store: mount.source, lock: nil, delivery: MountDelivery(storePath: mount.source, mountPoint: mount.mountPoint.string))
         }
         if let mount = TimerPlace.mountShowing(path, in: table) {
             try StoreFolder.checkExistingStore(path, creating: nil)
-            return SyncStoreAccess(store: path, lock: nil, delivery: MountDelivery(storePath: path, mountPoint: mount.mountPoint))
+            return SyncStoreAccess(store: path, lock: nil, delivery: MountDelivery(storePath: path, mountPoint: mount.mountPoint.string))
         }
         try StoreFolder.checkExistingStore(path, creating: nil)
         let lock = try StoreCommandSupport.lockForWriting(path, hint: "stop the other command and sync again")
@@ -53,8 +54,8 @@ final class SyncStoreAccess {
     /// folder `store`: the same device and inode.
     static func isSameStore(_ path: String, as store: String) -> Bool {
         var folder = path
-        if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: path)),
-           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: path) {
+        if let table = try? MountTable.current(), let mount = table.mount(containing: MountTable.absolutePath(of: FilePath(path))),
+           mount.isMinutafs, mount.mountPoint == MountTable.absolutePath(of: FilePath(path)) {
             folder = mount.source
         }
         var first = stat(), second = stat()

@@ -2,13 +2,14 @@ import Foundation
 import MinutaStore
 import MinutaTimer
 import FileTreeInterface
+import SystemPackage
 
 /// What a mount answers in `.minutafs/timer`, `now.json` and `now.txt` (SPEC 10): the timer commands'
 /// actions carried out on the mount's own store, so a start through the mount is one action of the
 /// mount (the view holds its `timerControl` lock for the whole of it), and `now` is a file read.
 enum MountTimerControl {
     static func register(on view: StoreView, stateDirectory: String?) {
-        let indexPath = stateDirectory.map { RunningTimerIndex.path(stateFolder: $0, storePath: view.store.path) }
+        let indexPath = stateDirectory.map { RunningTimerIndex.path(stateFolder: $0, storePath: view.store.folder.string) }
         let indexCache = RunningTimerIndexCache()
         let actions = TimerActions(backend: StoreTimerBackend(store: view.store, lock: nil, indexPath: indexPath, view: view,
                                                                 indexCache: indexCache))

@@ -1,6 +1,7 @@
 import Foundation
 import MinutaStore
 import MinutaTimer
+import SystemPackage
 
 /// Where `minutafs start`, `stop`, `now` and `continue` work (SPEC 10): PATH is a store or its mount, or
 /// is left out for the default (`MINUTAFS_STORE`, else `store = PATH` in
@@ -64,14 +65,14 @@ enum TimerPlace {
     static func mountPoint(for path: String) throws(CommandFailure) -> String? {
         let table: MountTable
         do { table = try MountTable.current() } catch { throw CommandFailure(path: path, cause: error.description) }
-        let absolute = MountTable.absolutePath(of: path)
-        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint }
+        let absolute = MountTable.absolutePath(of: FilePath(path))
+        if let mount = table.mount(containing: absolute), mount.isMinutafs { return mount.mountPoint.string }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure(path: path, cause: "no such folder; give the store folder (the one holding tags.automerge and records/) or its mount")
         }
         // The store mounted by anyone on this machine: through that mount.
-        return mountShowing(path, in: table)?.mountPoint
+        return mountShowing(path, in: table)?.mountPoint.string
     }
 
     static func backend(for path: String, timeZone: String?, writing: Bool, unmounted: Bool = false) throws(CommandFailure) -> any TimerBackend {
@@ -81,10 +82,10 @@ enum TimerPlace {
         // A command that only reads (`now`) reads waiting conflict copies too, merged in memory.
         let store = try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache,
                                                  indexesRecordHolders: false, readOnly: !writing)
-        let lock = writing ? try StoreCommandSupport.lockForWriting(store.path, hint: "mount it here, or wait for that process") : nil
+        let lock = writing ? try StoreCommandSupport.lockForWriting(store.folder.string, hint: "mount it here, or wait for that process") : nil
         // Running timers are found through the index in the state folder; a command that writes reads
         // them merged with the waiting conflict copies, as `now` does (and merges a copy that holds one).
-        let indexPath = MountFolders.current().state.map { RunningTimerIndex.path(stateFolder: $0, storePath: store.path) }
+        let indexPath = MountFolders.current().state.map { RunningTimerIndex.path(stateFolder: $0, storePath: store.folder.string) }
         let reader = writing
             ? try StoreCommandSupport.open(path, timeZone: timeZone, cacheDirectory: MountFolders.current().cache, indexesRecordHolders: false, readOnly: true)
             : nil

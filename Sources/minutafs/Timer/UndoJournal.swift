@@ -1,6 +1,7 @@
 import Foundation
 import MinutaStore
 import MinutaTimer
+import SystemPackage
 
 /// What the last terminal command changed, kept for `minutafs undo` in
 /// `last-command.json` of the state folder (`$XDG_STATE_HOME/minutafs/`, else
@@ -21,7 +22,7 @@ struct UndoJournal: Codable {
     static func storeIdentity(of actions: TimerActions) -> String {
         var path = actions.backend.placeDescription
         if let mount = actions.backend as? MountTimerBackend {
-            path = (try? MountTable.current().mounts.last { $0.mountPoint == mount.mountPoint && $0.isMinutafs }?.source) ?? mount.mountPoint
+            path = (try? MountTable.current().mounts.last { $0.mountPoint == FilePath(mount.mountPoint) && $0.isMinutafs }?.source) ?? mount.mountPoint
         }
         return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
