@@ -58,7 +58,7 @@ struct StoreSeamTests {
     func saveSaysWhetherNamesAreKept() throws {
         try withTemporaryDirectory { folder in
             let path = try StoreFixture.copyOfAppStore(into: folder)
-            let tree = StoreView(store: try Store(path: path, timeZone: .utc))
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
             let reported = Mutex<[TreeChange]>([])
             tree.setChangeHandler { change in reported.withLock { $0.append(change) } }
             /// The change the mount hears of for one save of `text` at `name`; the save must report one.
