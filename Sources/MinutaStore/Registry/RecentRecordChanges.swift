@@ -19,6 +19,10 @@ struct RecentRecordChanges: Sendable {
     /// When this store last changed the record (seconds), if it did.
     func changeTime(of id: RecordID) -> Int? { changeTimes[id] }
 
+    /// Every record this store changed, with when: far fewer than a month's records, so a view looks
+    /// these up rather than each of its files here.
+    var changedRecords: [RecordID: Int] { changeTimes }
+
     mutating func noteChange(of id: RecordID, at time: Int) {
         changeTimes[id] = time
     }
