@@ -102,6 +102,34 @@ struct StoreSeamTests {
         }
     }
 
+    @Test("a save in place that merges another device's version of its month, found on disk as it writes, does not say it kept every name")
+    func saveMergingAnotherVersionMayRename() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder, name: "A")
+            let other = try StoreFixture.copyOfAppStore(into: folder, name: "B")
+            let tree = StoreView(store: try Store(folder: FilePath(path), timeZone: .utc))
+            let file = try #require(try tree.store.recordFiles(in: Self.january).first)
+            let before = try tree.store.recordFiles(in: Self.january).map(\.name)
+            // Another device adds a record to January, and its version replaces the file underneath.
+            let otherStore = try Store(folder: FilePath(other), timeZone: .utc)
+            let added = try otherStore.writeRecordFile(Array(#"{"startTime": "2024-01-20T08:00:00Z", "endTime": "2024-01-20T09:00:00Z", "comment": "from the phone"}"#.utf8),
+                                                       named: "new.json", in: Self.january)
+            #expect(!before.contains(added.fileName))
+            let document = "/records/2024/01.automerge"
+            try FileManager.default.removeItem(atPath: path + document)
+            try FileManager.default.copyItem(atPath: other + document, toPath: path + document)
+
+            let reported = Mutex<[TreeChange]>([])
+            tree.setChangeHandler { change in reported.withLock { $0.append(change) } }
+            var fields = try #require(try JSONSerialization.jsonObject(with: Data(file.contents)) as? [String: Any])
+            fields["comment"] = "edited while the phone's version arrived"
+            try tree.write(Array(try JSONSerialization.data(withJSONObject: fields)), toPath: "/records/2024/01/" + file.name)
+            let changes = reported.withLock { $0 }
+            #expect(changes.count == 1 && changes.allSatisfy { !$0.keepsNames }, "\(changes)")
+            #expect(try tree.store.recordFiles(in: Self.january).map(\.name).contains(added.fileName), "the phone's record is shown")
+        }
+    }
+
     @Test("a synchronization pass that merges another device's conflict copy reports the month, each of its record files and its reports")
     func synchronizationReportsMergedMonth() throws {
         try withTemporaryDirectory { folder in

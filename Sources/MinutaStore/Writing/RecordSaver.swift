@@ -134,11 +134,14 @@ struct RecordSaver: Sendable {
                 return .moving(to: destination, object: edit.object, edited: source.document, conflictLines: edit.conflictLines, changedAt: changedAt)
             }
             source.invalidateView(changedRecord: id)
+            let headsReadBefore = source.lastReadHeads
             let changed = try documentFiles.save(&source, to: sourceMonth.documentPath)
             var outcome = Store.WriteOutcome(id: id, month: sourceMonth, fileName: name, changed: changed, touchedMonths: changed ? [sourceMonth] : [])
-            // A record's file name and the reports' names follow its start only: kept when the start is.
+            // A record's file name and the reports' names follow its start only: kept when the start is, and
+            // when the save merged no other version from the disk (which may add, remove or rename records).
             outcome.keepsNames = target?.isListedUnderName == true
                 && edit.previousStart == .some(RecordView.startTime(of: edit.object, in: source.document))
+                && source.lastReadHeads == headsReadBefore
             return .saved(outcome, conflictLines: edit.conflictLines, changedAt: changedAt)
         }, keepsChange: { edit in
             if case .saved = edit { return true }
