@@ -443,7 +443,8 @@ public final class StoreView: Sendable {
     }
 
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
-    /// the mount's caches), the written path included.
+    /// the mount's caches), the written path included, and whether every name was kept
+    /// (``TreeChange/keepsNames``: a record saved in place, `Store.WriteOutcome.keepsNames`).
     func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> TreeChange {
         let place = try place(of: path)
         if place.isReadOnlyView { throw Self.readOnly(path, "write") }
