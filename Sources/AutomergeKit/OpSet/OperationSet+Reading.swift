@@ -5,9 +5,9 @@ extension OperationSet {
     ///
     /// Takes an index rather than an operation: a map key overwritten 10,000 times is checked 10,000
     /// times at each read of it, and copying each operation out of the array (retaining its value and
-    /// successors) cost about 12% of a save's CPU time on such a record. The array's `subscript` still
-    /// copied the whole operation out (its value and successors retained, then released) for each field
-    /// read, so the fields are read through the array's storage.
+    /// successors) cost about 12% of a save's CPU time on such a record. The fields are read through the
+    /// array's storage: `operations[index].field` copies the whole operation out first (its value and
+    /// successors retained, then released), once for each field read.
     func isVisible(at index: Int) -> Bool {
         operations.withUnsafeBufferPointer { operations in
             switch operations[index].action {
@@ -71,8 +71,8 @@ extension OperationSet {
     ///
     /// Every element is looked at, the deleted ones too: a comment rewritten a thousand times holds a
     /// thousand deleted copies of itself. So each is looked at in place, without copying its list of
-    /// operations or any operation (a copy retains and releases their arrays): with the copies, the two
-    /// reads of such a comment a save makes (to diff it, to render it) took 55 µs more of its 900.
+    /// operations or any operation (a copy retains and releases their arrays): copies cost the two reads
+    /// of such a comment a save makes (to diff it, to render it) about 55 µs of a 900 µs save.
     func text(of object: ObjectState) -> String {
         var text = ""
         object.elementStore.withUnsafeBufferPointer { elements in
