@@ -174,7 +174,13 @@ final class FuseFileSystem: Sendable {
             }
             return notices
         }
-        if !notices.isEmpty {
+        guard !notices.isEmpty else { return }
+        if change.keepsNames {
+            // Attributes only (no name, no folder's kept listing): a notice that takes no lock a request can
+            // hold, so it is sent here, before a save's answer, not handed to the notifier's thread.
+            var sent = Set<UInt64>()
+            for case .inode(let inode) in notices where sent.insert(inode).inserted { invalidator.invalidateNow(inode: inode) }
+        } else {
             invalidator.invalidateSoon(notices)
         }
     }
