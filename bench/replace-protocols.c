@@ -13,40 +13,16 @@
  * The two alternate in rounds of 100; prints the p50 and p90 of each. Every call is checked: a failure
  * prints what failed and exits 1. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static void fail(const char *what, const char *path) {
-    fprintf(stderr, "replace-protocols: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
+#define BENCH_PROGRAM "replace-protocols"
+#include "bench-io.h"
 
 static int by_value(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static void write_whole(int fd, const char *bytes, size_t length, const char *path) {
-    while (length > 0) {
-        ssize_t wrote = write(fd, bytes, length);
-        if (wrote < 0) fail("write", path);
-        bytes += wrote;
-        length -= (size_t)wrote;
-    }
 }
 
 static void sync_folder(const char *folder) {
@@ -71,7 +47,7 @@ static void save(int minutafs, const char *folder, const char *document, const c
         if (fd < 0) fail("open", temporary);
         if (fchmod(fd, 0644) != 0) fail("fchmod", temporary);
     }
-    write_whole(fd, bytes, length, temporary);
+    write_all(fd, bytes, length, temporary);
     if (fsync(fd) != 0) fail("fsync", temporary);
     struct stat written;
     if (fstat(fd, &written) != 0) fail("fstat", temporary);
@@ -106,7 +82,7 @@ int main(int argc, char **argv) {
     memset(bytes, 'x', (size_t)length);
     int fd = open(document, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) fail("open", document);
-    write_whole(fd, bytes, (size_t)length, document);
+    write_all(fd, bytes, (size_t)length, document);
     if (fsync(fd) != 0) fail("fsync", document);
     if (close(fd) != 0) fail("close", document);
     int done[2] = { 0, 0 };

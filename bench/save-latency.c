@@ -9,25 +9,10 @@
  *   save-latency loop FILE A B SECS   saves of FILE through a mount for SECS seconds; prints the count.
  * Every call is checked: a failure prints what failed and exits 1. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void fail(const char *what, const char *path) {
-    fprintf(stderr, "save-latency: %s %s: %s\n", what, path, strerror(errno));
-    exit(1);
-}
+#define BENCH_PROGRAM "save-latency"
+#include "bench-io.h"
 
 static char *slurp(const char *path, size_t *length) {
     int fd = open(path, O_RDONLY);
@@ -40,15 +25,6 @@ static char *slurp(const char *path, size_t *length) {
     if (close(fd) != 0) fail("close", path);
     *length = (size_t)got;
     return buffer;
-}
-
-static void write_all(int fd, const char *bytes, size_t length, const char *path) {
-    while (length > 0) {
-        ssize_t wrote = write(fd, bytes, length);
-        if (wrote < 0) fail("write", path);
-        bytes += wrote;
-        length -= (size_t)wrote;
-    }
 }
 
 static void mount_save(const char *file, const char *bytes, size_t length) {
@@ -86,9 +62,9 @@ int main(int argc, char **argv) {
     const char *folder = dirname(copy);
     long count = atol(argv[5]);
     if (strcmp(mode, "loop") == 0) {
-        double end = now_ms() + count * 1e3;
+        double end = (now_us() / 1e3) + count * 1e3;
         long saves = 0;
-        while (now_ms() < end) {
+        while ((now_us() / 1e3) < end) {
             mount_save(file, contents[saves % 2], lengths[saves % 2]);
             saves++;
         }
@@ -96,11 +72,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     for (long i = 0; i < count; i++) {
-        double start = now_ms();
+        double start = (now_us() / 1e3);
         if (strcmp(mode, "mount") == 0) mount_save(file, contents[i % 2], lengths[i % 2]);
         else if (strcmp(mode, "plain") == 0) plain_save(file, folder, contents[i % 2], lengths[i % 2]);
         else { fprintf(stderr, "save-latency: unknown mode %s\n", mode); return 2; }
-        printf("%.4f\n", now_ms() - start);
+        printf("%.4f\n", (now_us() / 1e3) - start);
     }
     if (fflush(stdout) != 0) fail("fflush", "stdout");
     return 0;

@@ -127,8 +127,8 @@ public final class Store: Sendable {
         clock: @escaping @Sendable () -> Int = Store.systemClock,
         log: @escaping @Sendable (String) -> Void = { _ in }, faults: FaultInjection?
     ) throws(StoreError) {
-        // FilePath already drops trailing slashes (and doubled ones); a relative folder is taken from
-        // the working directory, lexically (`..` kept), as before.
+        // FilePath drops trailing slashes (and doubled ones); a relative folder is taken from the working
+        // directory lexically (`..` kept, no link resolved).
         let absoluteFolder = Self.absolute(folder)
         let absolute = absoluteFolder.string
         guard let status = BackingFiles.status(absolute), status.isDirectory else { throw .notFound(absolute) }
