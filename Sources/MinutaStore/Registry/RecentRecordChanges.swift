@@ -13,6 +13,9 @@ struct RecentRecordChanges: Sendable {
     }
 
     private var changeTimes: [RecordID: Int] = [:]
+    /// How many change times were noted: a view rendered from a copy of these takes the times again
+    /// when it is kept after this moved on (``MonthReplicas/renderWithoutState(_:)``).
+    private(set) var changeCount = 0
     /// By the former path (`records/2024/01/tmp.json`).
     private var formerNames: [String: FormerName] = [:]
 
@@ -25,6 +28,7 @@ struct RecentRecordChanges: Sendable {
 
     mutating func noteChange(of id: RecordID, at time: Int) {
         changeTimes[id] = time
+        changeCount += 1
     }
 
     /// `path` finds record `id`, now in `month`, until `until`. Names whose time is over are forgotten.

@@ -47,61 +47,6 @@ extension MonthReplicas {
         }
     }
 
-    /// `records` of `month`'s document without the copies shown elsewhere:
-    /// - a copy whose start falls in another month whose document holds the record too (a move
-    ///   synced in one document and not yet in the other): shown there;
-    /// - a copy whose start falls in this month while another month's document holds a copy whose
-    ///   start falls in that month (another device's move, half delivered): the copy with the later
-    ///   last change is shown (`Document.lastChangeTime(of:comparable:)`, seconds and milliseconds
-    ///   told apart as the history does), on a tie the one in the later month.
-    ///   Every device and every order of listing picks the same copy.
-    func hidingCopiesFiledElsewhere(
-        _ records: [(id: String, object: ObjectID, startTime: Int64?)], in month: Month, document: Document,
-        state: inout State
-    ) throws(StoreError) -> [(id: String, object: ObjectID, startTime: Int64?)] {
-        state.hiddenCopies.forget(in: month)
-        // Kept current without this lock: by `prepareToRender` (a second old at most) and by every
-        // synchronization pass. Built here only when nothing has built it (a command's first render).
-        if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
-        var kept: [(id: String, object: ObjectID, startTime: Int64?)] = []
-        kept.reserveCapacity(records.count)
-        for record in records {
-            if let shownIn = try monthShowingOtherCopy(of: record, in: month, document: document, state: &state) {
-                state.hiddenCopies.hide(record.id, in: month, shownIn: shownIn)
-            } else {
-                kept.append(record)
-            }
-        }
-        return kept
-    }
-
-    /// The month that shows another copy of `record` instead of this one, or nil when this one is shown.
-    private func monthShowingOtherCopy(
-        of record: (id: String, object: ObjectID, startTime: Int64?), in month: Month, document: Document,
-        state: inout State
-    ) throws(StoreError) -> Month? {
-        guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start) else { return nil }
-        let id = RecordID(record.id)
-        if home != month {
-            // The index has read the home month's file and the record is not in it: nothing to decode.
-            if indexesRecordHolders, state.recordHolders.lastUpdate != nil, !state.recordHolders.mayHold(id, in: home) { return nil }
-            guard let other = try loadMonth(home, in: &state, parkingOthers: false),
-                  id.key(among: other.document.keys(of: .root)) != nil else { return nil }
-            return home
-        }
-        for otherMonth in state.recordHolders.otherHolders(of: id, besides: month) {
-            guard let other = try loadMonth(otherMonth, in: &state, parkingOthers: false),
-                  let key = id.key(among: other.document.keys(of: .root)),
-                  let object = RecordView.object(key, in: other.document),
-                  let otherStart = RecordView.startTime(of: object, in: other.document),
-                  timeZone.month(ofMilliseconds: otherStart) == otherMonth else { continue }
-            let ours = document.lastChangeTime(of: record.object, comparable: EffectiveTimes.milliseconds(ofChangeTime:)) ?? .min
-            let theirs = other.document.lastChangeTime(of: object, comparable: EffectiveTimes.milliseconds(ofChangeTime:)) ?? .min
-            if theirs > ours || (theirs == ours && otherMonth > month) { return otherMonth }
-        }
-        return nil
-    }
-
     /// Reads again the record ids of month documents whose files changed since the last call, and
     /// drops the views of months whose shown records may change with them. Returns those months.
     /// With `maximumAge`, does nothing if the folder was compared that recently: rendering a month
@@ -120,6 +65,7 @@ extension MonthReplicas {
         let affected = state.recordHolders.update(files: scan.files) { month in
             scan.ids[month] ?? RecordHolderScan.recordIDsWritten(in: month, folder: path)
         }
+        if !affected.isEmpty { state.holderIndexChanges += 1 }
         for month in affected {
             state.months.dropParkedView(of: month)
             if var loaded = state.months[month] {

@@ -41,6 +41,11 @@ final class MonthReplicas: Sendable {
     let reader: DocumentReader
     /// The tags document, behind a lock of its own (`Replica/TagsReplica.swift`).
     let tags: TagsReplica
+    /// Each month's lock for rendering its view without `state` (`Registry/MonthRenderLocks.swift`).
+    let renderLocks = MonthRenderLocks()
+    /// Called with the month each time a view is rendered without `state`, before it is kept: tests
+    /// hold a render there to see what goes on meanwhile. Nil in the store.
+    let renderObserver: (@Sendable (Month) -> Void)?
 
     struct State: Sendable {
         var months = MonthDocuments()
@@ -57,12 +62,15 @@ final class MonthReplicas: Sendable {
         var pendingCacheWrites: [(entry: MonthViewCache.Entry, key: [UInt8])] = []
         /// The loaded count `PublishedViews` has (`withState` publishes only what changed).
         var publishedLoadedCount = 0
+        /// How many times the holder index changed which months hold which records: a view rendered
+        /// without `state` from an earlier index is not kept (``renderWithoutState(_:)``).
+        var holderIndexChanges = 0
     }
 
     init(
         path: String, actor: ActorID, timeZone: StoreTimeZone, clock: @escaping @Sendable () -> Int, documentFiles: DocumentFiles,
         unreadable: UnreadableFiles, waitingCopyReader: WaitingCopyReader, listing: MonthListing, viewCache: MonthViewCache?,
-        indexesRecordHolders: Bool
+        indexesRecordHolders: Bool, renderObserver: (@Sendable (Month) -> Void)? = nil
     ) {
         self.state = Mutex(State())
         self.path = path
@@ -75,6 +83,7 @@ final class MonthReplicas: Sendable {
         self.listing = listing
         self.viewCache = viewCache
         self.indexesRecordHolders = indexesRecordHolders
+        self.renderObserver = renderObserver
         let reader = DocumentReader(documentFiles: documentFiles, waitingCopyReader: waitingCopyReader)
         self.reader = reader
         self.tags = TagsReplica(reader: reader, actor: actor)
@@ -139,52 +148,56 @@ final class MonthReplicas: Sendable {
     }
 
     /// The month's view: its parked form's, the cache's, or its document's, rendered when the document
-    /// changed since (only the records this store edited, when the earlier view can be reused).
+    /// changed since (only the records this store edited, when the earlier view can be reused). Readers
+    /// come here through `withPrepared`, whose `prepareToRender` rendered the view without `state`
+    /// (``renderWithoutState(_:)``): rendering here, under it, is the bounded exception (docs/ARCHITECTURE.md, "Locks").
     func monthView(_ month: Month, in state: inout State) throws(StoreError) -> MonthView? {
         if let view = state.months.parked(month)?.view { return view }
         if state.months[month] == nil, state.months.parked(month) == nil, let view = cachedMonthView(month, in: &state) { return view }
         guard var loaded = try loadMonth(month, in: &state) else { return nil }
         if let view = loaded.view { return view }
+        // Kept current without this lock: by `prepareToRender` (a second old at most) and by every
+        // synchronization pass. Built here only when nothing has built it (a command's first render).
+        if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
+        let rendering = rendering(of: loaded, in: state)
+        let holders = holderIndex(in: state)
         let document = loaded.document
+        let rendered = try rendering.render { (record) throws(StoreError) -> MonthRendering.CopyPlace in
+            try rendering.place(record, in: month, holders: holders) { (other: Month) throws(StoreError) -> MonthRendering.OtherDocument in
+                guard other != month else { return .document(document) }
+                return try loadMonth(other, in: &state, parkingOthers: false).map { .document($0.document) } ?? .absent
+            }
+        }
+        // Every other month is at hand here (loaded when needed): a record is never `.unknown`.
+        guard let rendered else { throw .notFound(month.documentPath) }
+        keep(rendered, as: &loaded, of: month, in: &state)
+        return rendered.view
+    }
+
+    /// What rendering `loaded`, a month's document, takes from `state`: copied (the document and the
+    /// change times are copied on write, so this costs nothing).
+    func rendering(of loaded: LoadedDocument, in state: State) -> MonthRendering {
         // The file's time as this store last read or wrote it: no `lstat` under the lock (a file
         // changed since is merged by the next pass, which renders the month again).
-        let fileTime = loaded.identity?.modificationSeconds ?? now()
-        if let reusable = loaded.reusableView,
-           let view = reusable.view.edited(changedRecords: reusable.changedRecords, in: document, fileTime: fileTime, recentChanges: state.recentChanges) {
-            loaded.view = view
-            state.months[month] = loaded
-            return view
+        MonthRendering(document: loaded.document, reusableView: loaded.reusableView, fileTime: loaded.identity?.modificationSeconds ?? now(),
+                       recentChanges: state.recentChanges, timeZone: timeZone)
+    }
+
+    /// The holder index a render places copies with; nil when none is kept or built.
+    func holderIndex(in state: State) -> RecordHolderIndex? {
+        indexesRecordHolders && state.recordHolders.lastUpdate != nil ? state.recordHolders : nil
+    }
+
+    /// Keeps a view rendered of `loaded` (still the month's document in `state`): the copies it leaves
+    /// out are noted, and a view of exactly what the file holds goes to the view cache.
+    func keep(_ rendered: MonthRendering.Rendered, as loaded: inout LoadedDocument, of month: Month, in state: inout State) {
+        if let hidden = rendered.hidden {
+            state.hiddenCopies.forget(in: month)
+            for copy in hidden { state.hiddenCopies.hide(copy.id, in: month, shownIn: copy.shownIn) }
         }
-        var records: [(id: String, object: ObjectID, startTime: Int64?)] = []
-        for key in document.keys(of: .root) {
-            guard let object = RecordView.object(key, in: document) else { continue }
-            records.append((key, object, RecordView.startTime(of: object, in: document)))
-        }
-        let renderedCount = records.count
-        records = try hidingCopiesFiledElsewhere(records, in: month, document: document, state: &state)
-        let names = RecordNaming.names(for: records.map { ($0.id, $0.startTime) }, timeZone: timeZone)
-        var files: [(file: RecordFile, startTime: Int64?)] = []
-        files.reserveCapacity(records.count)
-        let reusable = loaded.reusableView
-        for (record, name) in zip(records, names) {
-            let key = RecordID(record.id)
-            let contents: [UInt8]
-            if let reusable, !reusable.changedRecords.contains(key), let index = reusable.view.indexByID[key],
-               reusable.view.files[index].id == record.id {
-                contents = reusable.view.files[index].contents
-            } else {
-                contents = JSONWriter.pretty(RecordView.json(id: record.id, record: record.object, in: document))
-            }
-            let changed = state.recentChanges.changeTime(of: key) ?? fileTime
-            files.append((RecordFile(name: name, id: record.id, contents: contents, modificationTime: changed), record.startTime))
-        }
-        files.sort { $0.file.name.utf8.lexicographicallyPrecedes($1.file.name.utf8) }
-        let view = MonthView(files: files.map(\.file), startTimes: files.map(\.startTime))
-        // A view of exactly what the file holds, with no copy left out, is kept for the next mount.
-        if records.count == renderedCount, reusable == nil { storeInViewCache(view, of: loaded, state: &state) }
-        loaded.view = view
+        if rendered.showsWholeDocument { storeInViewCache(rendered.view, of: loaded, state: &state) }
+        loaded.view = rendered.view
         state.months[month] = loaded
-        return view
     }
 
     /// The record a file name shows, also through the grace period after a move.

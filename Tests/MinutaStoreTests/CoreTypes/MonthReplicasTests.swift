@@ -1,5 +1,6 @@
 import AutomergeKit
 import Foundation
+import Synchronization
 @testable import MinutaStore
 import Testing
 import TestSupport
@@ -16,7 +17,7 @@ struct MonthReplicasTests {
         let path: String
         let replicas: MonthReplicas
 
-        init(in folder: String) throws {
+        init(in folder: String, renderObserver: (@Sendable (Month) -> Void)? = nil) throws {
             path = folder + "/store"
             try FileManager.default.createDirectory(atPath: path + "/records/2024", withIntermediateDirectories: true)
             let events = StoreEvents(log: { _ in })
@@ -27,14 +28,15 @@ struct MonthReplicasTests {
             let reader = WaitingCopyReader(path: path, actor: actor, isMerging: false)
             let listing = MonthListing(backingFolder: backingFolder, deletedMonths: DeletedDocuments(events: events), waitingCopyReader: reader)
             replicas = MonthReplicas(path: path, actor: actor, timeZone: .utc, clock: { MonthReplicasTests.clock }, documentFiles: files,
-                                     unreadable: unreadable, waitingCopyReader: reader, listing: listing, viewCache: nil, indexesRecordHolders: true)
+                                     unreadable: unreadable, waitingCopyReader: reader, listing: listing, viewCache: nil, indexesRecordHolders: true,
+                                     renderObserver: renderObserver)
         }
 
         /// Writes a month document holding records `numbers` (starting on 2024-01-15 at that hour).
-        func writeMonth(_ numbers: [Int]) throws {
+        func writeMonth(_ numbers: [Int], as month: Month = MonthReplicasTests.january) throws {
             var document = Document()
             for number in numbers { try MonthReplicasTests.add(number, to: &document) }
-            try Data(document.save()).write(to: URL(fileURLWithPath: path + "/" + MonthReplicasTests.january.documentPath))
+            try Data(document.save()).write(to: URL(fileURLWithPath: path + "/" + month.documentPath))
         }
     }
 
@@ -132,6 +134,74 @@ struct MonthReplicasTests {
             setup.replicas.forget(Self.january)
             #expect(!setup.replicas.holds(Self.january.documentPath))
             #expect(try setup.replicas.recordFiles(in: Self.january).count == 1)
+        }
+    }
+
+    /// Holds renders of January without the state (`renderObserver`) until released, and says when one started.
+    final class HeldRender: Sendable {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        func observe(_ month: Month) {
+            guard month == MonthReplicasTests.january else { return }
+            started.signal()
+            release.wait()
+        }
+    }
+
+    @Test("a month's view is rendered without the state: the first read of another month is answered while it renders")
+    func renderHoldsUpNoOtherMonth() throws {
+        try withTemporaryDirectory { folder in
+            let held = HeldRender()
+            let setup = try Setup(in: folder, renderObserver: { held.observe($0) })
+            try setup.writeMonth([1, 2])
+            try setup.writeMonth([3], as: Month(year: 2024, month: 2)!)
+            let january = Mutex<[RecordFile]?>(nil)
+            let januaryRead = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                january.withLock { $0 = try? setup.replicas.recordFiles(in: Self.january) }
+                januaryRead.signal()
+            }
+            #expect(held.started.wait(timeout: .now() + 30) == .success, "January was not rendered without the state")
+            let february = Mutex<[RecordFile]?>(nil)
+            let februaryRead = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                february.withLock { $0 = try? setup.replicas.recordFiles(in: Month(year: 2024, month: 2)!) }
+                februaryRead.signal()
+            }
+            let answered = februaryRead.wait(timeout: .now() + 30)
+            held.release.signal()
+            #expect(answered == .success, "a read of February waited for January's render")
+            #expect(february.withLock { $0?.map(\.id) } == [Self.id(3)])
+            #expect(januaryRead.wait(timeout: .now() + 30) == .success)
+            #expect(january.withLock { $0?.map(\.id) } == [Self.id(1), Self.id(2)])
+        }
+    }
+
+    @Test("a view rendered without the state is not kept when a change checked the month out and in meanwhile")
+    func staleRenderIsNotKept() throws {
+        try withTemporaryDirectory { folder in
+            let held = HeldRender()
+            let setup = try Setup(in: folder, renderObserver: { held.observe($0) })
+            try setup.writeMonth([1, 2])
+            let read = Mutex<[RecordFile]?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                read.withLock { $0 = try? setup.replicas.recordFiles(in: Self.january) }
+                done.signal()
+            }
+            #expect(held.started.wait(timeout: .now() + 30) == .success)
+            // The render has its copy of the document with records 1 and 2; a change adds 3.
+            let changed = try setup.replicas.withCheckedOut(Self.january) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                do { try Self.add(3, to: &loaded.document) } catch { throw .notFound("add") }
+                loaded.invalidateView(changedRecord: Self.id(3))
+                return try setup.replicas.documentFiles.save(&loaded, to: Self.january.documentPath)
+            }
+            held.release.signal()
+            #expect(changed == true)
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            #expect(read.withLock { $0?.map(\.id) } == [Self.id(1), Self.id(2), Self.id(3)], "the read was answered from the render of the older version")
+            #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2), Self.id(3)])
         }
     }
 }
