@@ -94,8 +94,8 @@ struct MonthRendering {
     ///
     /// `holders` is the holder index (nil: none is kept, every home month is looked into), `other` finds
     /// the other months' documents.
-    func place<E: Error>(
-        _ record: (id: String, object: ObjectID, startTime: Int64?), in month: Month, holders: RecordHolderIndex?,
+    func placeCopy<E: Error>(
+        of record: (id: String, object: ObjectID, startTime: Int64?), in month: Month, holders: RecordHolderIndex?,
         other: (Month) throws(E) -> OtherDocument
     ) throws(E) -> CopyPlace {
         guard let start = record.startTime, let home = timeZone.month(ofMilliseconds: start) else { return .shownHere }

@@ -17,10 +17,15 @@ extension MonthReplicas {
     ///
     /// Nil, without calling `change`, when the month has no document file, unless `creatingEmpty`: then
     /// `change` works on a new empty document. Runs in the caller's write lanes (`withDocumentWrites`).
+    ///
+    /// A change whose `checkIn` looks at the month's view (to learn a record's new name) says which
+    /// change times `checkIn` will note with `rendersNoting`: the view is then rendered before the
+    /// check-in with `state` released (`renderCheckedOut`), and kept with the document if still current.
     func withCheckedOut<R: Sendable>(
         _ month: Month, creatingEmpty: Bool = false,
         change: (inout LoadedDocument) throws(StoreError) -> R,
         keepsChange: (R) -> Bool = { _ in true },
+        rendersNoting: (R) -> [(id: RecordID, at: Int)]? = { _ in nil },
         checkIn: (inout State, R) -> R = { _, result in result }
     ) throws(StoreError) -> R? {
         let held = try checkOut(month)
@@ -35,8 +40,11 @@ extension MonthReplicas {
             checkInAsLastSaved(loaded, as: month)
             return result
         }
-        let checkedIn = loaded
+        let rendered = rendersNoting(result).flatMap { renderCheckedOut(loaded, of: month, noting: $0) }
+        let changed = loaded
         return withState { state in
+            var checkedIn = changed
+            keepIfCurrent(rendered, as: &checkedIn, of: month, in: &state)
             state.months[month] = checkedIn
             return checkIn(&state, result)
         }

@@ -80,57 +80,6 @@ extension MonthReplicas {
         if !needsDocument { renderWithoutState(month) }
     }
 
-    /// Renders the view of `month`, held decoded without a current view, with `state` released: under
-    /// the month's own render lock (`Registry/MonthRenderLocks.swift`), its inputs copied out of
-    /// `state` in one short hold (the document, the change times, the holder index and the documents
-    /// of the months that may hold the same records) and the view kept in another, if nothing it was
-    /// rendered from changed meanwhile (the month's document, those months' documents, the index).
-    /// Change times noted meanwhile are taken again as it is kept. When a record's other copy is in a
-    /// month not decoded, it renders nothing: `monthView` renders under `state`, loading that month.
-    func renderWithoutState(_ month: Month) {
-        struct Inputs: Sendable {
-            let rendering: MonthRendering
-            let version: DocumentVersion
-            let holders: RecordHolderIndex?
-            let holderIndexChanges: Int
-            let others: [Month: Document]
-        }
-        renderLocks.withLock(of: month) {
-            let inputs: Inputs? = withState { state in
-                guard let loaded = state.months[month], loaded.view == nil,
-                      !indexesRecordHolders || state.recordHolders.lastUpdate != nil else { return nil }
-                var others: [Month: Document] = [:]
-                for other in state.recordHolders.monthsSharingRecords(with: month) where other != month {
-                    if let held = state.months[other] { others[other] = held.document }
-                }
-                return Inputs(rendering: rendering(of: loaded, in: state), version: DocumentVersion(of: loaded.document),
-                              holders: holderIndex(in: state), holderIndexChanges: state.holderIndexChanges, others: others)
-            }
-            guard let inputs else { return }
-            let rendered = inputs.rendering.render { (record) -> MonthRendering.CopyPlace in
-                inputs.rendering.place(record, in: month, holders: inputs.holders) { (other) -> MonthRendering.OtherDocument in
-                    inputs.others[other].map { .document($0) } ?? .notAtHand
-                }
-            }
-            guard let rendered else { return }
-            renderObserver?(month)
-            withState { state in
-                guard var loaded = state.months[month], loaded.view == nil, DocumentVersion(of: loaded.document) == inputs.version,
-                      state.holderIndexChanges == inputs.holderIndexChanges,
-                      inputs.others.allSatisfy({ other in
-                          state.months[other.key].map { DocumentVersion(of: $0.document) } == DocumentVersion(of: other.value)
-                      }) else { return }
-                var kept = rendered
-                if state.recentChanges.changeCount != inputs.rendering.recentChanges.changeCount {
-                    guard let view = rendered.view.edited(changedRecords: [], in: loaded.document, fileTime: inputs.rendering.fileTime,
-                                                          recentChanges: state.recentChanges) else { return }
-                    kept = MonthRendering.Rendered(view: view, hidden: rendered.hidden, showsWholeDocument: rendered.showsWholeDocument)
-                }
-                keep(kept, as: &loaded, of: month, in: &state)
-            }
-        }
-    }
-
     /// Decodes, without `state`, the other month documents a render of `month` looks into because the
     /// holder index says they may hold the same records (a record held twice: SPEC section 4), and
     /// holds them decoded (without setting other months aside: the next load does).

@@ -163,7 +163,7 @@ final class MonthReplicas: Sendable {
         let holders = holderIndex(in: state)
         let document = loaded.document
         let rendered = try rendering.render { (record) throws(StoreError) -> MonthRendering.CopyPlace in
-            try rendering.place(record, in: month, holders: holders) { (other: Month) throws(StoreError) -> MonthRendering.OtherDocument in
+            try rendering.placeCopy(of: record, in: month, holders: holders) { (other: Month) throws(StoreError) -> MonthRendering.OtherDocument in
                 guard other != month else { return .document(document) }
                 return try loadMonth(other, in: &state, parkingOthers: false).map { .document($0.document) } ?? .absent
             }

@@ -146,6 +146,10 @@ struct RecordSaver: Sendable {
         }, keepsChange: { edit in
             if case .saved = edit { return true }
             return false
+        }, rendersNoting: { edit in
+            // What `checkInRecordEdit` notes: the view it looks the new name up in is rendered before, without `state`.
+            guard case .saved(let outcome, _, let changedAt) = edit else { return nil }
+            return outcome.changed ? [(RecordID(outcome.id), changedAt)] : []
         }, checkIn: { state, edit in
             guard case .saved(let outcome, let conflictLines, let changedAt) = edit else { return edit }
             return .saved(checkInRecordEdit(outcome, displayPath: displayPath, conflictLines: conflictLines, changedAt: changedAt, state: &state),

@@ -47,7 +47,7 @@ struct MonthRenderingTests {
                        recentChanges: RecentRecordChanges = RecentRecordChanges()) -> MonthRendering.Rendered? {
         let rendering = rendering(document, recentChanges: recentChanges)
         return rendering.render { record in
-            rendering.place(record, in: month, holders: holders) { other in others[other].map { .document($0) } ?? .notAtHand }
+            rendering.placeCopy(of: record, in: month, holders: holders) { other in others[other].map { .document($0) } ?? .notAtHand }
         }
     }
 

@@ -204,4 +204,52 @@ struct MonthReplicasTests {
             #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2), Self.id(3)])
         }
     }
+
+    @Test("a change's view is rendered before its check-in, with the change time the check-in notes, and kept with the document")
+    func checkedOutRenderIsKept() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            _ = try setup.replicas.recordFiles(in: Self.january)
+            let changedAt = Self.clock + 300
+            let changed = try setup.replicas.withCheckedOut(Self.january, change: { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                do { try Self.add(2, to: &loaded.document) } catch { throw .notFound("add") }
+                loaded.invalidateView(changedRecord: Self.id(2))
+                return try setup.replicas.documentFiles.save(&loaded, to: Self.january.documentPath)
+            }, rendersNoting: { _ in [(RecordID(Self.id(2)), changedAt)] }, checkIn: { state, changed in
+                // What a record save's check-in does: note the change, then look at the view.
+                #expect(state.months[Self.january]?.view != nil, "the check-in found no view rendered before it")
+                state.recentChanges.noteChange(of: RecordID(Self.id(2)), at: changedAt)
+                return changed
+            })
+            #expect(changed == true)
+            let files = try setup.replicas.recordFiles(in: Self.january)
+            #expect(files.map(\.id) == [Self.id(1), Self.id(2)])
+            #expect(files.map(\.modificationTime) == [setup.replicas.withState { $0.months[Self.january]?.identity?.modificationSeconds }, changedAt])
+        }
+    }
+
+    @Test("a change's view rendered before its check-in is not kept when change times were noted meanwhile")
+    func checkedOutRenderNotKeptWhenTimesMoved() throws {
+        try withTemporaryDirectory { folder in
+            let setup = try Setup(in: folder)
+            try setup.writeMonth([1])
+            _ = try setup.replicas.recordFiles(in: Self.january)
+            _ = try setup.replicas.withCheckedOut(Self.january) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                do { try Self.add(2, to: &loaded.document) } catch { throw .notFound("add") }
+                loaded.invalidateView(changedRecord: Self.id(2))
+                let rendered = setup.replicas.renderCheckedOut(loaded, of: Self.january, noting: [(RecordID(Self.id(2)), Self.clock)])
+                #expect(rendered != nil)
+                let candidate = loaded
+                let kept = setup.replicas.withState { state -> Bool in
+                    state.recentChanges.noteChange(of: RecordID(Self.id(1)), at: Self.clock + 1)  // another save noted a time
+                    var checkedIn = candidate
+                    setup.replicas.keepIfCurrent(rendered, as: &checkedIn, of: Self.january, in: &state)
+                    return checkedIn.view != nil
+                }
+                #expect(!kept, "a view rendered from change times that moved on was kept")
+                return true
+            }
+        }
+    }
 }
