@@ -12,7 +12,9 @@
 #   bench/parallel-first-reads.sh BIN [BIN...]
 #
 # Environment: MINUTAFS_BENCH (the store generator; default .build/release/minutafs-bench), RECORDS
-# (3000), MONTHS (2: this machine's cores), ROUNDS (3), WORKDIR (/var/tmp/minutafs-parallel-reads).
+# (3000), MONTHS (2: this machine's cores), ROUNDS (3), WORKDIR (/var/tmp/minutafs-parallel-reads),
+# SETTLE (seconds to wait after mounting before reading, 0: the mount's own start-up work, such as
+# reading every month's record ids, then runs beside the reads).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 BIN [BIN...]" >&2; exit 2; }
@@ -21,6 +23,7 @@ records=${RECORDS:-3000}
 months=${MONTHS:-2}
 rounds=${ROUNDS:-3}
 work=${WORKDIR:-/var/tmp/minutafs-parallel-reads}
+settle=${SETTLE:-0}
 store=$work/store-1-$records
 mnt=$work/mnt
 pid=
@@ -34,7 +37,7 @@ if [ ! -d "$store" ]; then
     echo "generating 1 year x 12 months x $records records in $store ..." >&2
     "$generator" store "$store" 1 "$records" >/dev/null
 fi
-mapfile -t folders < <(cd "$store" && ls -d records/*/* | head -n "$months")
+mapfile -t folders < <(cd "$store" && ls -d records/*/*.automerge | sed "s/\.automerge$//" | awk -v n="$months" 'NR <= n')
 [ "${#folders[@]}" -eq "$months" ] || { echo "the store has fewer than $months months" >&2; exit 1; }
 # The first record file of each month, named as the mount shows it (a fresh mount, read once).
 mount_fresh() {
@@ -47,11 +50,12 @@ mount_fresh() {
         kill -0 "$pid" 2>/dev/null || { echo "the mount ended: $(cat "$work/mount.log")" >&2; exit 1; }
         sleep 0.01
     done
+    sleep "$settle"
 }
 mount_fresh "$1"
 files=()
 for folder in "${folders[@]}"; do
-    first=$(ls "$mnt/$folder" | head -n 1)
+    first=$(ls "$mnt/$folder" | awk '/\.json$/ && !found { print; found = 1 }')
     [ -n "$first" ] || { echo "no record in $folder" >&2; exit 1; }
     files+=("$folder/$first")
 done

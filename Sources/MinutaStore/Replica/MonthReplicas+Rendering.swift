@@ -72,9 +72,12 @@ extension MonthReplicas {
         keep(kept, as: &loaded, of: month, in: &state)
     }
 
-    /// The inputs of a render of `loaded` as `month`'s document; nil while the holder index is not built.
+    /// The inputs of a render of `loaded` as `month`'s document; nil when the holder index is neither
+    /// built nor being built (a command's first render: `monthView` builds it). While a mount builds it on
+    /// another thread, a render goes without it, as `monthView` would; the index's first update then
+    /// drops the views whose shown records it changes (``refreshRecordHolders(in:maximumAge:scan:)``).
     private func renderInputs(of loaded: LoadedDocument, _ month: Month, in state: State, changeCount: Int? = nil) -> RenderInputs? {
-        guard !indexesRecordHolders || state.recordHolders.lastUpdate != nil else { return nil }
+        guard !indexesRecordHolders || state.recordHolders.lastUpdate != nil || state.recordHolders.isBeingBuilt else { return nil }
         var others: [Month: Document] = [:]
         for other in state.recordHolders.monthsSharingRecords(with: month) where other != month {
             if let held = state.months[other] { others[other] = held.document }
