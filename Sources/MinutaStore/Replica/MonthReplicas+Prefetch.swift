@@ -22,6 +22,13 @@ extension MonthReplicas {
     func withPrepared<R: Sendable>(
         _ months: Month..., needsDocument: Bool = false, _ body: (inout State) throws(StoreError) -> R
     ) throws(StoreError) -> R {
+        // The common case first, in one hold: every month held with its view current (decoded, for a
+        // change), as a month is after its first read and after each save of this store.
+        let ready = try withState { (state: inout State) throws(StoreError) -> R? in
+            guard months.allSatisfy({ isReady($0, needsDocument: needsDocument, in: state) }) else { return nil }
+            return .some(try body(&state))
+        }
+        if let ready { return ready }
         var attempt = 1
         // The files of months found neither held nor parked, looked at without the lock.
         var files: [Month: BackingFiles.Status?] = [:]
@@ -51,6 +58,13 @@ extension MonthReplicas {
                 attempt += 1
             }
         }
+    }
+
+    /// Whether `month` is held so that a read needs nothing prepared: decoded, when `needsDocument`;
+    /// else with its view current, decoded or parked.
+    private func isReady(_ month: Month, needsDocument: Bool, in state: State) -> Bool {
+        if let loaded = state.months[month] { return needsDocument || loaded.view != nil }
+        return !needsDocument && state.months.parked(month)?.view != nil
     }
 
     /// Whether reading `month` under the lock needs no document decoded: it is held decoded (with

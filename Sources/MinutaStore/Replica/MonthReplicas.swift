@@ -17,6 +17,8 @@ final class MonthReplicas: Sendable {
     /// renders in memory: reads go through `withPrepared`, changes through `withCheckedOut` and
     /// `withTagsDocument`, which do their decoding and file I/O without it. Use it through `withState`.
     let state: Mutex<State>
+    /// How many times `state` was taken (`withState`): what tests count to hold the store to few, short holds.
+    let stateHolds = Atomic<Int>(0)
     /// The month views readers are answered from without `state` (`Registry/PublishedViews.swift`).
     let publishedViews = PublishedViews()
     /// Rendered month views kept between mounts (`Backing/MonthViewCache.swift`); nil without a cache folder.
@@ -97,6 +99,7 @@ final class MonthReplicas: Sendable {
     /// published to the readers that do not take it (`PublishedViews`); after, the view cache entries
     /// the body rendered are written, so no cache file is written under the lock.
     func withState<R: Sendable, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
+        stateHolds.add(1, ordering: .relaxed)
         let (result, cacheWrites) = state.withLock { (state: inout State) -> (Result<R, E>, [(entry: MonthViewCache.Entry, key: [UInt8])]) in
             let result: Result<R, E>
             do throws(E) { result = .success(try body(&state)) } catch { result = .failure(error) }
