@@ -149,6 +149,25 @@ struct MonthReplicasTests {
         }
     }
 
+    /// A read of a month's record files on a thread of its own: what it returned once `done` is signalled.
+    final class BackgroundRead: Sendable {
+        let files = Mutex<[RecordFile]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+
+        init(of month: Month, in replicas: MonthReplicas) {
+            Thread.detachNewThread { [self] in
+                files.withLock { $0 = try? replicas.recordFiles(in: month) }
+                done.signal()
+            }
+        }
+
+        /// The ids read, once the read ended within 30 seconds; nil when it did not.
+        func ids() -> [String]? {
+            guard done.wait(timeout: .now() + 30) == .success else { return nil }
+            return files.withLock { $0?.map(\.id) }
+        }
+    }
+
     @Test("a month's view is rendered without the state: the first read of another month is answered while it renders")
     func renderHoldsUpNoOtherMonth() throws {
         try withTemporaryDirectory { folder in
@@ -156,25 +175,14 @@ struct MonthReplicasTests {
             let setup = try Setup(in: folder, renderObserver: { held.observe($0) })
             try setup.writeMonth([1, 2])
             try setup.writeMonth([3], as: Month(year: 2024, month: 2)!)
-            let january = Mutex<[RecordFile]?>(nil)
-            let januaryRead = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                january.withLock { $0 = try? setup.replicas.recordFiles(in: Self.january) }
-                januaryRead.signal()
-            }
+            let january = BackgroundRead(of: Self.january, in: setup.replicas)
             #expect(held.started.wait(timeout: .now() + 30) == .success, "January was not rendered without the state")
-            let february = Mutex<[RecordFile]?>(nil)
-            let februaryRead = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                february.withLock { $0 = try? setup.replicas.recordFiles(in: Month(year: 2024, month: 2)!) }
-                februaryRead.signal()
-            }
-            let answered = februaryRead.wait(timeout: .now() + 30)
+            let february = BackgroundRead(of: Month(year: 2024, month: 2)!, in: setup.replicas)
+            let answered = february.done.wait(timeout: .now() + 30)
             held.release.signal()
             #expect(answered == .success, "a read of February waited for January's render")
-            #expect(february.withLock { $0?.map(\.id) } == [Self.id(3)])
-            #expect(januaryRead.wait(timeout: .now() + 30) == .success)
-            #expect(january.withLock { $0?.map(\.id) } == [Self.id(1), Self.id(2)])
+            #expect(february.files.withLock { $0?.map(\.id) } == [Self.id(3)])
+            #expect(january.ids() == [Self.id(1), Self.id(2)])
         }
     }
 
@@ -184,12 +192,7 @@ struct MonthReplicasTests {
             let held = HeldRender()
             let setup = try Setup(in: folder, renderObserver: { held.observe($0) })
             try setup.writeMonth([1, 2])
-            let read = Mutex<[RecordFile]?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                read.withLock { $0 = try? setup.replicas.recordFiles(in: Self.january) }
-                done.signal()
-            }
+            let read = BackgroundRead(of: Self.january, in: setup.replicas)
             #expect(held.started.wait(timeout: .now() + 30) == .success)
             // The render has its copy of the document with records 1 and 2; a change adds 3.
             let changed = try setup.replicas.withCheckedOut(Self.january) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
@@ -199,8 +202,7 @@ struct MonthReplicasTests {
             }
             held.release.signal()
             #expect(changed == true)
-            #expect(done.wait(timeout: .now() + 30) == .success)
-            #expect(read.withLock { $0?.map(\.id) } == [Self.id(1), Self.id(2), Self.id(3)], "the read was answered from the render of the older version")
+            #expect(read.ids() == [Self.id(1), Self.id(2), Self.id(3)], "the read was answered from the render of the older version")
             #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2), Self.id(3)])
         }
     }
