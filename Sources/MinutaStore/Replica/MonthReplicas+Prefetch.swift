@@ -11,14 +11,15 @@ extension MonthReplicas {
         _ = try? withPrepared(month) { (state: inout State) throws(StoreError) in _ = try monthView(month, in: &state) }
     }
 
-    /// How many times `withPrepared` prepares a month before it lets the read decode under the lock.
+    /// How many times `withPrepared` prepares a month before it lets the read decode or render under the lock.
     static let preparationAttempts = 3
 
     /// Runs `body`, a read of `months` under `state`, once `prepareToRender` made it need no decode
-    /// under the lock. A change of documents can take a month out between the two (its check-out
-    /// leaves a parked form without a view when the month was never rendered): then the months are
-    /// prepared again. After `preparationAttempts` the body runs anyway and decodes what it needs
-    /// itself, which only a writer changing the same month at every attempt can cause.
+    /// and no render under the lock. A change of documents can take a month out between the two (its
+    /// check-out leaves a parked form without a view when the month was never rendered), or change
+    /// what its view was rendered from (the view is then not kept): the months are prepared again.
+    /// After `preparationAttempts` the body runs anyway and decodes or renders what it needs itself,
+    /// which only changes of the same months at every attempt can cause.
     func withPrepared<R: Sendable>(
         _ months: Month..., needsDocument: Bool = false, _ body: (inout State) throws(StoreError) -> R
     ) throws(StoreError) -> R {
@@ -67,15 +68,20 @@ extension MonthReplicas {
         return !needsDocument && state.months.parked(month)?.view != nil
     }
 
-    /// Whether reading `month` under the lock needs no document decoded: it is held decoded (with
-    /// the months that may hold the same records, when its view must be rendered), or parked with
-    /// its view, or it has no file to decode (none, or one known not to load). `file` is the month's
+    /// Whether reading `month` under the lock needs no document decoded and no view rendered: it is
+    /// held decoded with its view (or decoded, when `needsDocument`, or when its view can only be
+    /// rendered under the lock: no holder index is built or being built), or parked with its view, or
+    /// it has no file to decode (none, or one known not to load). `file` is the month's
     /// file as looked at without the lock (nil: not looked at; then `.fileUnknown`, and the caller
     /// looks and asks again, so no `lstat` runs under the lock).
     private func needsNoDecode(_ month: Month, needsDocument: Bool, in state: State, file: BackingFiles.Status??) -> NoDecode {
         if let loaded = state.months[month] {
-            guard !needsDocument, loaded.view == nil, indexesRecordHolders, state.recordHolders.lastUpdate != nil else { return .yes }
-            return state.recordHolders.monthsSharingRecords(with: month).allSatisfy { state.months[$0] != nil } ? .yes : .no
+            guard !needsDocument, loaded.view == nil else { return .yes }
+            // No view: the render without the lock was not kept (something it was rendered from changed
+            // meanwhile) or could not be made (a month holding another copy of a record was not decoded).
+            // Prepared again, it renders again without the lock, and decodes that month first.
+            if !indexesRecordHolders || state.recordHolders.lastUpdate != nil || state.recordHolders.isBeingBuilt { return .no }
+            return .yes
         }
         if let parked = state.months.parked(month) { return !needsDocument && parked.view != nil ? .yes : .no }
         guard let file else { return .fileUnknown }

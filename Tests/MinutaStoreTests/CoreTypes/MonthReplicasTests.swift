@@ -137,13 +137,19 @@ struct MonthReplicasTests {
         }
     }
 
-    /// Holds renders of January without the state (`renderObserver`) until released, and says when one started.
+    /// Holds the first render of January without the state (`renderObserver`) until released, says when
+    /// it started, and counts January's renders.
     final class HeldRender: Sendable {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        let januaryRenders = Mutex(0)
 
         func observe(_ month: Month) {
             guard month == MonthReplicasTests.january else { return }
+            guard januaryRenders.withLock({ count in
+                count += 1
+                return count == 1
+            }) else { return }
             started.signal()
             release.wait()
         }
@@ -203,6 +209,7 @@ struct MonthReplicasTests {
             held.release.signal()
             #expect(changed == true)
             #expect(read.ids() == [Self.id(1), Self.id(2), Self.id(3)], "the read was answered from the render of the older version")
+            #expect(held.januaryRenders.withLock { $0 } == 2, "the read did not render the new version without the state")
             #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2), Self.id(3)])
         }
     }
