@@ -54,11 +54,7 @@ extension MonthReplicas {
     /// needed around it; the check-in keeps the view with ``keepIfCurrent(_:as:of:in:)``.
     func renderCheckedOut(_ loaded: LoadedDocument, of month: Month, noting changes: [(id: RecordID, at: Int)]) -> RenderedWithoutState? {
         guard loaded.view == nil else { return nil }
-        let inputs: RenderInputs? = withState { state in
-            var noted = state
-            for change in changes { noted.recentChanges.noteChange(of: change.id, at: change.at) }
-            return renderInputs(of: loaded, month, in: noted, changeCount: state.recentChanges.changeCount)
-        }
+        let inputs: RenderInputs? = withState { state in renderInputs(of: loaded, month, in: state, anticipating: changes) }
         guard let inputs, let rendered = render(inputs, as: month) else { return nil }
         return RenderedWithoutState(inputs: inputs, rendered: rendered)
     }
@@ -76,15 +72,20 @@ extension MonthReplicas {
     /// built nor being built (a command's first render: `monthView` builds it). While a mount builds it on
     /// another thread, a render goes without it, as `monthView` would; the index's first update then
     /// drops the views whose shown records it changes (``refreshRecordHolders(in:maximumAge:scan:)``).
-    private func renderInputs(of loaded: LoadedDocument, _ month: Month, in state: State, changeCount: Int? = nil) -> RenderInputs? {
+    /// The render takes the change times with `changes` noted (a check-in's, rendered before it).
+    private func renderInputs(
+        of loaded: LoadedDocument, _ month: Month, in state: State, anticipating changes: [(id: RecordID, at: Int)] = []
+    ) -> RenderInputs? {
         guard !indexesRecordHolders || state.recordHolders.lastUpdate != nil || state.recordHolders.isBeingBuilt else { return nil }
         var others: [Month: Document] = [:]
         for other in state.recordHolders.monthsSharingRecords(with: month) where other != month {
             if let held = state.months[other] { others[other] = held.document }
         }
-        return RenderInputs(rendering: rendering(of: loaded, in: state), version: DocumentVersion(of: loaded.document),
+        var changeTimes = state.recentChanges
+        for change in changes { changeTimes.noteChange(of: change.id, at: change.at) }
+        return RenderInputs(rendering: rendering(of: loaded, changeTimes: changeTimes), version: DocumentVersion(of: loaded.document),
                             holders: holderIndex(in: state), holderIndexChanges: state.holderIndexChanges,
-                            changeCount: changeCount ?? state.recentChanges.changeCount, others: others)
+                            changeCount: state.recentChanges.changeCount, others: others)
     }
 
     /// The view of `inputs`, nil when a month holding another copy of a record is not among them.

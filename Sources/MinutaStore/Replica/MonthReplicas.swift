@@ -162,13 +162,11 @@ final class MonthReplicas: Sendable {
         // Kept current without this lock: by `prepareToRender` (a second old at most) and by every
         // synchronization pass. Built here only when nothing has built it (a command's first render).
         if state.recordHolders.lastUpdate == nil { refreshRecordHolders(in: &state, maximumAge: .seconds(1)) }
-        let rendering = rendering(of: loaded, in: state)
+        let rendering = rendering(of: loaded, changeTimes: state.recentChanges)
         let holders = holderIndex(in: state)
-        let document = loaded.document
         let rendered = try rendering.render { (record) throws(StoreError) -> MonthRendering.CopyPlace in
             try rendering.placeCopy(of: record, in: month, holders: holders) { (other: Month) throws(StoreError) -> MonthRendering.OtherDocument in
-                guard other != month else { return .document(document) }
-                return try loadMonth(other, in: &state, parkingOthers: false).map { .document($0.document) } ?? .absent
+                try loadMonth(other, in: &state, parkingOthers: false).map { .document($0.document) } ?? .absent
             }
         }
         // Every other month is at hand here (loaded when needed): a record is never `.unknown`.
@@ -177,13 +175,13 @@ final class MonthReplicas: Sendable {
         return rendered.view
     }
 
-    /// What rendering `loaded`, a month's document, takes from `state`: copied (the document and the
-    /// change times are copied on write, so this costs nothing).
-    func rendering(of loaded: LoadedDocument, in state: State) -> MonthRendering {
+    /// A render of `loaded`, a month's document, with the change times `changeTimes` (from `state`):
+    /// both copied on write, so taking them costs nothing.
+    func rendering(of loaded: LoadedDocument, changeTimes: RecentRecordChanges) -> MonthRendering {
         // The file's time as this store last read or wrote it: no `lstat` under the lock (a file
         // changed since is merged by the next pass, which renders the month again).
         MonthRendering(document: loaded.document, reusableView: loaded.reusableView, fileTime: loaded.identity?.modificationSeconds ?? now(),
-                       recentChanges: state.recentChanges, timeZone: timeZone)
+                       recentChanges: changeTimes, timeZone: timeZone)
     }
 
     /// The holder index a render places copies with; nil when none is kept or built.
