@@ -214,6 +214,44 @@ struct MonthReplicasTests {
         }
     }
 
+    @Test("a view rendered without the state is not kept when a month holding another copy of its records changed meanwhile")
+    func renderNotKeptWhenOtherHolderChanged() throws {
+        try withTemporaryDirectory { folder in
+            let held = HeldRender()
+            let setup = try Setup(in: folder, renderObserver: { held.observe($0) })
+            let february = Month(year: 2024, month: 2)!
+            try setup.writeMonth([1, 2])
+            try Self.writeMovedCopy(of: 1, to: february, in: setup)
+            #expect(setup.replicas.indexRecordHolders().contains(Self.january.documentPath))
+            // February is held decoded and shows record 1: January's render looks into it and hides its copy.
+            #expect(try setup.replicas.recordFiles(in: february).map(\.id) == [Self.id(1)])
+            let read = BackgroundRead(of: Self.january, in: setup.replicas)
+            #expect(held.started.wait(timeout: .now() + 30) == .success, "January was not rendered without the state")
+            // Meanwhile February's copy is deleted (a device removed it there): January's is the only one.
+            let changed = try setup.replicas.withCheckedOut(february) { (loaded: inout LoadedDocument) throws(StoreError) -> Bool in
+                do { try loaded.document.delete(forKey: Self.id(1)) } catch { throw .notFound("delete") }
+                loaded.invalidateView(changedRecord: Self.id(1))
+                return try setup.replicas.documentFiles.save(&loaded, to: february.documentPath)
+            }
+            held.release.signal()
+            #expect(changed == true)
+            #expect(read.ids() == [Self.id(1), Self.id(2)], "January was answered from a render that looked into February's older version")
+            #expect(held.januaryRenders.withLock { $0 } == 2, "January was not rendered again without the state")
+            #expect(try setup.replicas.recordFiles(in: february).isEmpty)
+        }
+    }
+
+    /// Writes `month`'s document holding a copy of record `number` with a start in that month, committed
+    /// later than January's: another device's move of it, of which January's removal has not arrived.
+    static func writeMovedCopy(of number: Int, to month: Month, in setup: Setup) throws {
+        var moved = Document()
+        let record = try moved.putObject(.map, forKey: id(number))
+        try moved.put(.timestamp(1_707_955_200_000), forKey: "startTime", in: record)
+        try moved.put(.string("moved"), forKey: "comment", in: record)
+        moved.commit(time: 4_000_000_000)
+        try Data(moved.save()).write(to: URL(fileURLWithPath: setup.path + "/" + month.documentPath))
+    }
+
     @Test("a change's view is rendered before its check-in, with the change time the check-in notes, and kept with the document")
     func checkedOutRenderIsKept() throws {
         try withTemporaryDirectory { folder in
@@ -271,12 +309,7 @@ struct MonthReplicasTests {
             try setup.writeMonth([1, 2])
             // February's document holds record 1 too, moved to a start in February later (another
             // device's move, half delivered): once the index knows, February shows it, not January.
-            var moved = Document()
-            let record = try moved.putObject(.map, forKey: Self.id(1))
-            try moved.put(.timestamp(1_707_955_200_000), forKey: "startTime", in: record)
-            try moved.put(.string("moved"), forKey: "comment", in: record)
-            moved.commit(time: 4_000_000_000)
-            try Data(moved.save()).write(to: URL(fileURLWithPath: setup.path + "/" + february.documentPath))
+            try Self.writeMovedCopy(of: 1, to: february, in: setup)
 
             setup.replicas.willIndexRecordHolders()
             #expect(try setup.replicas.recordFiles(in: Self.january).map(\.id) == [Self.id(1), Self.id(2)], "without the index, January shows its copy")
