@@ -9,6 +9,7 @@
 #      fuse-save-floor (fuse-save-floor.c): a FUSE server that only replies, except that each save
 #      writes a document of the month document's size durably, as minutafs must (SPEC 5). That is the
 #      fastest any FUSE save of this record can be here; what minutafs takes beyond it is its own work.
+#      Then the CPU a save costs each: the plain saves' process, the FUSE floor's server, the mount.
 #   2. Parallel saves with fsync slowed by DELAY_MS (an LD_PRELOAD shim, fsync-delay.c): one process
 #      saving a record of 2016/03 for SECONDS_PER_RUN seconds, then two processes saving records of
 #      2016/03 and 2016/04 at once; prints the save counts and the speed-up of two months over one
@@ -83,6 +84,10 @@ variants() {
     echo "$file"
 }
 
+cpu_ticks() {  # cpu_ticks PID: the user and system CPU time of PID so far, in clock ticks
+    sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12, $13 }'
+}
+
 percentile() {  # percentile P FILE: the P-th percentile of the numbers in FILE
     sort -n "$2" | awk -v p="$1" '{ v[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; printf "%.3f", v[i] }'
 }
@@ -109,10 +114,26 @@ done
 floor_file=$floor_mnt/record.json
 "$work/save-latency" mount "$file" "$work/first-a.json" "$work/first-b.json" 50 > /dev/null  # warm-up
 "$work/save-latency" mount "$floor_file" "$work/first-a.json" "$work/first-b.json" 50 > /dev/null
+# CPU the saves cost, in clock ticks: the plain saves' own process (bash's `time`), the FUSE floor's
+# server and the mount (utime and stime of /proc/PID/stat, before and after their rounds).
+plain_ticks=0
+floor_ticks=0
+mount_user=0
+mount_system=0
+ticks_per_second=$(getconf CLK_TCK)
+TIMEFORMAT='%U %S'
 for _ in $(seq "$rounds"); do
-    "$work/save-latency" plain "$plain" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/plain-ms"
+    { time "$work/save-latency" plain "$plain" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/plain-ms"; } 2> "$work/plain-cpu"
+    plain_ticks=$(awk -v t="$plain_ticks" -v hz="$ticks_per_second" '{ printf "%d", t + ($1 + $2) * hz }' "$work/plain-cpu")
+    read -r floor_user floor_system < <(cpu_ticks "$floor_pid")
     "$work/save-latency" mount "$floor_file" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/floor-ms"
+    read -r user system < <(cpu_ticks "$floor_pid")
+    floor_ticks=$((floor_ticks + user + system - floor_user - floor_system))
+    read -r before_user before_system < <(cpu_ticks "$pid")
     "$work/save-latency" mount "$file" "$work/first-a.json" "$work/first-b.json" "$saves" >> "$work/mount-ms"
+    read -r user system < <(cpu_ticks "$pid")
+    mount_user=$((mount_user + user - before_user))
+    mount_system=$((mount_system + system - before_system))
 done
 cleanup
 plain50=$(percentile 50 "$work/plain-ms")
@@ -124,6 +145,9 @@ echo "  save through the mount:   p50 $mount50 ms, p90 $(percentile 90 "$work/mo
 awk -v f="$floor50" -v p="$plain50" 'BEGIN { printf "  FUSE floor over plain: %.2fx (what any FUSE save writing this document takes here)\n", f / p }'
 awk -v m="$mount50" -v f="$floor50" 'BEGIN { printf "  mount over FUSE floor: %.2fx (what minutafs adds)\n", m / f }'
 awk -v m="$mount50" -v p="$plain50" 'BEGIN { r = m / p; printf "  ratio of the p50s: %.2fx (target: at most 1.5x): %s\n", r, (r <= 1.5 ? "met" : "not met") }'
+awk -v n="$((saves * rounds))" -v hz="$ticks_per_second" -v p="$plain_ticks" -v f="$floor_ticks" -v u="$mount_user" -v s="$mount_system" 'BEGIN {
+    us = 1e6 / hz / n
+    printf "  CPU a save: plain %.0f us (its own process), FUSE floor server %.0f us, mount %.0f us (user %.0f, system %.0f)\n", p * us, f * us, (u + s) * us, u * us, s * us }'
 
 echo "parallel saves with fsync slowed by $delay ms, $seconds s each:"
 mount_copy "$delay"
