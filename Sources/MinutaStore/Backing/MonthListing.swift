@@ -25,9 +25,10 @@ struct MonthListing: Sendable {
     /// The months of one year folder (`records/2024`) that have a document or an image folder, in order;
     /// empty when the year has no folder.
     func months(inYear yearName: String) throws(StoreError) -> [Month] {
-        let folder = readable("records/" + yearName)
+        let records = readable("records")
+        let folder = records + "/" + yearName
         var result = deletedMonths.months(inYear: yearName)  // still shown
-        guard BackingFiles.status(readable("records"))?.isDirectory == true,
+        guard BackingFiles.status(records)?.isDirectory == true,
               BackingFiles.status(folder)?.isDirectory == true else { return result.sorted() }
         result.formUnion(waitingCopyReader.monthsWithOnlyCopies(inYear: yearName))
         for entry in try BackingFiles.listDirectory(folder) {
@@ -44,10 +45,12 @@ struct MonthListing: Sendable {
     /// Whether `months()` includes `month`, without listing every year: a few `lstat` calls.
     func hasMonth(_ month: Month) -> Bool {
         if deletedMonths.contains(month) { return true }
-        guard BackingFiles.status(readable("records"))?.isDirectory == true,
-              BackingFiles.status(readable("records/" + month.yearName))?.isDirectory == true else { return false }
-        return BackingFiles.status(readable(month.documentPath)) != nil
-            || BackingFiles.status(readable(month.folderPath))?.isDirectory == true
+        // Which folder to read is looked up once (a `stat` of the store's path), not for each path.
+        let root = backingFolder.readingPath + "/"
+        guard BackingFiles.status(root + "records")?.isDirectory == true,
+              BackingFiles.status(root + "records/" + month.yearName)?.isDirectory == true else { return false }
+        return BackingFiles.status(root + month.documentPath) != nil
+            || BackingFiles.status(root + month.folderPath)?.isDirectory == true
             || waitingCopyReader.hasCopies(month.documentPath)
     }
 
