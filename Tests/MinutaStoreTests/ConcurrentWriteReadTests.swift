@@ -91,4 +91,58 @@ struct ConcurrentWriteReadTests {
             }
         }
     }
+
+    @Test("two writers moving records across the same two months in opposite directions at once both finish, each record once where it went")
+    func crossedMoves() throws {
+        try withTemporaryDirectory { folder in
+            let path = try StoreFixture.copyOfAppStore(into: folder)
+            let store = try Store(folder: FilePath(path), timeZone: .utc)
+            let failures = Mutex<[String]>([])
+            let moved = Mutex<[(id: String, to: Month)]>([])
+            let finished = Mutex(0)
+            // Each round creates a record in `from` and moves it to `to` by its start: the move needs both
+            // months' lanes while the other writer's move needs them too, the other way round.
+            func writer(_ label: String, from: Month, to: Month) -> Thread {
+                Thread {
+                    defer { finished.withLock { $0 += 1 } }
+                    for round in 0..<10 {
+                        do throws(StoreError) {
+                            let start = String(format: "2024-%02d-%02dT%02d:00:00Z", from.month, 10 + round, label == "a" ? 8 : 16)
+                            let record = #"{"startTime": "\#(start)", "endTime": null, "comment": "\#(label) \#(round)", "images": []}"#
+                            let outcome = try store.writeRecordFile(Array(record.utf8), named: "\(label)-\(round).json", in: from)
+                            guard let file = try store.recordFile(named: outcome.fileName, in: from) else {
+                                failures.withLock { $0.append("\(label) \(round): the new record is not shown") }
+                                continue
+                            }
+                            let text = String(decoding: file.contents, as: UTF8.self)
+                            let movedStart = String(format: "2024-%02d-", to.month)
+                            let edited = text.replacingOccurrences(of: String(format: "2024-%02d-", from.month), with: movedStart)
+                            let result = try store.writeRecordFile(Array(edited.utf8), named: file.name, in: from)
+                            if result.month != to { failures.withLock { $0.append("\(label) \(round): not moved to \(to.folderPath)") } }
+                            moved.withLock { $0.append((outcome.id, to)) }
+                        } catch {
+                            failures.withLock { $0.append("\(label) \(round): \(error)") }
+                        }
+                    }
+                }
+            }
+            let first = writer("a", from: Self.january, to: Self.february)
+            let second = writer("b", from: Self.february, to: Self.january)
+            first.start()
+            second.start()
+            try #require(eventually(within: 300) { finished.withLock { $0 } == 2 }, "a writer did not finish: the crossed moves wait for each other")
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+            let records = moved.withLock { $0 }
+            #expect(records.count == 20)
+            for shown in [store, try Store(folder: FilePath(path), timeZone: .utc)] {
+                let held = [Self.january: try shown.recordFiles(in: Self.january).map(\.id),
+                            Self.february: try shown.recordFiles(in: Self.february).map(\.id)]
+                for record in records {
+                    let other = record.to == Self.january ? Self.february : Self.january
+                    #expect(held[record.to]?.filter { $0 == record.id }.count == 1, "\(record.id) is not once in \(record.to.folderPath)")
+                    #expect(held[other]?.contains(record.id) == false, "\(record.id) is still in \(other.folderPath)")
+                }
+            }
+        }
+    }
 }
