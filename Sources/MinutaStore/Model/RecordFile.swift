@@ -1,11 +1,40 @@
 /// One record as a file of the mount: its name in the month folder, its id and its bytes.
+///
+/// A value, kept in one shared box: a month's view holds hundreds of them, and a save copies that array
+/// to change one (the view is shared with readers), so each copy retains one reference, not three.
 public struct RecordFile: Sendable, Equatable {
-    public let name: String
-    public let id: String
-    public let contents: [UInt8]
+    private final class Storage: Sendable {
+        let name: String
+        let id: String
+        let contents: [UInt8]
+        let modificationTime: Int
+
+        init(name: String, id: String, contents: [UInt8], modificationTime: Int) {
+            self.name = name
+            self.id = id
+            self.contents = contents
+            self.modificationTime = modificationTime
+        }
+    }
+
+    private let storage: Storage
+
+    public var name: String { storage.name }
+    public var id: String { storage.id }
+    public var contents: [UInt8] { storage.contents }
     /// Seconds since the epoch: when this process last saw the record change, else the
     /// document file's modification time.
-    public let modificationTime: Int
+    public var modificationTime: Int { storage.modificationTime }
+
+    public init(name: String, id: String, contents: [UInt8], modificationTime: Int) {
+        storage = Storage(name: name, id: id, contents: contents, modificationTime: modificationTime)
+    }
+
+    public static func == (left: RecordFile, right: RecordFile) -> Bool {
+        left.storage === right.storage
+            || (left.name == right.name && left.id == right.id && left.modificationTime == right.modificationTime
+                && left.contents == right.contents)
+    }
 }
 
 /// The record files of one month document, computed once per document state.
