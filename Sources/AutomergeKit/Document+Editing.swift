@@ -209,10 +209,10 @@ extension Document {
         guard index >= 0 else { return nil }
         var position = 0
         for store in state.order {
-            let visible = operationSet.visibleOperations(state.elementStore[store].operations)
-            guard let winner = visible.last else { continue }
+            let winner = state.elementStore[store].shown
+            guard winner >= 0 else { continue }
             let size = unit == .scalars ? width(of: operationSet.operations[winner]) : 1
-            if index < position + size { return (store, visible) }
+            if index < position + size { return (store, operationSet.visibleOperations(state.elementStore[store].operations)) }
             position += size
         }
         return nil
@@ -222,8 +222,8 @@ extension Document {
         var position = 0
         for store in state.order {
             if store == target { return position }
-            let visible = operationSet.visibleOperations(state.elementStore[store].operations)
-            guard let winner = visible.last else { continue }
+            let winner = state.elementStore[store].shown
+            guard winner >= 0 else { continue }
             position += unit == .scalars ? width(of: operationSet.operations[winner]) : 1
         }
         return position
@@ -236,8 +236,8 @@ extension Document {
         if index == 0 { return .root }
         var position = 0
         for store in state.order {
-            let visible = operationSet.visibleOperations(state.elementStore[store].operations)
-            guard let winner = visible.last else { continue }
+            let winner = state.elementStore[store].shown
+            guard winner >= 0 else { continue }
             position += unit == .scalars ? width(of: operationSet.operations[winner]) : 1
             if position == index { return operationSet.operations[state.elementStore[store].operations[0]].id }
             if position > index { throw AutomergeError(.invalidArgument, "index \(index) falls inside a text element") }

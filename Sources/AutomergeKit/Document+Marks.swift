@@ -21,7 +21,8 @@ extension Document {
                 }
                 continue
             }
-            guard let winner = set.visibleOperations(operations).last else { continue }
+            let winner = state.elementStore[store].shown
+            guard winner >= 0 else { continue }
             var width = 1
             if case .string(let piece) = set.operations[winner].value { width = piece.unicodeScalars.count }
             // For each name, the mark with the greatest id wins.

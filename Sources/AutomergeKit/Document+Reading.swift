@@ -31,9 +31,7 @@ extension Document {
     public func length(of object: ObjectID) -> Int {
         guard let state = state(of: object) else { return 0 }
         var count = 0
-        for store in state.order where state.elementStore[store].operations.contains(where: { operationSet.isVisible(at: $0) }) {
-            count += 1
-        }
+        for store in state.order where state.elementStore[store].shown >= 0 { count += 1 }
         return count
     }
 
@@ -41,10 +39,8 @@ extension Document {
     public func values(of object: ObjectID, index: Int) -> [(id: OperationID, value: Value)] {
         guard let state = state(of: object), index >= 0 else { return [] }
         var position = 0
-        for store in state.order {
-            let visible = operationSet.visibleOperations(state.elementStore[store].operations)
-            if visible.isEmpty { continue }
-            if position == index { return export(visible) }
+        for store in state.order where state.elementStore[store].shown >= 0 {
+            if position == index { return export(operationSet.visibleOperations(state.elementStore[store].operations)) }
             position += 1
         }
         return []

@@ -38,7 +38,9 @@ extension Document {
         while let id = pending.popLast() {
             guard let state = set.objects[id] else { continue }
             var visible: [Int] = state.keys.keys.flatMap { state.visibleOperations(at: $0) }
-            for store in state.order { visible += set.visibleOperations(state.elementStore[store].operations) }
+            for store in state.order where state.elementStore[store].shown >= 0 {
+                visible += set.visibleOperations(state.elementStore[store].operations)
+            }
             for index in visible {
                 operations.append(set.operations[index].id)
                 if set.operations[index].action.createdObjectType != nil { pending.append(set.operations[index].id) }

@@ -5,6 +5,12 @@ struct ObjectState: Sendable {
     /// it (sets, increments), in Lamport order.
     struct Element: Sendable {
         var operations: OperationList
+        /// The last of ``operations`` that is visible (``OperationList/lastVisible(in:)``), or -1 when
+        /// none is (the element was deleted). Kept as operations apply, so that a walk through a text
+        /// passes over a deleted element without looking at its operations: a comment rewritten a
+        /// thousand times holds a thousand deleted copies of itself, and every read, diff and splice of
+        /// it walks them all.
+        var shown: Int
     }
 
     var type: ObjectType?

@@ -79,15 +79,19 @@ struct OperationSet: Sendable {
         for index in base..<end where operations[index].action.createdObjectType != nil { createdCount += 1 }
         objects.reserveCapacity(objects.count + createdCount)
         var created: [(id: OpID, type: ObjectType)] = []
+        // Sequences holding a counter with successors: which operation each element shows is worked out below.
+        var sequencesWithCounters: [OpID] = []
         var start = base
         while start < end {
             let objectID = operations[start].object
             var runEnd = start + 1
             while runEnd < end && operations[runEnd].object == objectID { runEnd += 1 }
             created.removeAll(keepingCapacity: true)
+            var countersInSequence = false
             try Self.indexLoaded(
                 start..<runEnd, of: operations, into: &objects[objectID, default: ObjectState(type: nil)],
-                ids: &operationByID, maxCounter: &maxCounter, created: &created)
+                ids: &operationByID, maxCounter: &maxCounter, created: &created, countersInSequence: &countersInSequence)
+            if countersInSequence { sequencesWithCounters.append(objectID) }
             // An object created by one of its own operations stays as the run left it.
             for (id, type) in created where id != objectID {
                 objects[id, default: ObjectState(type: nil)].type = type
@@ -108,16 +112,40 @@ struct OperationSet: Sendable {
             if mayHideSome { indexVisibleKeys(of: objectID) }
             start = runEnd
         }
+        for objectID in sequencesWithCounters { indexShownElements(of: objectID) }
     }
 
     /// Whether the operation is visible without looking at its successors: it has none, and is
     /// not an increment, a mark or a deletion (``isVisible(at:)`` gives the same for it).
     @inline(__always)
     private func isPlainlyVisible(at index: Int) -> Bool {
-        switch operations[index].action {
+        Self.isPlainlyVisible(operations[index])
+    }
+
+    @inline(__always)
+    private static func isPlainlyVisible(_ operation: Operation) -> Bool {
+        switch operation.action {
         case .increment, .mark, .delete: false
-        default: operations[index].successors.isEmpty
+        default: operation.successors.isEmpty
         }
+    }
+
+    /// Works out which operation each element of a sequence shows (``ObjectState/Element/shown``).
+    private mutating func indexShownElements(of objectID: OpID) {
+        guard var object = objects[objectID], !object.elementStore.isEmpty else { return }
+        objects[objectID] = nil  // so the store below is changed in place, not copied
+        for store in object.elementStore.indices {
+            object.elementStore[store].shown = object.elementStore[store].operations.lastVisible(in: self) ?? -1
+        }
+        objects[objectID] = object
+    }
+
+    /// Works out again which operation one element shows, after an operation on it applied.
+    private mutating func refreshShown(of element: OpID, in objectID: OpID) {
+        guard let store = objects[objectID]?.elementByID[element],
+              let operations = objects[objectID]?.elementStore[store].operations else { return }
+        let shown = operations.lastVisible(in: self) ?? -1
+        objects[objectID]?.elementStore[store].shown = shown
     }
 
     /// Fills ``ObjectState/visibleKeys`` for the keys some of whose operations are not visible.
@@ -133,7 +161,7 @@ struct OperationSet: Sendable {
     /// `created` for the caller to add), and their places in the object.
     private static func indexLoaded(
         _ range: Range<Int>, of operations: [Operation], into object: inout ObjectState,
-        ids: inout OperationIndex, maxCounter: inout UInt64, created: inout [(id: OpID, type: ObjectType)]
+        ids: inout OperationIndex, maxCounter: inout UInt64, created: inout [(id: OpID, type: ObjectType)], countersInSequence: inout Bool
     ) throws(AutomergeError) {
         try reserveLoaded(range, of: operations, in: &object)
         var index = range.lowerBound
@@ -156,13 +184,19 @@ struct OperationSet: Sendable {
                 if operations[index].insert {
                     object.elementByID.insert(operations[index].id, index: object.elementStore.count, replacing: true)
                     object.order.append(object.elementStore.count)
-                    object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
+                    let shown = isPlainlyVisible(operations[index]) ? index : -1
+                    object.elementStore.append(ObjectState.Element(operations: OperationList(index), shown: shown))
                 } else {
                     guard let position = object.elementByID[element] else {
                         throw AutomergeError(.invalidOperation, "operation on an element that does not exist")
                     }
                     object.elementStore[position].operations.append(index)
+                    // An element's operations come in Lamport order: the last visible one is shown.
+                    if isPlainlyVisible(operations[index]) { object.elementStore[position].shown = index }
                 }
+                // Plainly visible or not is visible or not, except for a counter with successors, which
+                // stays visible while they are all increments: known only once every id is indexed.
+                if !operations[index].successors.isEmpty, case .counter = operations[index].value { countersInSequence = true }
                 index += 1
             }
         }
@@ -219,9 +253,13 @@ struct OperationSet: Sendable {
         try linkOverwritten(candidates, by: operation, predecessors: predecessors)
         defer {
             // An overwritten operation leaves the key's visible list (a counter stays while only
-            // increments follow it, which needs this operation indexed first: hence deferred).
-            if case .property(let property) = operation.key, !predecessors.isEmpty {
-                dropInvisible(at: property, of: operation.object, among: predecessors)
+            // increments follow it, which needs this operation indexed first: hence deferred). An
+            // element's shown operation is worked out again once this one is placed, for the same reason.
+            switch operation.key {
+            case .property(let property):
+                if !predecessors.isEmpty { dropInvisible(at: property, of: operation.object, among: predecessors) }
+            case .element(let element):
+                if !operation.insert { refreshShown(of: element, in: operation.object) }
             }
         }
         guard operation.action != .delete else { return }
@@ -239,7 +277,7 @@ struct OperationSet: Sendable {
                 Self.place(index, atKey: property, visible: visible, in: &object, operations: ops, order: order)
             case .element(let element):
                 if operation.insert {
-                    try Self.placeInsertion(index, after: element, in: &object, operations: ops, order: order)
+                    try Self.placeInsertion(index, after: element, visible: visible, in: &object, operations: ops, order: order)
                 } else {
                     try Self.place(index, onElement: element, in: &object, operations: ops, order: order)
                 }
@@ -338,7 +376,7 @@ struct OperationSet: Sendable {
     /// Places the insertion at `index` in a sequence, after `element` and after the elements
     /// inserted concurrently there with a greater id.
     private static func placeInsertion(
-        _ index: Int, after element: OpID, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
+        _ index: Int, after element: OpID, visible: Bool, in object: inout ObjectState, operations ops: [Operation], order: LamportOrder
     ) throws(AutomergeError) {
         let id = ops[index].id
         var position: Int
@@ -367,7 +405,7 @@ struct OperationSet: Sendable {
         object.elementByID.insert(id, index: object.elementStore.count, replacing: true)
         object.lastInsertion = (object.elementStore.count, position)
         object.order.insert(object.elementStore.count, at: position)
-        object.elementStore.append(ObjectState.Element(operations: OperationList(index)))
+        object.elementStore.append(ObjectState.Element(operations: OperationList(index), shown: visible ? index : -1))
     }
 
     /// Places the operation at `index` among the operations on a sequence element, in Lamport
