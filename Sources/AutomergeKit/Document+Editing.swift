@@ -252,7 +252,9 @@ extension Document {
     ) throws(AutomergeError) -> OpID {
         let author = operationSet.index(of: actor)
         if pending.operations.isEmpty {
-            pending.startOperation = (history.map(\.maxOperation).max() ?? 0) + 1
+            // The largest op counter in the history: each actor's largest (an actor's changes count up),
+            // kept as changes are recorded, rather than a walk through every change of the history.
+            pending.startOperation = (maxOperationByActor.values.max() ?? 0) + 1
             pending.dependencies = heads
         }
         let id = OpID(counter: pending.startOperation + UInt64(pending.operations.count), actor: author)
