@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import TestSupport
 import Testing
 
 /// Every form of date and time the store accepts, and forms it refuses. The expected instants are
@@ -66,6 +67,42 @@ struct ISO8601TableTests {
         #expect(ISO8601.milliseconds(from: "0001-01-01T00:00:00Z") == -62_135_596_800_000)
         #expect(ISO8601.milliseconds(from: "9999-12-31T23:59:59.999Z") == 253_402_300_799_999)
         #expect(ISO8601.string(milliseconds: -62_135_596_800_000) == "0001-01-01T00:00:00Z")
+    }
+
+    /// The written form against Foundation's own ISO 8601 formatter, which derives it independently,
+    /// for instants spread over 1600-9999 (Foundation's calendar is Gregorian there).
+    @Test("written instants match Foundation's ISO 8601 formatter")
+    func writtenAsFoundationWritesThem() {
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var random = SeededGenerator(seed: 8601)
+        let first: Int64 = -11_676_096_000_000  // 1600-01-01T00:00:00Z
+        for step in 0..<5_000 {
+            var instant = Int64.random(in: first...253_402_300_799_999, using: &random)
+            if step % 2 == 0 { instant -= instant % 1000 }  // whole seconds: no fraction is written
+            let date = Date(timeIntervalSince1970: Double(instant) / 1000)
+            let expected = instant % 1000 == 0 ? plain.string(from: date) : fractional.string(from: date)
+            #expect(ISO8601.string(milliseconds: instant) == expected, "\(instant)")
+        }
+    }
+
+    /// Beyond the years a record may hold, an instant a document holds is still written: zeros pad
+    /// each field to its width, a negative year keeps its sign (as the interpolated form always did).
+    @Test("instants outside the accepted years, and padding", arguments: [Int64.min, -62_135_596_800_001, -1, 0, 253_402_300_800_000, Int64.max])
+    func writtenOutsideTheYears(instant: Int64) {
+        let c = ISO8601.components(milliseconds: instant)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value.magnitude)
+            return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var expected = "\(padded(c.year, 4))-\(padded(c.month, 2))-\(padded(c.day, 2))T\(padded(c.hour, 2)):\(padded(c.minute, 2)):\(padded(c.second, 2))"
+        if c.millisecond != 0 { expected += ".\(padded(c.millisecond, 3))" }
+        #expect(ISO8601.string(milliseconds: instant) == expected + "Z")
+        for (value, width) in [(0, 4), (7, 2), (-7, 4), (12_345, 2), (Int.min, 3), (Int.max, 25)] {
+            #expect(ISO8601.pad(value, width) == padded(value, width), "pad(\(value), \(width))")
+        }
     }
 
     static let refused: [String] = [
