@@ -56,6 +56,40 @@ struct EditingTests {
         #expect(loaded.heads == document.heads)
     }
 
+    /// A local change starts after the largest op counter of any change held, whoever made it: after a
+    /// merge of another actor's longer history, after a load, and after changes applied as chunks.
+    @Test("a local change starts after the largest operation of the whole history")
+    func changeStartsAfterTheLargestOperation() throws {
+        func expectStartsAfterTheRest(_ document: Document, _ context: String) throws {
+            let changes = document.changes
+            let last = try #require(changes.last)
+            let largestBefore = changes.dropLast().map { $0.startOperation + UInt64($0.operationCount) - 1 }.max() ?? 0
+            #expect(last.startOperation == largestBefore + 1, "\(context)")
+        }
+        var mine = Document(actor: alice)
+        try mine.put(.int(1), forKey: "a")
+        mine.commit(time: 1)
+        var theirs = mine.fork(actor: bob)
+        for step in 0..<40 { try theirs.put(.int(Int64(step)), forKey: "b") }
+        theirs.commit(time: 2)
+        try mine.put(.int(2), forKey: "a")
+        mine.commit(time: 3)
+        try mine.merge(theirs)
+        try mine.put(.int(3), forKey: "a")
+        mine.commit(time: 4)
+        try expectStartsAfterTheRest(mine, "after a merge")
+        var loaded = try Document.load(mine.save())
+        loaded.setActor(alice)
+        try loaded.put(.int(4), forKey: "a")
+        loaded.commit(time: 5)
+        try expectStartsAfterTheRest(loaded, "after a load")
+        var applied = Document(actor: alice)
+        try applied.apply(changeChunks: theirs.changeChunks(since: []).flatMap { $0 })
+        try applied.put(.int(5), forKey: "c")
+        applied.commit(time: 6)
+        try expectStartsAfterTheRest(applied, "after changes applied")
+    }
+
     @Test("setting the value a key already shows writes no operation")
     func identicalPutIsNoOp() throws {
         var document = Document(actor: alice)
