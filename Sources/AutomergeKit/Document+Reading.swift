@@ -22,9 +22,12 @@ extension Document {
         return export(state.visibleOperations(at: property))
     }
 
-    /// The value a key shows, if any.
+    /// The value a key shows, if any: the last of ``values(of:key:)``, found without making the others'
+    /// values or copying the object's state (a record's JSON reads a dozen keys).
     public func value(of object: ObjectID, key: String) -> Value? {
-        values(of: object, key: key).last?.value
+        guard let id = operationSet.importObjectID(object), let property = operationSet.existingProperty(ColumnString(key)),
+              let last = operationSet.objects[id]?.visibleOperations(at: property).last else { return nil }
+        return operationSet.value(of: operationSet.operations[last])
     }
 
     /// The number of visible elements of a list or text.
