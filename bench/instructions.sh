@@ -11,6 +11,10 @@
 #   bench/instructions.sh [load|save] DOCUMENT [BENCH...]
 #       (BENCH: minutafs-bench binaries to compare; default .build/release/minutafs-bench;
 #        N1=20 and N2=100 unless set)
+#   bench/instructions.sh edits STORE [BENCH...]
+#       one save of a record through the store (`minutafs-bench edits`: parse, diff, edit, encode,
+#       durable write, render), from save N1 to save N2 (N1=200 and N2=1200 unless set), each count
+#       on a fresh copy of STORE (a folder `minutafs-bench store` wrote)
 #
 # Prints numbers, asserts nothing; without valgrind it says so and exits 0.
 set -euo pipefail
@@ -20,22 +24,34 @@ if ! command -v valgrind > /dev/null; then
     exit 0
 fi
 operation=load
-if [ "${1:-}" = load ] || [ "${1:-}" = save ]; then operation=$1; shift; fi
+if [ "${1:-}" = load ] || [ "${1:-}" = save ] || [ "${1:-}" = edits ]; then operation=$1; shift; fi
 if [ $# -lt 1 ]; then
-    echo "usage: bench/instructions.sh [load|save] DOCUMENT [BENCH...]" >&2
+    echo "usage: bench/instructions.sh [load|save] DOCUMENT [BENCH...] | edits STORE [BENCH...]" >&2
     exit 2
 fi
 document=$1; shift
 [ $# -gt 0 ] || set -- .build/release/minutafs-bench
-first=${N1:-20}
-second=${N2:-100}
+if [ "$operation" = edits ]; then
+    [ -d "$document" ] || { echo "instructions: not a store folder: $document" >&2; exit 2; }
+    first=${N1:-200}
+    second=${N2:-1200}
+else
+    first=${N1:-20}
+    second=${N2:-100}
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Instructions valgrind counted for `bench OPERATION DOCUMENT RUNS`.
 count() {
-    local output
-    output=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$operation" "$document" "$2" 2>&1) || {
+    local output target=$document
+    if [ "$operation" = edits ]; then
+        # Every count saves into a fresh copy: saves change the store.
+        rm -rf "$work/store"
+        cp -a "$document" "$work/store"
+        target=$work/store
+    fi
+    output=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$operation" "$target" "$2" 2>&1) || {
         echo "instructions: $1 $operation $document $2 failed:" >&2
         echo "$output" >&2
         exit 1
