@@ -62,30 +62,13 @@ struct ShownElementsTests {
     @Test("random splices, counters in lists, deletions and merges keep each element's shown operation exact",
           arguments: [UInt64(21), 22, 23, 24, 25, 26])
     func keptThroughEditsAndMerges(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        var replicas = (0..<3).map { Document(actor: ActorID(bytes: [UInt8](repeating: UInt8($0 + 1) * 41, count: 16))) }
-        _ = try replicas[0].putObject(.text, forKey: "text")
-        _ = try replicas[0].putObject(.list, forKey: "list")
-        replicas[0].commit(time: 0)
-        for index in 1..<replicas.count { try replicas[index].merge(replicas[0]) }
-        var time: Int64 = 0
-        for round in 0..<15 {
-            for index in replicas.indices {
-                for _ in 0..<Int.random(in: 1...8, using: &random) {
-                    try Self.randomSequenceEdit(&replicas[index], using: &random)
-                    time += 1
-                    replicas[index].commit(time: time)
-                }
-                Self.expectShownMatchesScan(replicas[index], "replica \(index) after its edits in round \(round)")
-            }
-            // Concurrent splices of the same text and concurrent increments of the same counter meet here.
-            let from = Int.random(in: 0..<replicas.count, using: &random)
-            let to = (from + Int.random(in: 1..<replicas.count, using: &random)) % replicas.count
-            try replicas[to].merge(replicas[from])
-            Self.expectShownMatchesScan(replicas[to], "replica \(to) after a merge in round \(round)")
-        }
-        var merged = replicas[0].fork()
-        for replica in replicas.dropFirst() { try merged.merge(replica) }
+        var merged = try RandomEditRounds.run(
+            seed: seed, actorByte: 41, rounds: 15, editsPerTurn: 1...8,
+            setUp: { document in
+                _ = try document.putObject(.text, forKey: "text")
+                _ = try document.putObject(.list, forKey: "list")
+            },
+            edit: Self.randomSequenceEdit, check: Self.expectShownMatchesScan)
         Self.expectShownMatchesScan(merged, "all merged")
         let loaded = try Document.load(merged.save())
         Self.expectShownMatchesScan(loaded, "loaded")

@@ -22,26 +22,10 @@ struct VisibleKeysTests {
 
     @Test("random edits, increments, deletions and merges keep each key's visible list exact", arguments: [UInt64(11), 12, 13, 14, 15, 16])
     func keptThroughEditsAndMerges(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
-        var replicas = (0..<3).map { Document(actor: ActorID(bytes: [UInt8](repeating: UInt8($0 + 1) * 33, count: 16))) }
-        var time: Int64 = 0
-        for round in 0..<12 {
-            for index in replicas.indices {
-                for _ in 0..<Int.random(in: 1...6, using: &random) {
-                    try ConvergenceTests.randomEdit(&replicas[index], using: &random)
-                    time += 1
-                    replicas[index].commit(time: time)
-                }
-                Self.expectKeptListsMatchScan(replicas[index], "replica \(index) after its edits in round \(round)")
-            }
-            // Concurrent overwrites of the same keys meet here.
-            let from = Int.random(in: 0..<replicas.count, using: &random)
-            let to = (from + Int.random(in: 1..<replicas.count, using: &random)) % replicas.count
-            try replicas[to].merge(replicas[from])
-            Self.expectKeptListsMatchScan(replicas[to], "replica \(to) after a merge in round \(round)")
-        }
-        var merged = replicas[0].fork()
-        for replica in replicas.dropFirst() { try merged.merge(replica) }
+        var merged = try RandomEditRounds.run(
+            seed: seed, actorByte: 33, rounds: 12, editsPerTurn: 1...6,
+            edit: { document, random in try ConvergenceTests.randomEdit(&document, using: &random) },
+            check: Self.expectKeptListsMatchScan)
         Self.expectKeptListsMatchScan(merged, "all merged")
         let loaded = try Document.load(merged.save())
         Self.expectKeptListsMatchScan(loaded, "loaded")
