@@ -19,7 +19,7 @@ extension MonthView {
         // Every file shows the document's time but those of records this store changed lately. When those
         // are fewer than the files (a mount's usual case), they are found by id: making each file's id a key
         // (upper-cased) and looking it up costs a save 45 µs in a month of 300 records. The times are kept
-        // by the file's index in an array: a dictionary look-up per file cost a save 40,000 instructions.
+        // by the file's index in an array: a dictionary look-up per file would cost a save 40,000 instructions.
         let recent = recentChanges.changedRecords
         var changeTimes = [Int](repeating: fileTime, count: view.files.count)
         if recent.count < view.files.count {
