@@ -49,15 +49,16 @@ public enum ISO8601 {
         // A year takes 20 bytes at most (a sign and 19 digits); the rest 20.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
             var end = write(c.year, width: 4, into: buffer, at: 0)
-            for (separator, value) in [(UInt8(ascii: "-"), c.month), (UInt8(ascii: "-"), c.day), (UInt8(ascii: "T"), c.hour),
-                                       (UInt8(ascii: ":"), c.minute), (UInt8(ascii: ":"), c.second)] {
-                buffer[end] = separator
-                end = write(value, width: 2, into: buffer, at: end + 1)
+            func field(after separator: Unicode.Scalar, _ value: Int, width: Int = 2) {
+                buffer[end] = UInt8(ascii: separator)
+                end = write(value, width: width, into: buffer, at: end + 1)
             }
-            if c.millisecond != 0 {
-                buffer[end] = UInt8(ascii: ".")
-                end = write(c.millisecond, width: 3, into: buffer, at: end + 1)
-            }
+            field(after: "-", c.month)
+            field(after: "-", c.day)
+            field(after: "T", c.hour)
+            field(after: ":", c.minute)
+            field(after: ":", c.second)
+            if c.millisecond != 0 { field(after: ".", c.millisecond, width: 3) }
             buffer[end] = UInt8(ascii: "Z")
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<(end + 1)]), as: UTF8.self)
         }
