@@ -32,11 +32,7 @@ extension MonthView {
             }
         }
         for index in view.files.indices {
-            let changed = changeTimes[index]
-            if changed != view.files[index].modificationTime {
-                let file = view.files[index]
-                view.files[index] = RecordFile(name: file.name, id: file.id, contents: file.contents, modificationTime: changed)
-            }
+            if view.files[index].modificationTime != changeTimes[index] { view.files[index].modificationTime = changeTimes[index] }
         }
         return view
     }

@@ -1,19 +1,19 @@
-/// One record as a file of the mount: its name in the month folder, its id and its bytes.
+/// One record as a file of the mount: its name in the month folder, its id, its bytes and its time.
 ///
-/// A value, kept in one shared box: a month's view holds hundreds of them, and a save copies that array
-/// to change one (the view is shared with readers), so each copy retains one reference, not three.
+/// A value whose name, id and bytes are kept in one shared box: a month's view holds hundreds of them,
+/// and a save copies that array to change one (the view is shared with readers), so each copy retains
+/// one reference, not three. The time is kept beside the box: a save changes the time of every record
+/// of its month (they show the document file's time), and setting it allocates nothing.
 public struct RecordFile: Sendable, Equatable {
     private final class Storage: Sendable {
         let name: String
         let id: String
         let contents: [UInt8]
-        let modificationTime: Int
 
-        init(name: String, id: String, contents: [UInt8], modificationTime: Int) {
+        init(name: String, id: String, contents: [UInt8]) {
             self.name = name
             self.id = id
             self.contents = contents
-            self.modificationTime = modificationTime
         }
     }
 
@@ -24,16 +24,16 @@ public struct RecordFile: Sendable, Equatable {
     public var contents: [UInt8] { storage.contents }
     /// Seconds since the epoch: when this process last saw the record change, else the
     /// document file's modification time.
-    public var modificationTime: Int { storage.modificationTime }
+    public var modificationTime: Int
 
     public init(name: String, id: String, contents: [UInt8], modificationTime: Int) {
-        storage = Storage(name: name, id: id, contents: contents, modificationTime: modificationTime)
+        storage = Storage(name: name, id: id, contents: contents)
+        self.modificationTime = modificationTime
     }
 
     public static func == (left: RecordFile, right: RecordFile) -> Bool {
-        left.storage === right.storage
-            || (left.name == right.name && left.id == right.id && left.modificationTime == right.modificationTime
-                && left.contents == right.contents)
+        left.modificationTime == right.modificationTime
+            && (left.storage === right.storage || (left.name == right.name && left.id == right.id && left.contents == right.contents))
     }
 }
 
