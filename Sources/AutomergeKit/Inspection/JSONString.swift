@@ -20,6 +20,12 @@ public enum JSONString {
     /// Appends `string` to `output` as a quoted JSON string.
     public static func append(_ string: String, to output: inout [UInt8], delete: Delete) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: then they are copied whole.
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         // Every byte that needs escaping is ASCII, and UTF-8 never uses an ASCII byte inside a
         // multi-byte sequence, so the bytes can be escaped one by one.
         for byte in string.utf8 {

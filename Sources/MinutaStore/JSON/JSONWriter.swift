@@ -6,42 +6,70 @@ import AutomergeKit
 public enum JSONWriter {
     public static func pretty(_ value: JSONValue) -> [UInt8] {
         var output: [UInt8] = []
+        // A record file is about 400 bytes: one allocation for most.
+        output.reserveCapacity(512)
         write(value, indent: 0, to: &output)
         output.append(0x0A)
         return output
     }
 
+    // Pieces are appended in place (`StaticString`s, digits, spaces): a record file is written with
+    // no allocation but the output's (a month renders hundreds, and a save renders its record).
     private static func write(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
         switch value {
-        case .null: output += Array("null".utf8)
-        case .bool(let flag): output += Array((flag ? "true" : "false").utf8)
-        case .integer(let number): output += Array(String(number).utf8)
-        case .unsignedInteger(let number): output += Array(String(number).utf8)
-        case .number(let number): output += Array(TypedJSONFormat.f64(number).utf8)
-        case .integerOutOfRange(let text): output += Array(text.utf8)
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .integer(let number): appendDecimal(number.magnitude, negative: number < 0, to: &output)
+        case .unsignedInteger(let number): appendDecimal(number, negative: false, to: &output)
+        case .number(let number): output.append(contentsOf: TypedJSONFormat.f64(number).utf8)
+        case .integerOutOfRange(let text): output.append(contentsOf: text.utf8)
         case .string(let text): writeString(text, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { output += Array("[]".utf8); return }
-            output += Array("[\n".utf8)
+            guard !elements.isEmpty else { append("[]", to: &output); return }
+            append("[\n", to: &output)
             for (index, element) in elements.enumerated() {
-                output += [UInt8](repeating: 0x20, count: indent + 2)
+                appendSpaces(indent + 2, to: &output)
                 write(element, indent: indent + 2, to: &output)
-                output += Array((index == elements.count - 1 ? "\n" : ",\n").utf8)
+                append(index == elements.count - 1 ? "\n" : ",\n", to: &output)
             }
-            output += [UInt8](repeating: 0x20, count: indent)
+            appendSpaces(indent, to: &output)
             output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { output += Array("{}".utf8); return }
-            output += Array("{\n".utf8)
+            guard !members.isEmpty else { append("{}", to: &output); return }
+            append("{\n", to: &output)
             for (index, member) in members.enumerated() {
-                output += [UInt8](repeating: 0x20, count: indent + 2)
+                appendSpaces(indent + 2, to: &output)
                 writeString(member.key, to: &output)
-                output += Array(": ".utf8)
+                append(": ", to: &output)
                 write(member.value, indent: indent + 2, to: &output)
-                output += Array((index == members.count - 1 ? "\n" : ",\n").utf8)
+                append(index == members.count - 1 ? "\n" : ",\n", to: &output)
             }
-            output += [UInt8](repeating: 0x20, count: indent)
+            appendSpaces(indent, to: &output)
             output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
+    private static func appendSpaces(_ count: Int, to output: inout [UInt8]) {
+        for _ in 0..<count { output.append(0x20) }
+    }
+
+    /// `magnitude` in decimal, after a minus sign when `negative` (`Int64.min` included).
+    static func appendDecimal(_ magnitude: UInt64, negative: Bool, to output: inout [UInt8]) {
+        if negative { output.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = magnitude
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            output.append(contentsOf: buffer[(24 - count)...])
         }
     }
 
