@@ -52,7 +52,7 @@ let package = Package(
         // The FUSE adapter: serves any FileTree through the kernel. Knows nothing of Automerge or Minuta.
         .target(
             name: "MinutaFS",
-            dependencies: ["CFuse3", "FileTreeInterface", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CFuse3", "CLinuxCalls", "FileTreeInterface", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "minutafs",

@@ -32,3 +32,15 @@ int minutafs_eventfd(void) {
 int minutafs_lower_thread_priority(int niceness) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 }
+
+int minutafs_is_thread_group_leader(int thread_id) {
+    if (thread_id <= 0) return 0;
+#ifdef SYS_pidfd_open
+    long descriptor = syscall(SYS_pidfd_open, thread_id, 0);
+    if (descriptor < 0) return 0;
+    close((int)descriptor);
+    return 1;
+#else
+    return 0;
+#endif
+}

@@ -1,3 +1,5 @@
+import CLinuxCalls
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,7 +10,9 @@ import Musl
 ///
 /// The kernel names the calling *thread* (`fuse_req_ctx`); a threaded program reads a file on one
 /// thread and saves it on another, so reads and saves are matched by the thread group the thread
-/// belongs to, from `/proc/TID/status`.
+/// belongs to. A thread that leads its group is its own (`pidfd_open` tells, in about 3 µs); for
+/// another, the group is read from `/proc/TID/status`, which the kernel formats whole for each read:
+/// 10 µs warm, about 60 µs at a person's save, when a new process (`cp`, `sed -i`) opens the file.
 struct ProgramID: Hashable, Sendable {
     let threadGroup: Int32
 
@@ -20,11 +24,15 @@ struct ProgramID: Hashable, Sendable {
     /// behalf, such as `release`). A thread whose status cannot be read (it ended) stands for itself.
     init?(threadID: Int32) {
         guard threadID > 0 else { return nil }
-        self.init(threadGroup: Self.threadGroup(ofThread: threadID) ?? threadID)
+        if minutafs_is_thread_group_leader(threadID) == 1 {
+            self.init(threadGroup: threadID)
+        } else {
+            self.init(threadGroup: Self.threadGroup(ofThread: threadID) ?? threadID)
+        }
     }
 
     /// The `Tgid:` line of `/proc/TID/status`.
-    private static func threadGroup(ofThread threadID: Int32) -> Int32? {
+    static func threadGroup(ofThread threadID: Int32) -> Int32? {
         let descriptor = open("/proc/\(threadID)/status", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Where a save through the mount spends its time, phase by phase: a copy of the sources at HEAD with
+# `bench/save-phases.patch` applied (monotonic clock marks along the save, never in the sources
+# themselves) is built in WORKDIR, a copy of the bench store is mounted with it, and
+#   - PACED saves of one record, GAP seconds apart, each by a new process (a person's saves: caches,
+#     disk and threads idle since the last), then
+#   - LOOPED saves back to back (`bench/save-floor.sh`'s rounds),
+# and the median microseconds of each phase are printed for both, in the order a save runs them:
+#   flush            the kernel's FLUSH (the program's close) reached the mount's thread
+#   store            the tree handed the save to the store
+#   on-writer        a writer thread took it (the hand-off; writers run at a lower priority)
+#   parsed           the JSON parsed
+#   checked-out      the month's document taken out of the registry
+#   edited           the record's fields diffed and applied as operations
+#   committed        the change committed and checks of the file before writing
+#   temporary-written-and-fsynced   the document's bytes in a new temporary file, fsynced
+#   exchanged        renameat2(RENAME_EXCHANGE) with the document file
+#   folder-fsynced   the folder fsynced (the save is durable)
+#   old-version-removed   the swapped-out version unlinked
+#   checked-in       the document back in the registry, its view rendered
+#   answered         the tree's notices sent, the FLUSH answered
+#
+#   bench/save-phases.sh [WORKDIR]     (default: /var/tmp/minutafs-save-phases)
+#
+# Environment: STORE (a store `minutafs-bench store` wrote; default: the one bench/save-floor.sh
+# generates, made if missing), PACED (12), GAP (1), LOOPED (200). The first run builds the patched
+# copy (several minutes); later runs rebuild only what changed. Prints numbers, asserts nothing; exits
+# 1 when the patch no longer applies or a save fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-/var/tmp/minutafs-save-phases}
+paced=${PACED:-12}
+gap=${GAP:-1}
+looped=${LOOPED:-200}
+store=${STORE:-/var/tmp/minutafs-save-floor/store-2-300}
+mkdir -p "$work"
+tree=$work/sources
+mnt=$work/mnt
+pid=
+cleanup() {
+    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if grep -q " $mnt " /proc/self/mountinfo; then fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"; fi
+    pid=
+}
+trap cleanup EXIT
+
+if [ ! -d "$store" ]; then
+    swift build -c release --product minutafs-bench
+    echo "generating 2 years x 12 months x 300 records in $store ..." >&2
+    mkdir -p "$(dirname "$store")"
+    .build/release/minutafs-bench store "$store" 2 300 > /dev/null
+fi
+
+# The sources at HEAD with the marks, in a folder of their own (its .build kept between runs).
+rm -rf "$tree.new"
+mkdir -p "$tree.new"
+git archive HEAD | tar -x -C "$tree.new"
+if ! (cd "$tree.new" && git apply "$OLDPWD/bench/save-phases.patch"); then
+    echo "save-phases: bench/save-phases.patch no longer applies to HEAD: mark the same places again" >&2
+    exit 1
+fi
+if [ -d "$tree/.build" ]; then mv "$tree/.build" "$tree.new/.build"; fi
+rm -rf "$tree"
+mv "$tree.new" "$tree"
+(cd "$tree" && swift build -c release --product minutafs >&2)
+cc -O2 -o "$work/save-latency" bench/save-latency.c
+
+rm -rf "$work/store" "$work/state" "$work/cache"
+cp -a "$store" "$work/store"
+mkdir -p "$mnt"
+XDG_STATE_HOME=$work/state XDG_CACHE_HOME=$work/cache "$tree/.build/release/minutafs" mount -f --timezone UTC "$work/store" "$mnt" 2> "$work/mount.log" &
+pid=$!
+until ls "$mnt/records" > /dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do
+    kill -0 "$pid" 2>/dev/null || { echo "the mount ended: $(cat "$work/mount.log")" >&2; exit 1; }
+    sleep 0.01
+done
+file=$mnt/records/2016/03/$(ls "$mnt/records/2016/03" | awk '/\.json$/ && n++ < 1')
+jq '.comment = "save A"' "$file" > "$work/a.json"
+jq '.comment = "save B"' "$file" > "$work/b.json"
+"$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" 50 > /dev/null  # warm-up, ends on B
+
+marks() {  # the number of phase lines the mount has written so far
+    grep -c '^save phases:' "$work/mount.log" || true
+}
+before=$(marks)
+for turn in $(seq "$paced"); do
+    if [ $((turn % 2)) = 1 ]; then this=$work/a.json; other=$work/b.json; else this=$work/b.json; other=$work/a.json; fi
+    sleep "$gap"
+    "$work/save-latency" mount "$file" "$this" "$other" 1 > /dev/null
+done
+after_paced=$(marks)
+"$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" "$looped" > /dev/null
+after_looped=$(marks)
+cleanup
+
+# summary FIRST LAST TITLE: the median of each phase over phase lines FIRST+1..LAST of the log.
+summary() {
+    grep '^save phases:' "$work/mount.log" | sed -n "$(($1 + 1)),$2p" | awk -v title="$3" '
+        { for (i = 3; i <= NF; i++) { split($i, pair, "="); if (!(pair[1] in seen)) { seen[pair[1]] = 1; order[++count] = pair[1] }
+                                      values[pair[1]] = values[pair[1]] " " pair[2] } lines++ }
+        END {
+            printf "%s (%d saves), median microseconds:\n", title, lines
+            for (k = 1; k <= count; k++) {
+                n = split(values[order[k]], list, " ")
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] + 0 < list[i] + 0) { t = list[i]; list[i] = list[j]; list[j] = t }
+                printf "  %-32s %6d\n", order[k], list[int((n + 1) / 2)]
+            } }'
+}
+echo "save phases through the mount, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, sources at $(git rev-parse --short HEAD)"
+summary "$before" "$after_paced" "a person's saves, $gap s apart, each by a new process"
+summary "$after_paced" "$after_looped" "saves back to back"
