@@ -10,7 +10,11 @@
 #      writes a document of the month document's size durably, as minutafs must (SPEC 5). That is the
 #      fastest any FUSE save of this record can be here; what minutafs takes beyond it is its own work.
 #      Then the CPU a save costs each: the plain saves' process, the FUSE floor's server, the mount.
-#   2. Parallel saves with fsync slowed by DELAY_MS (an LD_PRELOAD shim, fsync-delay.c): one process
+#   2. A person's saves: PACED saves of each kind (plain, FUSE floor, mount), one at a time GAP seconds
+#      apart, in turn, each from a new process (as `cp`, `sed -i` or a script saves): what one save costs
+#      when the caches, the disk and the threads went idle since the last (the rounds above run saves
+#      back to back). Prints p50 and p90 of each and the ratio of the p50s.
+#   3. Parallel saves with fsync slowed by DELAY_MS (an LD_PRELOAD shim, fsync-delay.c): one process
 #      saving a record of 2016/03 for SECONDS_PER_RUN seconds, then two processes saving records of
 #      2016/03 and 2016/04 at once; prints the save counts and the speed-up of two months over one
 #      (1.0x: one write lane for every month; 2.0x: a lane per month).
@@ -20,7 +24,7 @@
 #
 # Environment: MINUTAFS (default .build/release/minutafs), MINUTAFS_BENCH (the store generator;
 # default .build/release/minutafs-bench), RECORDS (300), SAVES (400 per round), ROUNDS (3),
-# SECONDS_PER_RUN (6), DELAY_MS (100).
+# PACED (20 of each kind; 0 skips part 2), GAP (0.5), SECONDS_PER_RUN (6), DELAY_MS (100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/var/tmp/minutafs-save-floor}
@@ -29,6 +33,8 @@ generator=${MINUTAFS_BENCH:-.build/release/minutafs-bench}
 records=${RECORDS:-300}
 saves=${SAVES:-400}
 rounds=${ROUNDS:-3}
+paced=${PACED:-20}
+gap=${GAP:-0.5}
 seconds=${SECONDS_PER_RUN:-6}
 delay=${DELAY_MS:-100}
 if [ ! -x "$bin" ] || [ ! -x "$generator" ]; then
@@ -135,6 +141,26 @@ for _ in $(seq "$rounds"); do
     mount_user=$((mount_user + user - before_user))
     mount_system=$((mount_system + system - before_system))
 done
+
+# A person's saves: one save of each kind in turn, GAP seconds apart, each by a new process; the contents
+# alternate between the two versions from one turn to the next (a save of what the file holds already
+# writes nothing through the mount).
+: > "$work/paced-plain-ms"
+: > "$work/paced-floor-ms"
+: > "$work/paced-mount-ms"
+# The first turn writes the version the record does not show now.
+offset=0
+if cmp -s "$file" "$work/first-b.json"; then offset=1; fi
+for turn in $(seq "$paced"); do
+    if [ $(((turn + offset) % 2)) = 0 ]; then this=$work/first-a.json; other=$work/first-b.json; else this=$work/first-b.json; other=$work/first-a.json; fi
+    sleep "$gap"
+    "$work/save-latency" plain "$plain" "$this" "$other" 1 >> "$work/paced-plain-ms"
+    sleep "$gap"
+    "$work/save-latency" mount "$floor_file" "$this" "$other" 1 >> "$work/paced-floor-ms"
+    sleep "$gap"
+    "$work/save-latency" mount "$file" "$this" "$other" 1 >> "$work/paced-mount-ms"
+    cmp -s "$file" "$this" || { echo "the record does not show the save just made: $file" >&2; exit 1; }
+done
 cleanup
 plain50=$(percentile 50 "$work/plain-ms")
 floor50=$(percentile 50 "$work/floor-ms")
@@ -148,6 +174,18 @@ awk -v m="$mount50" -v p="$plain50" 'BEGIN { r = m / p; printf "  ratio of the p
 awk -v n="$((saves * rounds))" -v hz="$ticks_per_second" -v p="$plain_ticks" -v f="$floor_ticks" -v u="$mount_user" -v s="$mount_system" 'BEGIN {
     us = 1e6 / hz / n
     printf "  CPU a save: plain %.0f us (its own process), FUSE floor server %.0f us, mount %.0f us (user %.0f, system %.0f)\n", p * us, f * us, (u + s) * us, u * us, s * us }'
+
+if [ "$paced" -gt 0 ]; then
+    paced_plain=$(percentile 50 "$work/paced-plain-ms")
+    paced_floor=$(percentile 50 "$work/paced-floor-ms")
+    paced_mount=$(percentile 50 "$work/paced-mount-ms")
+    echo "a person's saves: $paced of each kind, one at a time, $gap s apart, each by a new process:"
+    echo "  durable plain-file save:  p50 $paced_plain ms, p90 $(percentile 90 "$work/paced-plain-ms") ms"
+    echo "  FUSE floor:               p50 $paced_floor ms, p90 $(percentile 90 "$work/paced-floor-ms") ms"
+    echo "  save through the mount:   p50 $paced_mount ms, p90 $(percentile 90 "$work/paced-mount-ms") ms"
+    awk -v m="$paced_mount" -v f="$paced_floor" -v p="$paced_plain" 'BEGIN {
+        printf "  FUSE floor over plain: %.2fx; mount over FUSE floor: %.2fx; mount over plain: %.2fx\n", f / p, m / f, m / p }'
+fi
 
 echo "parallel saves with fsync slowed by $delay ms, $seconds s each:"
 mount_copy "$delay"

@@ -7,6 +7,9 @@
  *                                     temporary file written and fsynced, renamed over FILE, the folder
  *                                     fsynced; prints each save's milliseconds.
  *   save-latency loop FILE A B SECS   saves of FILE through a mount for SECS seconds; prints the count.
+ *   save-latency phases FILE A B N    N saves of FILE as `mount` makes them; prints each save's open,
+ *                                     write and close apart, in microseconds, four to a line (the
+ *                                     fourth their sum).
  * Every call is checked: a failure prints what failed and exits 1. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -49,9 +52,22 @@ static void plain_save(const char *file, const char *folder, const char *bytes, 
     if (close(dir) != 0) fail("close", folder);
 }
 
+/* `mount_save` with its three calls timed apart: prints "OPEN WRITE CLOSE TOTAL" microseconds. */
+static void phased_save(const char *file, const char *bytes, size_t length) {
+    double start = now_us();
+    int fd = open(file, O_WRONLY | O_TRUNC);
+    if (fd < 0) fail("open", file);
+    double opened = now_us();
+    write_all(fd, bytes, length, file);
+    double written = now_us();
+    if (close(fd) != 0) fail("close", file);
+    double closed = now_us();
+    printf("%.0f %.0f %.0f %.0f\n", opened - start, written - opened, closed - written, closed - start);
+}
+
 int main(int argc, char **argv) {
     if (argc != 6) {
-        fprintf(stderr, "usage: save-latency mount|plain|loop FILE A B N|SECONDS\n");
+        fprintf(stderr, "usage: save-latency mount|plain|loop|phases FILE A B N|SECONDS\n");
         return 2;
     }
     const char *mode = argv[1], *file = argv[2];
@@ -69,6 +85,11 @@ int main(int argc, char **argv) {
             saves++;
         }
         printf("%ld\n", saves);
+        return 0;
+    }
+    if (strcmp(mode, "phases") == 0) {
+        for (long i = 0; i < count; i++) phased_save(file, contents[i % 2], lengths[i % 2]);
+        if (fflush(stdout) != 0) fail("fflush", "stdout");
         return 0;
     }
     for (long i = 0; i < count; i++) {
