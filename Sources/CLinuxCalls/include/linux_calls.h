@@ -24,8 +24,8 @@ int minutafs_eventfd(void);
 int minutafs_lower_thread_priority(int niceness);
 
 /// Whether thread `thread_id` leads its thread group (its id is the process id `ps` shows), asked with
-/// `pidfd_open(2)`, which opens only a thread that does (another fails with EINVAL, or ENOENT on Linux
-/// 6.9 and later): 1 if it leads it; 0 if it does not, or when it cannot be told (no such thread, a
+/// `pidfd_open(2)`, which opens only a thread that does (any other fails: with EINVAL, or with ENOENT
+/// on Linux 6.18): 1 if it leads it; 0 if it does not, or when it cannot be told (no such thread, a
 /// kernel without `pidfd_open`, no descriptor left).
 int minutafs_is_thread_group_leader(int thread_id);
 
