@@ -27,10 +27,9 @@ settle=${SETTLE:-0}
 store=$work/store-1-$records
 mnt=$work/mnt
 pid=
-cleanup() {
-    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; fi
-    if grep -q " $mnt " /proc/self/mountinfo; then fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"; fi
-}
+# shellcheck source=bench/stop-mount.sh
+. bench/stop-mount.sh
+cleanup() { stop_mount "$pid" "$mnt"; pid=; }
 trap cleanup EXIT
 mkdir -p "$work" "$mnt"
 if [ ! -d "$store" ]; then

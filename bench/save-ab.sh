@@ -33,11 +33,9 @@ store=$work/store-2-$records
 copy=$work/ab-store
 mnt=$work/ab-mnt
 pid=
-cleanup() {
-    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-    if grep -q " $mnt " /proc/self/mountinfo; then fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"; fi
-    pid=
-}
+# shellcheck source=bench/stop-mount.sh
+. bench/stop-mount.sh
+cleanup() { stop_mount "$pid" "$mnt"; pid=; }
 trap cleanup EXIT
 cleanup
 cc -O2 -o "$work/save-latency" bench/save-latency.c

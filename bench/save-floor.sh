@@ -48,12 +48,12 @@ mnt=$work/mnt
 floor_mnt=$work/floor-mnt
 pid=
 floor_pid=
+# shellcheck source=bench/stop-mount.sh
+. bench/stop-mount.sh
 cleanup() {
-    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-    if grep -q " $mnt " /proc/self/mountinfo; then fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -u -z "$mnt"; fi
+    stop_mount "$pid" "$mnt"
     pid=
-    if [ -n "$floor_pid" ]; then kill -TERM "$floor_pid" 2>/dev/null || true; wait "$floor_pid" 2>/dev/null || true; fi
-    if grep -q " $floor_mnt " /proc/self/mountinfo; then fusermount3 -u "$floor_mnt" 2>/dev/null || fusermount3 -u -z "$floor_mnt"; fi
+    stop_mount "$floor_pid" "$floor_mnt"
     floor_pid=
 }
 trap cleanup EXIT
