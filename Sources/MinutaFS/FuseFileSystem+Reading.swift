@@ -422,8 +422,8 @@ extension FuseFileSystem {
         let (locals, generation, pathGeneration) = state.withLock { state in
             let locals = paths.map { path -> Local in
                 if let file = state.scratch[path] { return .attributes(NodeAttributes(file)) }
-                if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
-                    return .attributes(NodeAttributes(inode: 0, file))
+                if let inode = state.inodes.inode(atPath: path), let attributes = state.unsavedAttributes(ofInode: inode) {
+                    return .attributes(attributes)
                 }
                 if let inode = state.inodes.inode(atPath: path), let retained = state.inodes.retainedVersion(ofInode: inode) {
                     return .attributes(NodeAttributes(retained.attributes))  // a rename is replacing it

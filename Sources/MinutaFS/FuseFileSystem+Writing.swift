@@ -262,18 +262,34 @@ extension FuseFileSystem {
             throw refusal
         }
         let saved = ContinuousClock.now
-        state.withLock { state in
+        // What the file shows now, when small enough to compare (a record, `tags.json`): the tree may lay
+        // the bytes out otherwise than they were written (JSON indented again).
+        let shown = contents.count <= Self.comparedAfterSaveLimit ? try? tree.contents(ofPath: path) : nil
+        let kernelIsCurrent = state.withLock { state -> Bool in
             for saver in savers { state.reads.noteRead(of: path, by: saver, at: saved) }
             if state.handles[file: handle]?.changeCount == changeCount {
                 state.handles[file: handle]?.isDirty = false
             }
             state.handles[file: handle]?.isUnsaved = false
             state.forgetCachedContent(ofInode: inode)
+            let answeredFromUnsaved = state.attributesAnsweredFromUnsaved.remove(inode) != nil
+            return shown == contents && !isUnsaved && !answeredFromUnsaved && state.handles.pendingFile(ofInode: inode) == nil
         }
         noteSaved(atPath: path)
-        // The tree may lay the bytes out differently (JSON re-indented): the kernel must ask again.
-        invalidator.invalidateNow(inode: inode)
+        // The kernel must ask for the attributes again unless what it holds is already right. It is when
+        // the file shows the bytes written and the kernel was told nothing else since: FUSE drops a file's
+        // size and times at each write and asks for them at the next `stat`, and the rest did not change.
+        // Not when it was given attributes of unsaved bytes meanwhile (the handle's time, kept until the
+        // attributes time out: `SaveAttributesMountTests`), when the file was created by this handle (the
+        // attributes of its creation), or when another handle holds unsaved bytes of it. Bytes laid out
+        // otherwise than written always send the notice, though the size the kernel asks for again is
+        // already the tree's. Sparing it spares the GETATTR of the next `open`.
+        if !kernelIsCurrent { invalidator.invalidateNow(inode: inode) }
     }
+
+    /// The largest file whose bytes a save compares with what the tree then shows (`saveNow`): records
+    /// and `tags.json` are far smaller; an image is not read back.
+    static let comparedAfterSaveLimit = 256 << 10
 
     /// `release`: saves what is unsaved, then forgets the handle. A refused save can only be logged: the
     /// program's `close` already returned (flush came first).

@@ -47,6 +47,10 @@ final class FuseFileSystem: Sendable {
         var isEnding = false
         /// Which files each program read, and when: what a save is compared with (SPEC 5b).
         var reads = ReadLog()
+        /// Files whose attributes the kernel was given from a handle's unsaved bytes since their last
+        /// save (`unsavedAttributes(ofInode:)`): the kernel may keep that size and time after the save,
+        /// so the save drops them (see `saveNow`).
+        var attributesAnsweredFromUnsaved: Set<UInt64> = []
     }
 
     init(
@@ -97,8 +101,8 @@ final class FuseFileSystem: Sendable {
         }
         let local = try state.withLock { state throws(Errno) -> Local in
             if let file = state.scratch[path] { return .attributes(NodeAttributes(file)) }
-            if let inode = state.inodes.inode(atPath: path), let file = state.handles.pendingFile(ofInode: inode) {
-                return .attributes(NodeAttributes(inode: 0, file))
+            if let inode = state.inodes.inode(atPath: path), let attributes = state.unsavedAttributes(ofInode: inode) {
+                return .attributes(attributes)
             }
             if let inode = state.inodes.inode(atPath: path), let retained = state.inodes.retainedVersion(ofInode: inode) {
                 // A rename is replacing it: the name shows the old version until its reply.
@@ -187,6 +191,14 @@ final class FuseFileSystem: Sendable {
 }
 
 extension FuseFileSystem.MountState {
+    /// What `stat` shows for `inode` while a handle holds unsaved bytes of it (the handle's size and
+    /// time), noted in `attributesAnsweredFromUnsaved`; nil when no handle does.
+    mutating func unsavedAttributes(ofInode inode: UInt64) -> NodeAttributes? {
+        guard let file = handles.pendingFile(ofInode: inode) else { return nil }
+        attributesAnsweredFromUnsaved.insert(inode)
+        return NodeAttributes(inode: 0, file)
+    }
+
     /// The contents of `inode` changed: the kernel's page cache must not be kept at the next open, and
     /// handles without unsaved changes take the new contents at their next read from the start or
     /// write (`OpenFile.isOutdated`); until then they finish reading the version they have.
