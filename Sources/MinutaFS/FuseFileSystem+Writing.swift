@@ -253,6 +253,7 @@ extension FuseFileSystem {
                 state.handles[file: handle]?.contents = nil
                 state.handles[file: handle]?.refusal = refusal
                 state.forgetCachedContent(ofInode: inode)
+                state.attributesAnsweredFromUnsaved.remove(inode)  // the notice below drops them
             }
             invalidator.invalidateNow(inode: inode)
             if isUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
