@@ -22,16 +22,20 @@
 #
 #   bench/save-phases.sh [WORKDIR]     (default: /var/tmp/minutafs-save-phases)
 #
-# Environment: STORE (a store `minutafs-bench store` wrote; default: the one bench/save-floor.sh
-# generates, made if missing), PACED (12), GAP (1), LOOPED (200). The first run builds the patched
-# copy (several minutes); later runs rebuild only what changed. Prints numbers, asserts nothing; exits
-# 1 when the patch no longer applies or a save fails.
+# Environment: REVISIONS (the commits to measure, HEAD by default; several are each built once and
+# then measured in turn, ROUNDS times, so the disk's drift falls on all of them alike), ROUNDS (1),
+# STORE (a store `minutafs-bench store` wrote; default: the one bench/save-floor.sh generates, made if
+# missing), PACED (12), GAP (1), LOOPED (200). The first build takes several minutes; later ones
+# rebuild only what changed. Prints numbers, asserts nothing; exits 1 when the patch does not apply to
+# a revision or a save fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/var/tmp/minutafs-save-phases}
 paced=${PACED:-12}
 gap=${GAP:-1}
 looped=${LOOPED:-200}
+read -r -a revisions <<< "${REVISIONS:-HEAD}"
+rounds=${ROUNDS:-1}
 store=${STORE:-/var/tmp/minutafs-save-floor/store-2-300}
 mkdir -p "$work"
 tree=$work/sources
@@ -49,47 +53,29 @@ if [ ! -d "$store" ]; then
     .build/release/minutafs-bench store "$store" 2 300 > /dev/null
 fi
 
-# The sources at HEAD with the marks, in a folder of their own (its .build kept between runs).
-rm -rf "$tree.new"
-mkdir -p "$tree.new"
-git archive HEAD | tar -x -C "$tree.new"
-if ! (cd "$tree.new" && git apply "$OLDPWD/bench/save-phases.patch"); then
-    echo "save-phases: bench/save-phases.patch no longer applies to HEAD: mark the same places again" >&2
-    exit 1
-fi
-if [ -d "$tree/.build" ]; then mv "$tree/.build" "$tree.new/.build"; fi
-rm -rf "$tree"
-mv "$tree.new" "$tree"
-(cd "$tree" && swift build -c release --product minutafs >&2)
+# build REVISION: the sources at REVISION with the marks, built in $tree (its .build kept from one
+# build to the next); the binary is copied to $work/minutafs-HASH (REVISION's short hash).
+build() {
+    rm -rf "$tree.new"
+    mkdir -p "$tree.new"
+    git archive "$1" | tar -x -C "$tree.new"
+    if ! (cd "$tree.new" && git apply "$OLDPWD/bench/save-phases.patch"); then
+        echo "save-phases: bench/save-phases.patch does not apply to $1: mark the same places again" >&2
+        exit 1
+    fi
+    if [ -d "$tree/.build" ]; then mv "$tree/.build" "$tree.new/.build"; fi
+    rm -rf "$tree"
+    mv "$tree.new" "$tree"
+    (cd "$tree" && swift build -c release --product minutafs >&2)
+    cp "$tree/.build/release/minutafs" "$work/minutafs-$(git rev-parse --short "$1")"
+}
+for revision in "${revisions[@]}"; do build "$revision"; done
 cc -O2 -o "$work/save-latency" bench/save-latency.c
 
-rm -rf "$work/store" "$work/state" "$work/cache"
-cp -a "$store" "$work/store"
-mkdir -p "$mnt"
-XDG_STATE_HOME=$work/state XDG_CACHE_HOME=$work/cache "$tree/.build/release/minutafs" mount -f --timezone UTC "$work/store" "$mnt" 2> "$work/mount.log" &
-pid=$!
-until ls "$mnt/records" > /dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do
-    kill -0 "$pid" 2>/dev/null || { echo "the mount ended: $(cat "$work/mount.log")" >&2; exit 1; }
-    sleep 0.01
-done
-file=$mnt/records/2016/03/$(ls "$mnt/records/2016/03" | awk '/\.json$/ && n++ < 1')
-jq '.comment = "save A"' "$file" > "$work/a.json"
-jq '.comment = "save B"' "$file" > "$work/b.json"
-"$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" 50 > /dev/null  # warm-up, ends on B
-
-marks() {  # the number of phase lines the mount has written so far
+# marks: the number of phase lines the mount has written so far.
+marks() {
     grep -c '^save phases:' "$work/mount.log" || true
 }
-before=$(marks)
-for turn in $(seq "$paced"); do
-    if [ $((turn % 2)) = 1 ]; then this=$work/a.json; other=$work/b.json; else this=$work/b.json; other=$work/a.json; fi
-    sleep "$gap"
-    "$work/save-latency" mount "$file" "$this" "$other" 1 > /dev/null
-done
-after_paced=$(marks)
-"$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" "$looped" > /dev/null
-after_looped=$(marks)
-cleanup
 
 # summary FIRST LAST TITLE: the median of each phase over phase lines FIRST+1..LAST of the log.
 summary() {
@@ -104,6 +90,43 @@ summary() {
                 printf "  %-32s %6d\n", order[k], list[int((n + 1) / 2)]
             } }'
 }
-echo "save phases through the mount, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, sources at $(git rev-parse --short HEAD)"
-summary "$before" "$after_paced" "a person's saves, $gap s apart, each by a new process"
-summary "$after_paced" "$after_looped" "saves back to back"
+
+# measure REVISION: mounts a fresh copy of the store with REVISION's build, makes the person's saves and
+# the saves back to back, and prints the median of each phase of both.
+measure() {
+    rm -rf "$work/store" "$work/state" "$work/cache"
+    cp -a "$store" "$work/store"
+    mkdir -p "$mnt"
+    XDG_STATE_HOME=$work/state XDG_CACHE_HOME=$work/cache "$work/minutafs-$(git rev-parse --short "$1")" mount -f --timezone UTC "$work/store" "$mnt" 2> "$work/mount.log" &
+    pid=$!
+    until ls "$mnt/records" > /dev/null 2>&1 && grep -q " $mnt " /proc/self/mountinfo; do
+        kill -0 "$pid" 2>/dev/null || { echo "the mount ended: $(cat "$work/mount.log")" >&2; exit 1; }
+        sleep 0.01
+    done
+    local file before after_paced after_looped turn this other
+    file=$mnt/records/2016/03/$(ls "$mnt/records/2016/03" | awk '/\.json$/ && n++ < 1')
+    jq '.comment = "save A"' "$file" > "$work/a.json"
+    jq '.comment = "save B"' "$file" > "$work/b.json"
+    "$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" 50 > /dev/null  # warm-up, ends on B
+    before=$(marks)
+    for turn in $(seq "$paced"); do
+        if [ $((turn % 2)) = 1 ]; then this=$work/a.json; other=$work/b.json; else this=$work/b.json; other=$work/a.json; fi
+        sleep "$gap"
+        "$work/save-latency" mount "$file" "$this" "$other" 1 > /dev/null
+    done
+    after_paced=$(marks)
+    "$work/save-latency" mount "$file" "$work/a.json" "$work/b.json" "$looped" > /dev/null
+    after_looped=$(marks)
+    cleanup
+    echo "$1 ($(git rev-parse --short "$1")):"
+    summary "$before" "$after_paced" "a person's saves, $gap s apart, each by a new process"
+    summary "$after_paced" "$after_looped" "saves back to back"
+}
+
+echo "save phases through the mount, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores"
+for round in $(seq "$rounds"); do
+    for revision in "${revisions[@]}"; do
+        [ "$rounds" -gt 1 ] && echo "round $round of $rounds, $revision"
+        measure "$revision"
+    done
+done
