@@ -39,20 +39,22 @@ struct SaveAttributesMountTests {
         return Array(run.output.utf8)
     }
 
-    /// The first record file of January, given a comment first: `jq` keeps the keys in the order it
-    /// reads them, so from then on its output is laid out as the mount shows the record.
-    static func firstRecord(of mounted: MountedStore) throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: mounted.january).filter { $0.hasSuffix(".json") }.sorted()
-        let file = mounted.january + "/" + (try #require(names.first))
-        try save(try jq(".comment = \"first\"", file), at: file)
-        return file
+    /// Runs `body` with a temporary folder and the first record file of January of a fresh mount in
+    /// it, given a comment first: `jq` keeps the keys in the order it reads them, so from then on its
+    /// output is laid out as the mount shows the record.
+    static func withRecord(_ body: (_ folder: String, _ file: String) throws -> Void) throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder, environment: ["XDG_STATE_HOME": folder + "/state"])
+            let names = try FileManager.default.contentsOfDirectory(atPath: mounted.january).filter { $0.hasSuffix(".json") }.sorted()
+            let file = mounted.january + "/" + (try #require(names.first))
+            try save(try jq(".comment = \"first\"", file), at: file)
+            try withExtendedLifetime(mounted) { try body(folder, file) }
+        }
     }
 
     @Test("a save laid out as the mount shows it: stat shows its size and the tree's time, reads its bytes")
     func sameLayout() throws {
-        try withTemporaryDirectory { folder in
-            let mounted = try MountedStore(in: folder, environment: ["XDG_STATE_HOME": folder + "/state"])
-            let file = try Self.firstRecord(of: mounted)
+        try Self.withRecord { folder, file in
             for round in 1...3 {
                 let new = try Self.jq(".comment = \"same layout \(round)\"", file)
                 let before = Int(Date().timeIntervalSince1970)
@@ -68,9 +70,7 @@ struct SaveAttributesMountTests {
 
     @Test("a save the mount lays out otherwise: stat and reads show the mount's layout at once")
     func otherLayout() throws {
-        try withTemporaryDirectory { folder in
-            let mounted = try MountedStore(in: folder, environment: ["XDG_STATE_HOME": folder + "/state"])
-            let file = try Self.firstRecord(of: mounted)
+        try Self.withRecord { folder, file in
             // The record with a new comment as the mount lays it out, and the same on one line (`jq -c`).
             let pretty = try Self.jq(".comment = \"one line\"", file)
             let scratch = folder + "/pretty.json"
@@ -88,9 +88,7 @@ struct SaveAttributesMountTests {
 
     @Test("a stat between the write and the close (answered from the unsaved bytes) does not outlive the save")
     func statBeforeClose() throws {
-        try withTemporaryDirectory { folder in
-            let mounted = try MountedStore(in: folder, environment: ["XDG_STATE_HOME": folder + "/state"])
-            let file = try Self.firstRecord(of: mounted)
+        try Self.withRecord { folder, file in
             for round in 1...3 {
                 let new = try Self.jq(".comment = \"stat before close \(round)\"", file)
                 var unsaved = stat()
@@ -107,9 +105,7 @@ struct SaveAttributesMountTests {
 
     @Test("a reader's descriptor opened before a save reads the saved version from its start, at its size")
     func readerOpenedBefore() throws {
-        try withTemporaryDirectory { folder in
-            let mounted = try MountedStore(in: folder, environment: ["XDG_STATE_HOME": folder + "/state"])
-            let file = try Self.firstRecord(of: mounted)
+        try Self.withRecord { folder, file in
             let reader = open(file, O_RDONLY)
             try #require(reader >= 0)
             defer { close(reader) }
