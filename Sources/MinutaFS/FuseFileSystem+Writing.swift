@@ -265,7 +265,8 @@ extension FuseFileSystem {
         let saved = ContinuousClock.now
         // What the file shows now, when small enough to compare (a record, `tags.json`): the tree may lay
         // the bytes out otherwise than they were written (JSON indented again).
-        let shown = contents.count <= Self.comparedAfterSaveLimit ? try? tree.contents(ofPath: path) : nil
+        // A file this handle created always gets the notice: it is not read back.
+        let shown = !isUnsaved && contents.count <= Self.comparedAfterSaveLimit ? try? tree.contents(ofPath: path) : nil
         let kernelIsCurrent = state.withLock { state -> Bool in
             for saver in savers { state.reads.noteRead(of: path, by: saver, at: saved) }
             if state.handles[file: handle]?.changeCount == changeCount {
