@@ -24,7 +24,7 @@ extension StoreTimerBackend {
     public func changedObjects(in document: DocumentHeads) throws(TimerError) -> [HistoryChange] {
         let month = document.monthValue
         do { return try store.changedObjects(of: month, from: document.before, to: document.after) } catch {
-            throw .storeFailed(file: month?.documentPath ?? "tags.automerge", reason: error.description)
+            throw .storeFailed(file: DocumentName(month).relativePath, reason: error.description)
         }
     }
 }

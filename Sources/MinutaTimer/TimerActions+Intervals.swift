@@ -42,17 +42,17 @@ extension TimerActions {
             let startText = JSONValue.string(ISO8601.string(milliseconds: start))
             let endText = JSONValue.string(ISO8601.string(milliseconds: end))
             if begun < start && ends > end {
-                try write(other.setting([(key: "endTime", value: startText)]), over: other)
-                var tail: [(key: String, value: JSONValue?)] = [(key: "id", value: nil), (key: "startTime", value: endText)]
-                if !other.isRunning { tail.append((key: "endTime", value: .string(ISO8601.string(milliseconds: ends)))) }
+                try write(other.setting([(key: RecordField.endTime.key, value: startText)]), over: other)
+                var tail: [(key: String, value: JSONValue?)] = [(key: RecordField.id.key, value: nil), (key: RecordField.startTime.key, value: endText)]
+                if !other.isRunning { tail.append((key: RecordField.endTime.key, value: .string(ISO8601.string(milliseconds: ends)))) }
                 guard let month = backend.timeZone.month(ofMilliseconds: end) else { throw .unreadableInstant(String(end)) }
                 _ = try backend.create(other.setting(tail), in: month)
                 lines.append("adjusted \(name): split around the new interval, now ending at \(local(start)) and again from \(local(end))")
             } else if begun < start {
-                try write(other.setting([(key: "endTime", value: startText)]), over: other)
+                try write(other.setting([(key: RecordField.endTime.key, value: startText)]), over: other)
                 lines.append("adjusted \(name): now ends at \(local(start))")
             } else if ends > end {
-                try write(other.setting([(key: "startTime", value: endText)]), over: other)
+                try write(other.setting([(key: RecordField.startTime.key, value: endText)]), over: other)
                 lines.append("adjusted \(name): now starts at \(local(end))")
             } else {
                 try editingBackend().remove(named: try currentName(of: other), in: other.month)
@@ -78,11 +78,11 @@ extension TimerActions {
         let adjustments = try makeRoom(start: start, end: end, now: now, includesRunning: true, adjusting: adjusting)
         guard let month = backend.timeZone.month(ofMilliseconds: start) else { throw .unreadableInstant(String(start)) }
         var members: [(key: String, value: JSONValue)] = [
-            ("startTime", .string(ISO8601.string(milliseconds: start))), ("endTime", .string(ISO8601.string(milliseconds: end))),
+            (RecordField.startTime.key, .string(ISO8601.string(milliseconds: start))), (RecordField.endTime.key, .string(ISO8601.string(milliseconds: end))),
         ]
-        if let tagID { members.append(("tagId", .string(tagID))) }
-        if let comment { members.append(("comment", .string(comment))) }
-        members.append(("images", .array([])))
+        if let tagID { members.append((RecordField.tagId.key, .string(tagID))) }
+        if let comment { members.append((RecordField.comment.key, .string(comment))) }
+        members.append((RecordField.images.key, .array([])))
         let id = try backend.create(JSONWriter.pretty(.object(members)), in: month)
         return Tracked(id: id, month: month, adjustments: adjustments)
     }

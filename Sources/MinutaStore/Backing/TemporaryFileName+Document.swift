@@ -4,7 +4,7 @@ extension TemporaryFileName {
     /// at the top.
     static func document(ofFileNamed name: String, in folder: String) -> String? {
         guard let target = parse(name)?.target else { return nil }
-        if folder.isEmpty { return target == "tags.automerge" ? target : nil }
+        if folder.isEmpty { return target == DocumentName.tagsPath ? target : nil }
         guard let month = Month(documentPath: folder + "/" + target) else { return nil }
         return month.documentPath
     }

@@ -49,7 +49,7 @@ final class WaitingCopyReader: Sendable {
         for name in entries {
             guard let match = ConflictCopyName.match(name) else { continue }
             // Copies of the tags beside the tags, of months in year folders only (as `ConflictCopyMerger.conflictCopies()`).
-            guard folder.isEmpty == (match.primaryName == "tags.automerge") else { continue }
+            guard folder.isEmpty == (match.primaryName == DocumentName.tagsPath) else { continue }
             guard BackingFiles.status(path + "/" + (folder.isEmpty ? name : folder + "/" + name))?.isRegularFile == true else { continue }
             found[match.primaryName, default: []].append(name)
         }

@@ -4,7 +4,7 @@ import AutomergeKit
 /// of a record (`Store.conflictLines(forRecord:in:)`, `conflictReport`) or of a tag.
 enum ConcurrentValueLines {
     /// The keys a record file shows as ISO 8601 dates (`RecordView`), and those `tags.json` does (`TagView`).
-    static let recordDateKeys: Set<String> = ["startTime", "endTime"], tagDateKeys: Set<String> = ["createdAt"]
+    static let recordDateKeys: Set<String> = [RecordField.startTime.key, RecordField.endTime.key], tagDateKeys: Set<String> = ["createdAt"]
 
     /// One line per field with concurrent values: where, the value shown, and the values that lost,
     /// each as the file shows it (a time under one of `dateKeys` as `"2024-01-15T09:30:00Z"`, a text

@@ -7,8 +7,8 @@ enum PassThroughFile {
     static func isRecordJSON(_ bytes: [UInt8]) -> Bool {
         guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
               let value = try? JSONParser.parse(bytes), case .object = value else { return false }
-        if case .string(let id)? = value["id"], UUIDText.isValid(id) { return true }
-        return value["startTime"] != nil
+        if case .string(let id)? = value[RecordField.id.key], UUIDText.isValid(id) { return true }
+        return value[RecordField.startTime.key] != nil
     }
 
     /// Whether bytes are `tags.json`'s JSON: an object with a `tags` list.

@@ -8,7 +8,7 @@ extension Store {
     public func writeTagsFile(_ bytes: [UInt8], reading: WriterRead = .unknown) throws(StoreError) -> Bool {
         try events.noting(refusalsOf: bytes, to: "tags.json", limit: Self.maximumJSONFileSize, at: now()) { () throws(StoreError) -> Bool in
             try withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
-                try documentFiles.requireReadableFile("tags.automerge")
+                try documentFiles.requireReadableFile(DocumentName.tagsPath)
                 return try tagsSaver.writeTags(bytes, reading: reading)
             }
         }

@@ -16,7 +16,7 @@ struct ConflictCopyMerger {
             let prefix = folder.isEmpty ? "" : folder + "/"
             for name in try BackingFiles.listDirectory(folder.isEmpty ? store.path : store.replicas.absolute(folder)) {
                 guard let match = ConflictCopyName.match(name) else { continue }
-                if folder.isEmpty ? match.primaryName != "tags.automerge" : match.primaryName == "tags.automerge" { continue }
+                if folder.isEmpty ? match.primaryName != DocumentName.tagsPath : match.primaryName == DocumentName.tagsPath { continue }
                 guard BackingFiles.status(store.replicas.absolute(prefix + name))?.isRegularFile == true else { continue }
                 result.append((prefix + name, prefix + match.primaryName))
             }

@@ -24,7 +24,7 @@ struct DocumentSynchronizer {
         // A record another document now holds too (or no longer does) is shown in one month only.
         let holders = store.replicas.refreshBuiltRecordHolders(scan: scan)
         for month in holders where !changed.contains(month.documentPath) { changed.append(month.documentPath) }
-        if try synchronizeTags() { changed.append("tags.automerge") }
+        if try synchronizeTags() { changed.append(DocumentName.tagsPath) }
         return changed + synchronizeUnreadableFiles()
     }
 
@@ -49,10 +49,10 @@ struct DocumentSynchronizer {
 
     /// Merges the held tags document if its file changed; whether it gained changes.
     private func synchronizeTags() throws(StoreError) -> Bool {
-        guard store.replicas.holds("tags.automerge") else { return false }
+        guard store.replicas.holds(DocumentName.tagsPath) else { return false }
         return try store.withDocumentWrites(.tags) { () throws(StoreError) -> Bool in
             try store.replicas.withTagsDocument { (tags: inout LoadedDocument) throws(StoreError) -> Bool in
-                try refresh(&tags, file: "tags.automerge")
+                try refresh(&tags, file: DocumentName.tagsPath)
             }
         }
     }

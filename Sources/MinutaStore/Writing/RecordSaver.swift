@@ -266,7 +266,7 @@ struct RecordSaver: Sendable {
                 let copy = try target.document.putObject(.map, forKey: id)
                 try DocumentCopy.copyMap(object, from: editedDocument, to: copy, in: &target.document)
             } catch {
-                throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: "startTime", expected: "a record that can be moved (\(error))"))
+                throw .rejected(file: oldName, line: nil, column: nil, reason: .wrongType(field: RecordField.startTime.key, expected: "a record that can be moved (\(error))"))
             }
             target.invalidateView(changedRecord: id)
             try documentFiles.save(&target, to: destination.documentPath)

@@ -33,7 +33,7 @@ struct TagsSaver: Sendable {
                 do { try document.delete(forKey: tag.id) } catch {}
             }
             loaded.document = document
-            return (try documentFiles.save(&loaded, to: "tags.automerge"), conflictLines)
+            return (try documentFiles.save(&loaded, to: DocumentName.tagsPath), conflictLines)
         })
         events.noteConflicts(saved.conflictLines)
         return saved.changed

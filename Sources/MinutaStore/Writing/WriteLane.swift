@@ -8,7 +8,7 @@ enum WriteLane: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .tags: return "tags.automerge"
+        case .tags: return DocumentName.tagsPath
         case .month(let month): return month.documentPath
         }
     }
@@ -27,7 +27,7 @@ enum WriteClaim: Sendable, CustomStringConvertible {
     /// The lane of the document at `relative` (`tags.automerge`, `records/2024/03.automerge`); the whole
     /// store for any other path.
     static func document(_ relative: String) -> WriteClaim {
-        if relative == "tags.automerge" { return .tags }
+        if relative == DocumentName.tagsPath { return .tags }
         if let month = Month(documentPath: relative) { return .month(month) }
         return .wholeStore
     }
