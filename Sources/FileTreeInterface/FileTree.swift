@@ -71,6 +71,13 @@ public protocol FileTree: AnyObject, Sendable {
 
     func removeFile(atPath path: String) throws(TreeError)
 
+    /// What stays the same about a file holding `contents` at `path` whatever its name: a record's id.
+    /// A removal the mount defers after `unlink` (see ``MountOptions/removalDelay``) is of the file's
+    /// identity as it was unlinked: a save of a file of the same identity before it is due, at any
+    /// name, is an update of that file, and the removal is dropped (`mv` out of the mount and back under
+    /// another name; `rm x; cp saved.json y`). Nil for a file that has none. The default is nil.
+    func identity(ofContents contents: [UInt8], atPath path: String) -> String?
+
     /// Throws the error a write or removal of `path` would fail with now, changing nothing: the mount asks
     /// before it defers a removal, so that an `rm` that cannot be carried out fails at once instead of
     /// returning 0 and failing later. The default throws nothing.
@@ -147,6 +154,8 @@ extension FileTree {
     public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool { false }
 
     public func checkWritable(atPath path: String) throws(TreeError) {}
+
+    public func identity(ofContents contents: [UInt8], atPath path: String) -> String? { nil }
 
     public func answer(_ request: [UInt8], atPath path: String) throws(TreeError) -> [UInt8]? { nil }
 

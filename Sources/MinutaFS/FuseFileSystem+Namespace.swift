@@ -86,17 +86,35 @@ extension FuseFileSystem {
             state.withLock { $0.inodes.detach(path) }
             return
         }
-        scheduleRemoval(of: path, hidingOnly: false)
+        scheduleRemoval(of: path, hidingOnly: false, identity: identity(ofTreeFileAt: path))
+    }
+
+    /// The identity of the tree's file at `path` as it is now (`FileTree.identity(ofContents:atPath:)`).
+    private func identity(ofTreeFileAt path: String) -> String? {
+        (try? tree.contents(ofPath: path)).flatMap { tree.identity(ofContents: $0, atPath: path) }
+    }
+
+    /// A file holding `contents` was saved at `path`: removals pending of files of the same identity
+    /// (`FileTree.identity(ofContents:atPath:)`), whatever their names, are of this file, saved again
+    /// before they were due (`mv` out of the mount and back under another name). They are dropped with
+    /// their journal entries, and the kernel, which cached their absence, is told.
+    func dropRemovals(supersededBy contents: [UInt8], savedAt path: String) {
+        guard state.withLock({ !$0.removalIdentities.isEmpty }), let identity = tree.identity(ofContents: contents, atPath: path) else { return }
+        let dropped = state.withLock { $0.dropRemovals(ofIdentity: identity) }
+        guard !dropped.isEmpty else { return }
+        for removed in dropped { forgetRemoval(ofPath: removed) }
+        treeDidChange(TreeChange(paths: dropped))
     }
 
     /// Removes the tree's file at `path` in `removalDelay` seconds, unless something is saved at the path
     /// before; with `hidingOnly`, the file only disappears meanwhile and shows again unchanged. Until
     /// then the path is absent (an unlinked file's inode detached at once).
-    private func scheduleRemoval(of path: String, hidingOnly: Bool) {
+    private func scheduleRemoval(of path: String, hidingOnly: Bool, identity: String? = nil) {
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
             state.pendingRemovals[path] = token
+            state.removalIdentities[token] = identity
             if hidingOnly {
                 state.hidingTokens.insert(token)
             } else {
@@ -114,7 +132,10 @@ extension FuseFileSystem {
         enum Due { case none, remove, show }
         let due = state.withLock { state -> Due in
             let hides = state.hidingTokens.remove(token) != nil
-            guard state.pendingRemovals[path] == token else { return .none }
+            guard state.pendingRemovals[path] == token else {
+                state.removalIdentities[token] = nil
+                return .none
+            }
             if hides { state.pendingRemovals[path] = nil }
             return hides ? .show : .remove
         }
@@ -128,10 +149,12 @@ extension FuseFileSystem {
     /// A removal the journal held when the mount started (an `rm` an earlier mount acknowledged): carried
     /// out now, or kept pending and retried like any removal that failed.
     func removeRecovered(_ path: String) {
+        let identity = identity(ofTreeFileAt: path)
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
             state.pendingRemovals[path] = token
+            state.removalIdentities[token] = identity
             return token
         }
         _ = removeFromTree(path, token: token)
@@ -183,6 +206,7 @@ extension FuseFileSystem {
         }
         guard let failure else {
             let removed = state.withLock { state -> Bool in
+                state.removalIdentities[token] = nil
                 guard state.pendingRemovals[path] == token else { return false }
                 state.pendingRemovals[path] = nil
                 state.failedRemovals[path] = nil
@@ -355,6 +379,7 @@ extension FuseFileSystem {
         }
         forgetSettlingFile(atPath: source)
         forgetRemoval(ofPath: destination)
+        dropRemovals(supersededBy: contents, savedAt: destination)
         // The kernel holds the scratch file's size and pages for this inode; the tree's may differ.
         if let inode { invalidator.invalidateNow(inode: inode) }
     }

@@ -121,6 +121,7 @@ extension FuseFileSystem {
             return ([.inode(inode)], file.deferredFailure != nil)
         }
         forgetSettlingFile(atPath: path)
+        dropRemovals(supersededBy: contents, savedAt: path)
         if hadFailed { log("\(path): written to the folder after all") }
         if !notices.isEmpty { invalidator.invalidateSoon(notices) }
     }

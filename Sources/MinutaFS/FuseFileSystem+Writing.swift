@@ -278,6 +278,7 @@ extension FuseFileSystem {
             return shown == contents && !isUnsaved && !answeredFromUnsaved && state.handles.pendingFile(ofInode: inode) == nil
         }
         noteSaved(atPath: path)
+        dropRemovals(supersededBy: contents, savedAt: path)
         // The kernel must ask for the attributes again unless what it holds is already right. It is when
         // the file shows the bytes written and the kernel was told nothing else since: FUSE drops a file's
         // size and times at each write and asks for them at the next `stat`, and the rest did not change.

@@ -33,6 +33,9 @@ final class FuseFileSystem: Sendable {
         var scratch = ScratchFiles()
         /// Files unlinked but not yet removed from the tree, with the token of their removal.
         var pendingRemovals: [String: UInt64] = [:]
+        /// The identity (`FileTree.identity(ofContents:atPath:)`) of the file each pending removal is of,
+        /// by its token: a save of a file of that identity at any name drops the removal (`dropRemovals(ofIdentity:)`).
+        var removalIdentities: [UInt64: String] = [:]
         var nextRemovalToken: UInt64 = 1
         /// Tokens of `pendingRemovals` that only hide a file for a while and then show it again: a file of
         /// the tree renamed onto a scratch name (a backup) until a new version is created at its name.
@@ -208,5 +211,21 @@ extension FuseFileSystem.MountState {
         for handle in handles.handles(ofInode: inode) where handles[file: handle]?.isDirty == false {
             if handles[file: handle]?.contents != nil { handles[file: handle]?.isOutdated = true }
         }
+    }
+}
+
+extension FuseFileSystem.MountState {
+    /// Drops the pending removals of files of `identity` (not a backup's hiding, which is no removal)
+    /// and forgets the identities of removals no longer pending; returns the paths whose removal was dropped.
+    mutating func dropRemovals(ofIdentity identity: String) -> [String] {
+        var dropped: [String] = []
+        for (path, token) in pendingRemovals where removalIdentities[token] == identity && !hidingTokens.contains(token) {
+            pendingRemovals[path] = nil
+            failedRemovals[path] = nil
+            dropped.append(path)
+        }
+        let pending = Set(pendingRemovals.values)
+        removalIdentities = removalIdentities.filter { pending.contains($0.key) }
+        return dropped
     }
 }

@@ -43,6 +43,42 @@ struct NamespaceTests {
         }
     }
 
+    @Test("rm, then the same file saved under another name within the removal delay, is an update: the removal is dropped")
+    func removeThenCopyUnderAnotherName() throws {
+        try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 30)) { mounted in
+            let record = mounted.path(InMemoryTree.recordPath)
+            let bytes = try mounted.tree.contents(ofPath: InMemoryTree.recordPath)
+            #expect(mounted.tree.identity(ofContents: bytes, atPath: InMemoryTree.recordPath) != nil)
+            let source = "/var/tmp/minutafs-source-\(UUID().uuidString).json"
+            try Data(bytes).write(to: URL(fileURLWithPath: source))
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            let other = mounted.path("/records/2024/01/moved back.json")
+            let moved = try mounted.run("sh", ["-c", "rm \"$1\" && cp \"$2\" \"$3\"", "sh", record, source, other])
+            #expect(moved.status == 0, "\(moved)")
+            #expect(mounted.tree.calls == [.write("/records/2024/01/moved back.json", bytes)])
+            // The name unlinked shows the file again at once: the kernel is told it is back.
+            #expect(try mounted.run("cat", [record]).outputText == String(decoding: bytes, as: UTF8.self))
+            // Nothing is removed when the mount ends, when pending removals are carried out.
+            #expect(mounted.unmountAndWait() != nil)
+            #expect(mounted.tree.calls == [.write("/records/2024/01/moved back.json", bytes)])
+            #expect(mounted.tree.exists(InMemoryTree.recordPath))
+        }
+    }
+
+    @Test("rm, then another file saved under another name within the removal delay: the removal stays")
+    func removeThenCopyOfAnotherFile() throws {
+        try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 30)) { mounted in
+            let other = mounted.path("/records/2024/01/another.json")
+            let written = try mounted.run(
+                "sh", ["-c", #"rm "$1" && printf '{"id": "0A6B1C2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D"}' > "$2""#, "sh",
+                       mounted.path(InMemoryTree.recordPath), other])
+            #expect(written.status == 0, "\(written)")
+            #expect(mounted.unmountAndWait() != nil)
+            #expect(mounted.tree.calls.last == .removeFile(InMemoryTree.recordPath), "\(mounted.tree.calls)")
+            #expect(!mounted.tree.exists(InMemoryTree.recordPath))
+        }
+    }
+
     @Test("rm -r of a month folder removes its files from the tree before the folder")
     func removeRecursively() throws {
         try MountedTree.with(options: MountOptions(handlesSignals: false, removalDelay: 30)) { mounted in

@@ -49,6 +49,13 @@ extension StoreView: FileTree {
         report([], isChange: true)
     }
 
+    /// A record file's identity is its record's id (`RecordID`: any case is the same record); a record
+    /// file without one (a new record) and every other file have none.
+    public func identity(ofContents contents: [UInt8], atPath path: String) -> String? {
+        guard case .record? = try? place(of: path), case .string(let id)? = try? JSONParser.parse(contents)[RecordField.id.key] else { return nil }
+        return RecordID(id).text
+    }
+
     /// A record or `tags.json` whose document is known not to load, or a store whose folder is gone,
     /// takes no change now (`EROFS`).
     public func checkWritable(atPath path: String) throws(TreeError) {

@@ -273,6 +273,13 @@ final class InMemoryTree: FileTree {
         handler?(TreeChange(paths: [path]))
     }
 
+    /// A JSON file's `id`, as the store's record files have (any case is the same).
+    func identity(ofContents contents: [UInt8], atPath path: String) -> String? {
+        guard path.hasSuffix(".json"), let object = try? JSONSerialization.jsonObject(with: Data(contents)) as? [String: Any],
+              let id = object["id"] as? String else { return nil }
+        return id.uppercased()
+    }
+
     func removeFile(atPath path: String) throws(TreeError) {
         try state.withLock { state throws(TreeError) in
             state.calls.append(.removeFile(path))
