@@ -192,4 +192,30 @@ struct RecordEditTests {
             #expect(shown.contains("\"Solo\"") && !shown.contains("Stretching"))
         }
     }
+
+    @Test("tags.json: a new tag without a name, or a tag's colour or isArchived taken away, is refused and changes nothing")
+    func tagFieldsRequired() throws {
+        try withTemporaryDirectory { folder in
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: .utc)
+            let before = try store.tagsFile()
+            /// `tags.json` as shown, with `change` applied to its list of tags.
+            func written(_ change: (inout [[String: Any]]) -> Void) throws -> [UInt8] {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(before)) as? [String: Any])
+                var tags = try #require(object["tags"] as? [[String: Any]])
+                change(&tags)
+                return Array(try JSONSerialization.data(withJSONObject: ["tags": tags]))
+            }
+            let refused: [([UInt8], String)] = [
+                (try written { $0.append(["color": "#000000"]) }, "name"),
+                (try written { $0[0]["color"] = nil }, "color"),
+                (try written { $0[0]["color"] = NSNull() }, "color"),
+                (try written { $0[0]["isArchived"] = nil }, "isArchived"),
+            ]
+            for (bytes, field) in refused {
+                #expect(throws: StoreError.self) { try store.writeTagsFile(bytes) }
+                #expect(store.rejectionLog.last?.contains("\"\(field)\" is required") == true, "\(store.rejectionLog)")
+                #expect(try store.tagsFile() == before)
+            }
+        }
+    }
 }

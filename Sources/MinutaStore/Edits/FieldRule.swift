@@ -8,9 +8,20 @@ package enum FieldRule {
     case text(required: Bool)
     /// A list of plain file names, edited by inserts and deletes.
     case fileNames
-    /// A `#RRGGBB` colour string.
+    /// A `#RRGGBB` colour string, required.
     case color
+    /// `true` or `false`, required.
     case boolean
+
+    /// Whether the object must hold the field: it may not be removed or set to `null`, and a new object
+    /// without it is refused (a new tag gets defaults for what the app always has, `TagsSaver`).
+    var isRequired: Bool {
+        switch self {
+        case .date(let required), .text(let required): required
+        case .color, .boolean: true
+        case .uuid, .fileNames: false
+        }
+    }
 
     package static let record: [(String, FieldRule)] = [
         (RecordField.startTime.key, .date(required: true)), (RecordField.endTime.key, .date(required: false)), (RecordField.tagId.key, .uuid),

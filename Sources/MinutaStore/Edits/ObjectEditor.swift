@@ -9,10 +9,13 @@ package struct ObjectEditor {
     package let rules: [(String, FieldRule)]
 
     /// Validates `members` (the id already removed) against the object's current view and
-    /// applies the differences. Nothing is applied when anything is invalid.
-    package mutating func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)]) throws(RecordInputError) {
+    /// applies the differences. Nothing is applied when anything is invalid. A new object (`isNew`)
+    /// must hold every field its rules require (`FieldRule.isRequired`).
+    package mutating func apply(
+        _ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)], isNew: Bool = false
+    ) throws(RecordInputError) {
         var working = document
-        try apply(members, currentView: currentView, to: &working)
+        try apply(members, currentView: currentView, isNew: isNew, to: &working)
         document = working
     }
 
@@ -24,7 +27,7 @@ package struct ObjectEditor {
         var working = document
         document = Document()
         defer { document = working }
-        try apply(members, currentView: currentView, to: &working)
+        try apply(members, currentView: currentView, isNew: false, to: &working)
     }
 
     /// The edited document; the editor keeps none, so the caller's copy is the only reference.
@@ -33,7 +36,9 @@ package struct ObjectEditor {
         return document
     }
 
-    private func apply(_ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)], to working: inout Document) throws(RecordInputError) {
+    private func apply(
+        _ members: [(key: String, value: JSONValue)], currentView: [(key: String, value: JSONValue)], isNew: Bool, to working: inout Document
+    ) throws(RecordInputError) {
         var seen = Set<[UInt8]>()
         for member in members where !seen.insert(Array(member.key.utf8)).inserted {
             throw .duplicateID(member.key)
@@ -51,7 +56,7 @@ package struct ObjectEditor {
             let current = lookup(currentView, key)
             let rule = rules.first { $0.0.utf8.elementsEqual(key.utf8) }?.1
             if let rule {
-                try applyKnown(key, rule: rule, new: new, current: current, in: &working)
+                try applyKnown(key, rule: rule, new: new, current: current, isNew: isNew, in: &working)
             } else {
                 try applyOther(key, new: new, current: current, in: &working)
             }
@@ -67,7 +72,9 @@ package struct ObjectEditor {
         }
     }
 
-    private func applyKnown(_ key: String, rule: FieldRule, new rawNew: JSONValue?, current: JSONValue?, in document: inout Document) throws(RecordInputError) {
+    private func applyKnown(
+        _ key: String, rule: FieldRule, new rawNew: JSONValue?, current: JSONValue?, isNew: Bool, in document: inout Document
+    ) throws(RecordInputError) {
         let new: JSONValue? = rawNew == .null ? nil : rawNew
         if case .fileNames = rule {
             // The list is always shown; an absent or null list means an empty one.
@@ -76,14 +83,16 @@ package struct ObjectEditor {
             try editFileNames(key, to: names, in: &document)
             return
         }
-        if new == current { return }
         guard let new else {
-            switch rule {
-            case .date(required: true), .text(required: true): throw .missingField(key)
-            default: try engine(key) { (d: inout Document) throws(AutomergeError) in try d.delete(forKey: key, in: object) } (&document)
+            // A required field may not go, nor be left out of a new object; an object that already
+            // lacks it (another device wrote it so) keeps an edit of its other fields.
+            if rule.isRequired && (current != nil || isNew) { throw .missingField(key) }
+            if current != nil {
+                try engine(key) { (d: inout Document) throws(AutomergeError) in try d.delete(forKey: key, in: object) } (&document)
             }
             return
         }
+        if new == current { return }
         switch rule {
         case .date:
             let milliseconds = try FieldRule.milliseconds(new, field: key)

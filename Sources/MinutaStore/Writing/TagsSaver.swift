@@ -76,6 +76,7 @@ struct TagsSaver: Sendable {
             throw .rejected(file: file, line: nil, column: nil, reason: .duplicateID(id))
         }
         let object: ObjectID
+        var isNew = false
         var currentView: [(key: String, value: JSONValue)] = []
         var fields = members.filter { $0.key != "id" }
         var conflictLines: [String] = []
@@ -86,7 +87,8 @@ struct TagsSaver: Sendable {
             do { object = try document.putObject(.map, forKey: id) } catch {
                 throw .rejected(file: file, line: nil, column: nil, reason: .invalidID(id))
             }
-            // New tags get the app's defaults for what the user left out.
+            isNew = true
+            // New tags get the app's defaults for what the user left out; a name they must be given.
             if entry["createdAt"] == nil { fields.append(("createdAt", .integer(Int64(now) * 1000))) }
             if entry["isArchived"] == nil { fields.append(("isArchived", .bool(false))) }
             if entry["color"] == nil { fields.append(("color", .string("#4A90D9"))) }
@@ -99,7 +101,7 @@ struct TagsSaver: Sendable {
             conflictLines = reconciled.conflictLines
         }
         var editor = ObjectEditor(document: document, object: object, rules: FieldRule.tag)
-        do { try editor.apply(fields, currentView: currentView) } catch {
+        do { try editor.apply(fields, currentView: currentView, isNew: isNew) } catch {
             throw .rejected(file: file, line: nil, column: nil, reason: error)
         }
         document = editor.document

@@ -191,6 +191,44 @@ struct ObjectEditorTests {
         #expect(throws: RecordInputError.missingField("name")) { try nameless.apply([current[1]], currentView: current) }
     }
 
+    @Test("every tag field is required: none may be removed or set to null, and a new tag lacking one is refused")
+    func tagFieldsRequired() throws {
+        var document = Document()
+        let tag = try document.putObject(.map, forKey: Self.tagID)
+        try document.put(.string("Work"), forKey: "name", in: tag)
+        try document.put(.string("#4A90D9"), forKey: "color", in: tag)
+        try document.put(.timestamp(1_704_099_600_000), forKey: "createdAt", in: tag)
+        try document.put(.boolean(false), forKey: "isArchived", in: tag)
+        document.commit(time: 0)
+        let current: Fields = [("name", .string("Work")), ("color", .string("#4A90D9")),
+                               ("createdAt", .string("2024-01-01T09:00:00.000Z")), ("isArchived", .bool(false))]
+        for field in current.map(\.key) {
+            for members in [current.filter { $0.key != field }, Self.setting(field, JSONValue.null, in: current)] {
+                var editor = ObjectEditor(document: document, object: tag, rules: FieldRule.tag)
+                #expect(throws: RecordInputError.missingField(field)) { try editor.apply(members, currentView: current) }
+                #expect(editor.document.value(of: tag, key: field) != nil)
+            }
+            var fresh = Document()
+            let new = try fresh.putObject(.map, forKey: Self.tagID)
+            var editor = ObjectEditor(document: fresh, object: new, rules: FieldRule.tag)
+            #expect(throws: RecordInputError.missingField(field)) {
+                try editor.apply(current.filter { $0.key != field }, currentView: [], isNew: true)
+            }
+        }
+        // A tag another device wrote without a colour keeps an edit of its name: the edit removes nothing.
+        var colourless = Document()
+        let written = try colourless.putObject(.map, forKey: Self.tagID)
+        try colourless.put(.string("Work"), forKey: "name", in: written)
+        try colourless.put(.timestamp(1_704_099_600_000), forKey: "createdAt", in: written)
+        try colourless.put(.boolean(false), forKey: "isArchived", in: written)
+        colourless.commit(time: 0)
+        let shown = current.filter { $0.key != "color" }
+        var editor = ObjectEditor(document: colourless, object: written, rules: FieldRule.tag)
+        try editor.apply(Self.setting("name", .string("Deep work"), in: shown), currentView: shown)
+        #expect(editor.document.value(of: written, key: "name") == .scalar(.string("Deep work")))
+        #expect(editor.document.value(of: written, key: "color") == nil)
+    }
+
     @Test("editing in place and taking the document give the same document, and leave the editor none")
     func inPlaceAndTake() throws {
         let (document, record) = try Self.month()
