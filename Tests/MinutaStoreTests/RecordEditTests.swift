@@ -193,6 +193,28 @@ struct RecordEditTests {
         }
     }
 
+    @Test("a start outside the years 1-9999 in the store's time zone is refused, though within them in UTC",
+          arguments: [("Pacific/Kiritimati", "9999-12-31T23:30:00Z"), ("America/Los_Angeles", "0001-01-01T00:00:00Z")])
+    func startOutsideStoreYears(zone: String, start: String) throws {
+        try withTemporaryDirectory { folder in
+            let timeZone = try #require(StoreTimeZone(identifier: zone))
+            let store = try Store(folder: FilePath(try StoreFixture.copyOfAppStore(into: folder)), timeZone: timeZone)
+            let before = try store.recordFiles(in: Self.january).map(\.contents)
+            let file = try #require(try store.recordFiles(in: Self.january).first { $0.id == BadInput.recordID })
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(file.contents)) as? [String: Any])
+            var moved = object
+            moved["startTime"] = start
+            moved["endTime"] = nil
+            let bytes = Array(try JSONSerialization.data(withJSONObject: moved))
+            #expect(throws: StoreError.self) { try store.writeRecordFile(bytes, named: file.name, in: Self.january) }
+            #expect(store.rejectionLog.last?.contains("in the store's time zone (\(zone)) it falls outside the years 1 to 9999") == true,
+                    "\(store.rejectionLog)")
+            #expect(try store.recordFiles(in: Self.january).map(\.contents) == before)
+            let fresh = Array(#"{"startTime": "\#(start)"}"#.utf8)
+            #expect(throws: StoreError.self) { try store.writeRecordFile(fresh, named: "new.json", in: Self.january) }
+        }
+    }
+
     @Test("tags.json: a new tag without a name, or a tag's colour or isArchived taken away, is refused and changes nothing")
     func tagFieldsRequired() throws {
         try withTemporaryDirectory { folder in

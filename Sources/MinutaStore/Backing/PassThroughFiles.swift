@@ -22,10 +22,15 @@ package struct PassThroughFiles: Sendable {
     }
 
     /// Why bytes written to `relative` are refused: a record's JSON under a name in a month folder that
-    /// is not an image, or `tags.json`'s under another name at the top; nil when they are taken.
+    /// is not an image, or in a folder inside a month folder, or `tags.json`'s under another name at the
+    /// top; nil when they are taken.
     static func refusal(of bytes: [UInt8], to relative: String, inMonth: Bool) -> RecordInputError? {
         let name = BackingFiles.lastComponent(relative)
-        if inMonth, PassThroughFile.imageOwner(name) == nil, PassThroughFile.isRecordJSON(bytes) { return .recordUnderOtherName(name) }
+        if inMonth, PassThroughFile.imageOwner(name) == nil, PassThroughFile.isRecordJSON(bytes) {
+            // `records/YYYY/MM/NAME` is in the month folder; anything deeper is in a folder inside it.
+            let parts = relative.split(separator: "/")
+            return parts.count > 4 ? .recordInSubfolder(parts.dropFirst(3).joined(separator: "/")) : .recordUnderOtherName(name)
+        }
         if !inMonth, relative == name, name.hasPrefix("tags.json"), PassThroughFile.isTagsJSON(bytes) { return .tagsUnderOtherName(name) }
         return nil
     }

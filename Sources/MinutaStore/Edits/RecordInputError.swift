@@ -5,6 +5,9 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case wrongType(field: String, expected: String)
     case missingField(String)
     case invalidDate(field: String)
+    /// A start whose date in the store's time zone (`zone`) is outside the years 1 to 9999: no month
+    /// document can hold the record.
+    case startOutsideStoreYears(zone: String)
     case endBeforeStart
     case invalidImageName(String)
     case invalidID(String)
@@ -16,6 +19,8 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case integerOutOfRange(field: String, String)
     /// A record's JSON written under a name that is not a record file, in a month folder.
     case recordUnderOtherName(String)
+    /// A record's JSON written in a folder inside a month folder (its path relative to the month folder).
+    case recordInSubfolder(String)
     /// `tags.json`'s JSON written under another name beside it (`tags.json.new`).
     case tagsUnderOtherName(String)
 
@@ -26,6 +31,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .wrongType(let field, let expected): "\"\(field)\": expected \(expected)"
         case .missingField(let field): "\"\(field)\" is required"
         case .invalidDate(let field): "\"\(field)\": expected an ISO 8601 date such as \"2024-01-15T09:30:00Z\" (any UTC offset, optional fractional seconds) or integer milliseconds, between the years 1 and 9999"
+        case .startOutsideStoreYears(let zone): "\"startTime\": in the store's time zone (\(zone)) it falls outside the years 1 to 9999, so no month can hold the record"
         case .endBeforeStart: "\"endTime\" is before \"startTime\""
         case .invalidImageName(let name): "\"images\": \(Self.quoted(name)) is not a plain file name (no '/', no '..', no NUL, no newline, not empty)"
         case .invalidID(let id): "\"id\": \(Self.quoted(id)) is not a UUID"
@@ -33,6 +39,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .duplicateID(let id): "\"id\": \(id) appears twice"
         case .tagsUnderOtherName(let name): "this is tags.json's JSON under \(Self.quoted(name)); it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over tags.json"
         case .recordUnderOtherName(let name): "this is a record's JSON under \(Self.quoted(name)), which is not a record file name; it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over the record's file; to add a record, name it *.json"
+        case .recordInSubfolder(let path): "this is a record's JSON in a folder inside the month folder (\(Self.quoted(path))), where record files are not; it was not copied to the synced folder (kept in .minutafs/rejected/). To add or save a record, write it directly in a month folder, records/YYYY/MM/NAME.json"
         case .integerOutOfRange(let field, let text): "\"\(field)\": \(text) fits no 64-bit integer (the largest is 18446744073709551615); write it with a fraction or an exponent (\(text).0) to store it as a floating-point number"
         case .tooLarge(let limit): "the file is larger than \(limit >> 20) MiB, the most minutafs takes for it; nothing was saved"
         }
@@ -50,10 +57,11 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     var field: String? {
         switch self {
         case .wrongType(let field, _), .invalidDate(let field), .integerOutOfRange(let field, _): field
-        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .tagsUnderOtherName: nil
+        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .recordInSubfolder, .tagsUnderOtherName: nil
         case .endBeforeStart: RecordField.endTime.key
         case .invalidImageName: RecordField.images.key
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"
+        case .startOutsideStoreYears: RecordField.startTime.key
         }
     }
 }

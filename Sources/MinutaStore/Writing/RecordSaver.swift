@@ -124,9 +124,12 @@ struct RecordSaver: Sendable {
         // valid and saved: on any failure the month goes back as it was saved.
         let edit = try replicas.withCheckedOut(sourceMonth, creatingEmpty: true, change: { (source: inout LoadedDocument) throws(StoreError) -> RecordEdit in
             let edit = try applyRecordEdit(written, id: id, to: &source, displayPath: displayPath, reading: reading)
+            let newStart = RecordView.startTime(of: edit.object, in: source.document)
+            if let newStart, edit.previousStart != .some(newStart), replicas.timeZone.month(ofMilliseconds: newStart) == nil {
+                throw Self.reject(.startOutsideStoreYears(zone: replicas.timeZone.identifier), displayPath, written.locations)
+            }
             // Where the record belongs now: where it is, unless this write moved its start out of that month.
-            let destination = Self.filingMonth(previousStart: edit.previousStart, newStart: RecordView.startTime(of: edit.object, in: source.document),
-                                               holder: sourceMonth, timeZone: replicas.timeZone)
+            let destination = Self.filingMonth(previousStart: edit.previousStart, newStart: newStart, holder: sourceMonth, timeZone: replicas.timeZone)
             let changedAt = replicas.now()
             guard destination == sourceMonth else {
                 // A move needs the month as it was before the edit (what the record leaves): it goes back

@@ -28,11 +28,16 @@ struct PassThroughFilesTests {
         }
     }
 
-    @Test("a record's JSON under another name in a month folder, or tags.json's at the top, is refused; other bytes are taken")
+    @Test("a record's JSON under another name in a month folder or in a folder inside it, or tags.json's at the top, is refused; other bytes are taken")
     func refusals() {
         let record = Array(#"{"id": "0A000000-0000-4000-8000-000000000001", "comment": "x"}"#.utf8)
         let tags = Array(#"{"tags": []}"#.utf8)
         #expect(PassThroughFiles.refusal(of: record, to: "records/2024/01/copy.json", inMonth: true) == .recordUnderOtherName("copy.json"))
+        // In a folder inside the month folder, the reason says so: the name was not what was wrong.
+        let nested = PassThroughFiles.refusal(of: record, to: "records/2024/01/sub/dir/z.json", inMonth: true)
+        #expect(nested == .recordInSubfolder("sub/dir/z.json"))
+        #expect(nested?.description.contains("directly in a month folder") == true)
+        #expect(nested?.description.contains("name it *.json") == false)
         #expect(PassThroughFiles.refusal(of: tags, to: "tags.json.orig", inMonth: false) == .tagsUnderOtherName("tags.json.orig"))
         #expect(PassThroughFiles.refusal(of: tags, to: "notes/tags.json.orig", inMonth: false) == nil)
         #expect(PassThroughFiles.refusal(of: Array("a note".utf8), to: "records/2024/01/n.txt", inMonth: true) == nil)
