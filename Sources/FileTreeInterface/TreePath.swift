@@ -25,7 +25,7 @@ public enum TreePath {
 
     /// Whether `path` is `directory` itself or lies somewhere below it.
     public static func isWithin(_ path: String, directory: String) -> Bool {
-        if directory == root || path == directory { return true }
+        if directory == root || path.utf8.elementsEqual(directory.utf8) { return true }
         return path.utf8.count > directory.utf8.count
             && path.utf8.starts(with: directory.utf8)
             && path.utf8[path.utf8.index(path.utf8.startIndex, offsetBy: directory.utf8.count)] == UInt8(ascii: "/")

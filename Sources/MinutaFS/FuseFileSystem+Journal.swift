@@ -64,13 +64,13 @@ extension FuseFileSystem {
     /// `path` waits now.
     func forgetRemoval(ofPath path: String) {
         journal?.forget(path: path, isRemoval: true) { [self] in
-            state.withLock { $0.pendingRemovals[path] == nil }
+            state.withLock { $0.pendingRemovals[ExactPath(path)] == nil }
         }
     }
 
     /// A file was saved at `path`: a removal it replaced (see `MountState.replacedRemovals`) is no longer owed.
     func noteSaved(atPath path: String) {
-        guard state.withLock({ $0.replacedRemovals.remove(path) != nil }) else { return }
+        guard state.withLock({ $0.replacedRemovals.remove(ExactPath(path)) != nil }) else { return }
         forgetRemoval(ofPath: path)
     }
 

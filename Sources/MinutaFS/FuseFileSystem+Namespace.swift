@@ -50,7 +50,7 @@ extension FuseFileSystem {
             case scratch, unsaved, tree
         }
         let kind = try state.withLock { state throws(Errno) -> Kind in
-            if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
+            if state.pendingRemovals[ExactPath(path)] != nil { throw .noSuchFileOrDirectory }
             if state.scratch.remove(path) != nil {
                 state.inodes.detach(path)
                 return .scratch
@@ -113,7 +113,7 @@ extension FuseFileSystem {
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
-            state.pendingRemovals[path] = token
+            state.pendingRemovals[ExactPath(path)] = token
             state.removalIdentities[token] = identity
             if hidingOnly {
                 state.hidingTokens.insert(token)
@@ -132,11 +132,11 @@ extension FuseFileSystem {
         enum Due { case none, remove, show }
         let due = state.withLock { state -> Due in
             let hides = state.hidingTokens.remove(token) != nil
-            guard state.pendingRemovals[path] == token else {
+            guard state.pendingRemovals[ExactPath(path)] == token else {
                 state.removalIdentities[token] = nil
                 return .none
             }
-            if hides { state.pendingRemovals[path] = nil }
+            if hides { state.pendingRemovals[ExactPath(path)] = nil }
             return hides ? .show : .remove
         }
         switch due {
@@ -153,7 +153,7 @@ extension FuseFileSystem {
         let token = state.withLock { state in
             let token = state.nextRemovalToken
             state.nextRemovalToken += 1
-            state.pendingRemovals[path] = token
+            state.pendingRemovals[ExactPath(path)] = token
             state.removalIdentities[token] = identity
             return token
         }
@@ -174,11 +174,11 @@ extension FuseFileSystem {
     func completePendingRemovals(matching isIncluded: (String) -> Bool = { _ in true }) -> Errno? {
         let due = state.withLock { state in
             var removals: [(path: String, token: UInt64)] = []
-            for (path, token) in state.pendingRemovals where isIncluded(path) {
+            for (key, token) in state.pendingRemovals where isIncluded(key.path) {
                 if state.hidingTokens.remove(token) == nil {
-                    removals.append((path, token))
+                    removals.append((key.path, token))
                 } else {
-                    state.pendingRemovals[path] = nil
+                    state.pendingRemovals[key] = nil
                 }
             }
             return removals
@@ -207,17 +207,17 @@ extension FuseFileSystem {
         guard let failure else {
             let removed = state.withLock { state -> Bool in
                 state.removalIdentities[token] = nil
-                guard state.pendingRemovals[path] == token else { return false }
-                state.pendingRemovals[path] = nil
-                state.failedRemovals[path] = nil
+                guard state.pendingRemovals[ExactPath(path)] == token else { return false }
+                state.pendingRemovals[ExactPath(path)] = nil
+                state.failedRemovals[ExactPath(path)] = nil
                 return true
             }
             if removed { forgetRemoval(ofPath: path) }
             return nil
         }
         let (isNew, retrying) = state.withLock { state -> (Bool, Bool) in
-            let isNew = state.failedRemovals[path] != failure.code
-            state.failedRemovals[path] = failure.code
+            let isNew = state.failedRemovals[ExactPath(path)] != failure.code
+            state.failedRemovals[ExactPath(path)] = failure.code
             return (isNew, !state.isEnding)
         }
         log("rm \(path): the tree refused the removal: \(failure)")
@@ -269,7 +269,7 @@ extension FuseFileSystem {
         let destination = try path(of: newName, inDirectory: newParent)
         let sourceAttributes = try attributes(ofPath: source)
         if isInReadOnlyDirectory(source) || isInReadOnlyDirectory(destination) { throw .readOnlyFileSystem }
-        if source == destination { return }
+        if ExactPath(source) == ExactPath(destination) { return }
         let destinationAttributes: NodeAttributes?
         do throws(Errno) {
             destinationAttributes = try attributes(ofPath: destination)
@@ -328,7 +328,7 @@ extension FuseFileSystem {
         case (false, true):
             // Renaming another record onto a name unlinked a moment ago: that removal happens first, as it
             // would have without the delay (only a save at that name replaces a pending removal).
-            completePendingRemovals { $0 == destination }
+            completePendingRemovals { ExactPath($0) == ExactPath(destination) }
             let replaced = retainReplacedVersion(atPath: destination)
             do throws(TreeError) {
                 try tree.renameFile(from: source, to: destination)
@@ -340,7 +340,7 @@ extension FuseFileSystem {
             }
             let replacedRemoval = state.withLock { state in
                 state.inodes.move(source, to: destination)
-                return state.pendingRemovals.removeValue(forKey: destination) != nil  // replaced by the renamed file
+                return state.pendingRemovals.removeValue(forKey: ExactPath(destination)) != nil  // replaced by the renamed file
             }
             if replacedRemoval { forgetRemoval(ofPath: destination) }
         case (false, false):
@@ -371,8 +371,8 @@ extension FuseFileSystem {
             if let program { state.reads.noteRead(of: destination, by: program, at: saved) }
             state.scratch.remove(source)
             state.inodes.move(source, to: destination)
-            state.pendingRemovals[destination] = nil  // replaced by this save
-            state.replacedRemovals.remove(destination)
+            state.pendingRemovals[ExactPath(destination)] = nil  // replaced by this save
+            state.replacedRemovals.remove(ExactPath(destination))
             guard let inode = state.inodes.inode(atPath: destination) else { return nil }
             state.forgetCachedContent(ofInode: inode)
             return inode

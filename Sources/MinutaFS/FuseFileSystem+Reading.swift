@@ -364,20 +364,22 @@ extension FuseFileSystem {
         let path = try path(ofInode: inode)
         let treeEntries = try fromTree { () throws(TreeError) in try tree.entries(inDirectory: path) }
         var listing = [TreeEntry(name: ".", isDirectory: true), TreeEntry(name: "..", isDirectory: true)]
-        let (removed, localNames): (Set<String>, [String]) = state.withLock { state in
-            let removed = Set(state.pendingRemovals.keys.filter { TreePath.parent(of: $0) == path }.map(TreePath.name(of:)))
+        // Names compared byte for byte (`ExactPath`), as the tree's files are.
+        let directory = ExactPath(path)
+        let (removed, localNames): (Set<ExactPath>, [String]) = state.withLock { state in
+            let removed = Set(state.pendingRemovals.keys.filter { ExactPath(TreePath.parent(of: $0.path)) == directory }.map { ExactPath(TreePath.name(of: $0.path)) })
             var local = state.scratch.names(inDirectory: path)
             for file in state.handles.files.values where file.isUnsaved {
-                if let filePath = state.inodes.path(ofInode: file.inode), TreePath.parent(of: filePath) == path {
+                if let filePath = state.inodes.path(ofInode: file.inode), ExactPath(TreePath.parent(of: filePath)) == directory {
                     local.append(TreePath.name(of: filePath))
                 }
             }
             return (removed, local)
         }
-        listing += removed.isEmpty ? treeEntries : treeEntries.filter { !removed.contains($0.name) }
+        listing += removed.isEmpty ? treeEntries : treeEntries.filter { !removed.contains(ExactPath($0.name)) }
         guard !localNames.isEmpty else { return listing }
-        var names = Set(listing.map(\.name))
-        for name in localNames where names.insert(name).inserted {
+        var names = Set(listing.map { ExactPath($0.name) })
+        for name in localNames where names.insert(ExactPath(name)).inserted {
             listing.append(TreeEntry(name: name, isDirectory: false))
         }
         return listing
@@ -428,7 +430,7 @@ extension FuseFileSystem {
                 if let inode = state.inodes.inode(atPath: path), let retained = state.inodes.retainedVersion(ofInode: inode) {
                     return .attributes(NodeAttributes(retained.attributes))  // a rename is replacing it
                 }
-                return state.pendingRemovals[path] != nil ? .gone : .tree
+                return state.pendingRemovals[ExactPath(path)] != nil ? .gone : .tree
             }
             return (locals, state.inodes.attributeGeneration, state.inodes.pathGeneration)
         }

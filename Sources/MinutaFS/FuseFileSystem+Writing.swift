@@ -62,7 +62,7 @@ extension FuseFileSystem {
             if accepted {
                 // Replacing a file unlinked a moment ago: its save will be an update, not a re-create.
                 // The removal's journal entry stays until that save is done.
-                if state.pendingRemovals.removeValue(forKey: path) != nil { state.replacedRemovals.insert(path) }
+                if state.pendingRemovals.removeValue(forKey: ExactPath(path)) != nil { state.replacedRemovals.insert(ExactPath(path)) }
                 file.change({ $0 = [] }, at: now)
                 file.isUnsaved = true
                 file.awaitsFirstWrite = true
@@ -326,7 +326,7 @@ extension FuseFileSystem {
     /// carries out all of them it can.
     func pendingWork() -> PendingWork {
         let (count, removals) = state.withLock { state in
-            let removals = Set(state.pendingRemovals.compactMap { state.hidingTokens.contains($0.value) ? nil : $0.key })
+            let removals = Set(state.pendingRemovals.compactMap { state.hidingTokens.contains($0.value) ? nil : $0.key.path })
             let count = state.handles.files.values.count(where: \.isDirty) + removals.count + state.scratch.settlingPaths.count
             return (count, removals)
         }

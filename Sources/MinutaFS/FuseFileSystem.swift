@@ -32,7 +32,7 @@ final class FuseFileSystem: Sendable {
         var handles = FileHandleTable()
         var scratch = ScratchFiles()
         /// Files unlinked but not yet removed from the tree, with the token of their removal.
-        var pendingRemovals: [String: UInt64] = [:]
+        var pendingRemovals: [ExactPath: UInt64] = [:]
         /// The identity (`FileTree.identity(ofContents:atPath:)`) of the file each pending removal is of,
         /// by its token: a save of a file of that identity at any name drops the removal (`dropRemovals(ofIdentity:)`).
         var removalIdentities: [UInt64: String] = [:]
@@ -43,9 +43,9 @@ final class FuseFileSystem: Sendable {
         var nextSettleToken: UInt64 = 1
         /// Paths whose journaled removal a file created there replaced: the removal's journal entry goes
         /// once that file is saved (until then, a killed mount still owes the `rm`).
-        var replacedRemovals: Set<String> = []
+        var replacedRemovals: Set<ExactPath> = []
         /// The error each removal still waiting to be carried out last failed with, so each is reported once.
-        var failedRemovals: [String: Errno] = [:]
+        var failedRemovals: [ExactPath: Errno] = [:]
         /// Set when the mount ends: work that fails from then on stays in the journal, not retried here.
         var isEnding = false
         /// Which files each program read, and when: what a save is compared with (SPEC 5b).
@@ -111,7 +111,7 @@ final class FuseFileSystem: Sendable {
                 // A rename is replacing it: the name shows the old version until its reply.
                 return .attributes(NodeAttributes(retained.attributes))
             }
-            if state.pendingRemovals[path] != nil { throw .noSuchFileOrDirectory }
+            if state.pendingRemovals[ExactPath(path)] != nil { throw .noSuchFileOrDirectory }
             return .tree(generation: state.inodes.attributeGeneration)
         }
         switch local {
@@ -219,10 +219,10 @@ extension FuseFileSystem.MountState {
     /// and forgets the identities of removals no longer pending; returns the paths whose removal was dropped.
     mutating func dropRemovals(ofIdentity identity: String) -> [String] {
         var dropped: [String] = []
-        for (path, token) in pendingRemovals where removalIdentities[token] == identity && !hidingTokens.contains(token) {
-            pendingRemovals[path] = nil
-            failedRemovals[path] = nil
-            dropped.append(path)
+        for (key, token) in pendingRemovals where removalIdentities[token] == identity && !hidingTokens.contains(token) {
+            pendingRemovals[key] = nil
+            failedRemovals[key] = nil
+            dropped.append(key.path)
         }
         let pending = Set(pendingRemovals.values)
         removalIdentities = removalIdentities.filter { pending.contains($0.key) }

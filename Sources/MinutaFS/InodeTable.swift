@@ -29,12 +29,13 @@ struct InodeTable {
     }
 
     private var nodes: [UInt64: Node] = [rootInode: Node(path: TreePath.root, lookupCount: 1)]
-    private var inodesByPath: [String: UInt64] = [TreePath.root: rootInode]
+    /// Keyed byte for byte (`ExactPath`): two names Swift's `String` holds equal are two files.
+    private var inodesByPath: [ExactPath: UInt64] = [ExactPath(TreePath.root): rootInode]
     private var nextInode: UInt64 = rootInode + 1
     /// Numbers of paths the kernel forgot, by path, to give back at the path's next lookup; the oldest
     /// go first once there are `rememberedNumbers` (`forgottenOrder` is the order they came in).
-    private var forgottenNumbers: [String: UInt64] = [:]
-    private var forgottenOrder: [String] = []
+    private var forgottenNumbers: [ExactPath: UInt64] = [:]
+    private var forgottenOrder: [ExactPath] = []
     private var forgottenOrderStart = 0
     static let rememberedNumbers = 4096
     /// Counts the moments at which every remembered tree attribute became unusable (see `treeAttributes`).
@@ -48,21 +49,22 @@ struct InodeTable {
     }
 
     func inode(atPath path: String) -> UInt64? {
-        inodesByPath[path]
+        inodesByPath[ExactPath(path)]
     }
 
     /// The number of `path`, given a new one if it has none; the kernel's lookup count is unchanged.
     mutating func inode(forPath path: String) -> UInt64 {
-        if let inode = inodesByPath[path] { return inode }
+        let key = ExactPath(path)
+        if let inode = inodesByPath[key] { return inode }
         let inode: UInt64
-        if let remembered = forgottenNumbers.removeValue(forKey: path) {
+        if let remembered = forgottenNumbers.removeValue(forKey: key) {
             inode = remembered
         } else {
             inode = nextInode
             nextInode += 1
         }
         nodes[inode] = Node(path: path, lookupCount: 0)
-        inodesByPath[path] = inode
+        inodesByPath[key] = inode
         return inode
     }
 
@@ -84,7 +86,7 @@ struct InodeTable {
         node.lookupCount -= min(count, node.lookupCount)
         if node.lookupCount == 0 {
             nodes[inode] = nil
-            if let path = node.path, inodesByPath[path] == inode {
+            if let path = node.path.map(ExactPath.init), inodesByPath[path] == inode {
                 inodesByPath[path] = nil
                 rememberForgotten(inode, ofPath: path)
             }
@@ -94,7 +96,7 @@ struct InodeTable {
     }
 
     /// Keeps the number of a path the kernel forgot, dropping the oldest beyond `rememberedNumbers`.
-    private mutating func rememberForgotten(_ inode: UInt64, ofPath path: String) {
+    private mutating func rememberForgotten(_ inode: UInt64, ofPath path: ExactPath) {
         forgottenNumbers[path] = inode
         forgottenOrder.append(path)
         while forgottenNumbers.count > Self.rememberedNumbers, forgottenOrderStart < forgottenOrder.count {
@@ -114,8 +116,8 @@ struct InodeTable {
     mutating func detach(_ path: String) {
         forgetTreeAttributes()
         pathGeneration += 1
-        forgottenNumbers[path] = nil  // a file made there later is another file
-        for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath, directory: path) {
+        forgottenNumbers[ExactPath(path)] = nil  // a file made there later is another file
+        for (existingPath, inode) in inodesByPath where TreePath.isWithin(existingPath.path, directory: path) {
             inodesByPath[existingPath] = nil
             if let node = nodes[inode], node.lookupCount == 0 {
                 nodes[inode] = nil
@@ -128,15 +130,16 @@ struct InodeTable {
     /// A rename: the inode of `source` (and those below it) now stand for `destination`; whatever was at
     /// `destination` is detached. The source path is left without a number.
     mutating func move(_ source: String, to destination: String) {
-        guard source != destination else { return }
+        guard ExactPath(source) != ExactPath(destination) else { return }
         forgetTreeAttributes()
         pathGeneration += 1
         detach(destination)
-        let moved = inodesByPath.filter { TreePath.isWithin($0.key, directory: source) }
-        for (oldPath, inode) in moved {
+        let moved = inodesByPath.filter { TreePath.isWithin($0.key.path, directory: source) }
+        for (oldKey, inode) in moved {
+            let oldPath = oldKey.path
             let newPath = destination + oldPath[oldPath.utf8.index(oldPath.startIndex, offsetBy: source.utf8.count)...]
-            inodesByPath[oldPath] = nil
-            inodesByPath[newPath] = inode
+            inodesByPath[oldKey] = nil
+            inodesByPath[ExactPath(newPath)] = inode
             nodes[inode]?.path = newPath
         }
     }
@@ -145,10 +148,10 @@ struct InodeTable {
     mutating func exchange(_ first: String, _ second: String) {
         forgetTreeAttributes()
         pathGeneration += 1
-        let firstInode = inodesByPath[first]
-        let secondInode = inodesByPath[second]
-        inodesByPath[first] = secondInode
-        inodesByPath[second] = firstInode
+        let firstInode = inodesByPath[ExactPath(first)]
+        let secondInode = inodesByPath[ExactPath(second)]
+        inodesByPath[ExactPath(first)] = secondInode
+        inodesByPath[ExactPath(second)] = firstInode
         if let firstInode { nodes[firstInode]?.path = second }
         if let secondInode { nodes[secondInode]?.path = first }
     }

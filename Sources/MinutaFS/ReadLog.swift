@@ -11,7 +11,7 @@ import FileTreeInterface
 struct ReadLog {
     private struct Key: Hashable {
         var program: ProgramID
-        var path: String
+        var path: ExactPath
     }
 
     /// How many reads are remembered.
@@ -22,7 +22,7 @@ struct ReadLog {
 
     /// Notes that `program` read `path` at `instant` (a later read of the same path replaces it).
     mutating func noteRead(of path: String, by program: ProgramID, at instant: ContinuousClock.Instant) {
-        let key = Key(program: program, path: path)
+        let key = Key(program: program, path: ExactPath(path))
         if let earlier = reads[key], earlier > instant { return }
         reads[key] = instant
         if (lastRead[program]?.instant).map({ $0 <= instant }) ?? true {
@@ -34,7 +34,7 @@ struct ReadLog {
     /// What `program` had read when it saves `path`; `.unknown` without a program.
     func origin(ofSaveTo path: String, by program: ProgramID?) -> SaveOrigin {
         guard let program else { return .unknown }
-        return SaveOrigin(readOfPath: reads[Key(program: program, path: path)], lastRead: lastRead[program])
+        return SaveOrigin(readOfPath: reads[Key(program: program, path: ExactPath(path))], lastRead: lastRead[program])
     }
 
     /// The origin of a save several programs stand behind (the one closing a handle and the one that

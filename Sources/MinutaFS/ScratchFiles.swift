@@ -30,46 +30,47 @@ struct ScratchFile {
 
 /// The scratch files of one mount, by path.
 struct ScratchFiles {
-    private var files: [String: ScratchFile] = [:]
+    /// Keyed byte for byte (`ExactPath`): two names Swift's `String` holds equal are two files.
+    private var files: [ExactPath: ScratchFile] = [:]
 
     subscript(path: String) -> ScratchFile? {
-        get { files[path] }
-        _modify { yield &files[path] }
+        get { files[ExactPath(path)] }
+        _modify { yield &files[ExactPath(path)] }
     }
 
     func contains(_ path: String) -> Bool {
-        files[path] != nil
+        files[ExactPath(path)] != nil
     }
 
     /// The names of the scratch files directly in `directory`.
     func names(inDirectory directory: String) -> [String] {
-        files.keys.filter { TreePath.parent(of: $0) == directory }.map(TreePath.name(of:)).sorted()
+        files.keys.filter { ExactPath(TreePath.parent(of: $0.path)) == ExactPath(directory) }.map { TreePath.name(of: $0.path) }.sorted()
     }
 
     /// The paths of the scratch files that settle into the tree.
     var settlingPaths: [String] {
-        files.compactMap { $0.value.settles ? $0.key : nil }
+        files.compactMap { $0.value.settles ? $0.key.path : nil }
     }
 
     /// Whether any scratch file lies below `directory` (which then cannot be removed).
     func hasFiles(within directory: String) -> Bool {
-        files.keys.contains { $0 != directory && TreePath.isWithin($0, directory: directory) }
+        files.keys.contains { $0 != ExactPath(directory) && TreePath.isWithin($0.path, directory: directory) }
     }
 
     @discardableResult
     mutating func remove(_ path: String) -> ScratchFile? {
-        files.removeValue(forKey: path)
+        files.removeValue(forKey: ExactPath(path))
     }
 
     mutating func move(_ source: String, to destination: String) {
-        guard source != destination, let file = files.removeValue(forKey: source) else { return }
-        files[destination] = file
+        guard ExactPath(source) != ExactPath(destination), let file = files.removeValue(forKey: ExactPath(source)) else { return }
+        files[ExactPath(destination)] = file
     }
 
     mutating func exchange(_ first: String, _ second: String) {
-        let firstFile = files[first]
-        files[first] = files[second]
-        files[second] = firstFile
+        let firstFile = files[ExactPath(first)]
+        files[ExactPath(first)] = files[ExactPath(second)]
+        files[ExactPath(second)] = firstFile
     }
 }
 

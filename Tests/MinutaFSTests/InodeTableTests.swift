@@ -5,6 +5,21 @@ import Testing
 
 @Suite("Inode table")
 struct InodeTableTests {
+    @Test("names that differ only in Unicode normalization are two paths with two numbers, though equal as Strings")
+    func namesAreBytes() {
+        let precomposed = "/records/caf\u{E9}.txt", decomposed = "/records/cafe\u{301}.txt"
+        #expect(precomposed == decomposed)  // what a String-keyed table got wrong
+        #expect(ExactPath(precomposed) != ExactPath(decomposed))
+        var table = InodeTable()
+        let first = table.lookUp(precomposed)
+        let second = table.lookUp(decomposed)
+        #expect(first != second)
+        #expect(table.path(ofInode: second).map { Array($0.utf8) } == Array(decomposed.utf8))
+        table.detach(decomposed)
+        #expect(table.inode(atPath: precomposed) == first)
+        #expect(table.inode(atPath: decomposed) == nil)
+    }
+
     @Test("a path keeps its number while the kernel holds it; numbers are never reused")
     func stableNumbers() {
         var table = InodeTable()

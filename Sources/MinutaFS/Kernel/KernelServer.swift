@@ -267,11 +267,11 @@ final class KernelServer: Sendable {
         var unsent: [UInt64: Int] = [:]
         var index = Int(offset)
         // The attributes of as many entries as can fit (an entry takes at least 152 bytes), asked at once.
-        var listed: [String: NodeAttributes] = [:]
+        var listed: [ExactPath: NodeAttributes] = [:]  // by name, byte for byte
         if withAttributes && index < listing.count {
             let fitting = listing[index..<min(listing.count, index + size / 152 + 1)].map(\.name).filter { $0 != "." && $0 != ".." }
             for (name, attributes) in zip(fitting, fileSystem.listedAttributes(of: fitting, inDirectory: inode)) {
-                listed[name] = attributes
+                listed[ExactPath(name)] = attributes
                 if let attributes { unsent[attributes.inode, default: 0] += 1 }
             }
         }
@@ -284,7 +284,7 @@ final class KernelServer: Sendable {
                 var attributes: NodeAttributes
                 if isDotEntry {
                     attributes = NodeAttributes(inode: 0, TreeAttributes(isDirectory: true, size: 0, modificationTime: TreeTime(seconds: 0), isWritable: true))
-                } else if let found = listed.removeValue(forKey: entry.name) {
+                } else if let found = listed.removeValue(forKey: ExactPath(entry.name)) {
                     attributes = found
                 } else if let found = fileSystem.listedAttributes(of: entry.name, inDirectory: inode) {
                     attributes = found

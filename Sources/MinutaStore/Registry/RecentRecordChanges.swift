@@ -16,8 +16,9 @@ struct RecentRecordChanges: Sendable {
     /// How many change times were noted: a view rendered from a copy of these takes the times again
     /// when it is kept after this moved on (``MonthReplicas/renderWithoutState(_:)``).
     private(set) var changeCount = 0
-    /// By the former path (`records/2024/01/tmp.json`).
-    private var formerNames: [String: FormerName] = [:]
+    /// By the former path (`records/2024/01/tmp.json`), byte for byte: `café.json` written
+    /// precomposed and decomposed are two names (Swift's `String` would hold them equal).
+    private var formerNames: [[UInt8]: FormerName] = [:]
 
     /// When this store last changed the record (seconds), if it did.
     func changeTime(of id: RecordID) -> Int? { changeTimes[id] }
@@ -34,17 +35,17 @@ struct RecentRecordChanges: Sendable {
     /// `path` finds record `id`, now in `month`, until `until`. Names whose time is over are forgotten.
     mutating func noteFormerName(_ path: String, of id: String, in month: Month, until: Int, now: Int) {
         formerNames = formerNames.filter { $0.value.until >= now }
-        formerNames[path] = FormerName(id: id, month: month, until: until)
+        formerNames[Array(path.utf8)] = FormerName(id: id, month: month, until: until)
     }
 
     /// The record `path` still finds at `now`, if any.
     func formerName(_ path: String, now: Int) -> FormerName? {
-        guard let former = formerNames[path], former.until >= now else { return nil }
+        guard let former = formerNames[Array(path.utf8)], former.until >= now else { return nil }
         return former
     }
 
     /// `path` no longer finds the record it did (renamed onto the record's own name).
     mutating func forgetFormerName(_ path: String) {
-        formerNames[path] = nil
+        formerNames[Array(path.utf8)] = nil
     }
 }
