@@ -86,6 +86,27 @@ struct ConflictMergeTests {
         }
     }
 
+    @Test("an empty copy (a sync tool still delivering it) waits where it is: neither merged, deleted nor quarantined")
+    func emptyCopyWaits() throws {
+        try withTemporaryDirectory { folder in
+            let a = try StoreFixture.copyOfAppStore(into: folder, name: "A")
+            let copy = a + "/records/2024/03 (Bob's conflicted copy 2024-11-25).automerge"
+            let primary = try Data(contentsOf: URL(fileURLWithPath: a + "/records/2024/03.automerge"))
+            #expect(FileManager.default.createFile(atPath: copy, contents: Data()))
+            let store = try Store(folder: FilePath(a), timeZone: .utc)
+            let reports = try store.mergeConflictCopies()
+            guard case .waiting(let reason)? = reports.first?.outcome else { Issue.record("\(reports)"); return }
+            #expect(reason.contains("empty"))
+            #expect(FileManager.default.fileExists(atPath: copy))
+            #expect(!FileManager.default.fileExists(atPath: a + "/.minutafs-quarantine"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: a + "/records/2024/03.automerge")) == primary)
+            // Once delivered, it is merged and removed as any copy is.
+            try Data(contentsOf: URL(fileURLWithPath: a + "/records/2024/03.automerge")).write(to: URL(fileURLWithPath: copy))
+            guard case .merged? = try store.mergeConflictCopies().first?.outcome else { Issue.record("not merged"); return }
+            #expect(!FileManager.default.fileExists(atPath: copy))
+        }
+    }
+
     @Test("a primary replaced on disk is merged into what the store holds, not replacing it")
     func externalReplace() throws {
         try withTemporaryDirectory { folder in

@@ -2,7 +2,8 @@ import AutomergeKit
 
 /// Brings in the conflict copies sync tools leave beside a document (`01 (Alice's conflicted copy
 /// 2024-01-15).automerge`): each is merged into its primary, never replaces it, and is deleted only
-/// once the merged primary is durably on disk; one that does not load is quarantined (SPEC section 5).
+/// once the merged primary is durably on disk; one that does not load is quarantined (SPEC section 5);
+/// an empty one is left as it is until it has bytes.
 /// Run by each synchronization pass (`StoreSynchronizer`) and by `minutafs merge`, through
 /// ``Store/mergeConflictCopies()``.
 struct ConflictCopyMerger {
@@ -58,6 +59,9 @@ struct ConflictCopyMerger {
         // Merging into a document that does not load would need writing over it: the copy waits.
         try store.documentFiles.requireReadableFile(primary)
         let bytes = try BackingFiles.read(store.replicas.absolute(copy))
+        // Empty bytes load as an empty document, but an empty copy is one a sync tool is still
+        // delivering (or a placeholder of one not downloaded): it waits, as an empty primary does.
+        if bytes.isEmpty { return MergeReport(copy: copy, primary: primary, outcome: .waiting(reason: UnreadableReason.empty.description)) }
         let incoming: Document
         do {
             incoming = try Document.load(bytes)
