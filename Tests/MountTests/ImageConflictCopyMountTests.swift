@@ -59,4 +59,19 @@ struct ImageConflictCopyMountTests {
             for copy in Self.copies { #expect(merge.output.contains("removed \(Self.folder)\(copy), identical to \(Self.image)"), "\(merge.output)") }
         }
     }
+
+    @Test("an empty image copy beside an empty image (both still being delivered) is not taken for a duplicate")
+    func emptyCopiesStay() throws {
+        try withTemporaryDirectory { folder in
+            let store = folder + "/store"
+            try FileManager.default.copyItem(atPath: try Fixtures.directory("stores") + "/app-2024", toPath: store)
+            try Shell.run("chmod -R u+w '\(store)'")
+            try Data().write(to: URL(fileURLWithPath: store + "/" + Self.image))
+            let copy = store + "/" + Self.folder + Self.copies[0]
+            try Data().write(to: URL(fileURLWithPath: copy))
+            let merge = try Shell.run("'\(try MinutafsBinary.path())' merge '\(store)'")
+            #expect(!merge.output.contains("identical to"), "\(merge.output)")
+            #expect(FileManager.default.fileExists(atPath: copy))
+        }
+    }
 }

@@ -33,7 +33,7 @@ struct ImageCopyCleaner {
         for (name, original) in candidates {
             guard let copyStatus = BackingFiles.status(folder + "/" + name), copyStatus.isRegularFile,
                   let originalStatus = BackingFiles.status(folder + "/" + original), originalStatus.isRegularFile,
-                  copyStatus.size == originalStatus.size else { continue }
+                  copyStatus.size == originalStatus.size, copyStatus.size > 0 else { continue }  // empty: still being delivered
             // Unreadable now (being written by the sync tool): looked at again next time.
             guard let copyBytes = try? BackingFiles.read(folder + "/" + name),
                   let originalBytes = try? BackingFiles.read(folder + "/" + original),
