@@ -51,6 +51,8 @@ extension Minutafs {
         func run() throws {
             let logger = logging.makeLogger()
             try reportingFailures {
+                // Written through a mount, the documents would be files the mount refuses (SPEC 5b).
+                try MountedPath.refuse(directory, instead: .folderOutside)
                 guard let zone = StoreTimeZone(identifier: timezone) else {
                     throw CommandFailure(path: directory, cause: "unknown time zone \(timezone ?? "")")
                 }

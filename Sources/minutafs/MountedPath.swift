@@ -5,9 +5,10 @@ import SystemPackage
 /// store, so no command may take it for a store, read its files as documents or write through it.
 /// Decided from the kernel's mount table, never from what the folder holds.
 enum MountedPath {
-    /// What the user should give instead of the mount: the store folder, or one of its documents.
+    /// What the user should give instead of the mount: the store folder, one of its documents, or a
+    /// folder outside the mount (for a command that makes a store).
     enum Instead {
-        case store, document
+        case store, document, folderOutside
     }
 
     /// Stops the command when `path` is a minutafs mount or is inside one, naming the store it
@@ -21,6 +22,7 @@ enum MountedPath {
         let give = switch instead {
         case .store: "give \(store)"
         case .document: "give a document of \(store) (tags.automerge or records/YYYY/MM.automerge)"
+        case .folderOutside: "a store is written to a folder outside any minutafs mount"
         }
         let place = absolute == mount.mountPoint ? "is a minutafs mount of \(store)" : "is in \(mount.mountPoint.string), a minutafs mount of \(store)"
         throw CommandFailure(path: path, cause: "\(place); \(give)", separator: " ")

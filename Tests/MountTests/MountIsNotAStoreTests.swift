@@ -58,7 +58,7 @@ struct MountIsNotAStoreTests {
         }
     }
 
-    @Test("check, merge, export, report, log, doc, inspect and mount on a mount or a path in it are refused naming the store, exit 1, nothing changed")
+    @Test("check, merge, export, report, log, doc, inspect, mount and demo on a mount or a path in it are refused naming the store, exit 1, nothing changed")
     func everyCommandRefuses() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
@@ -91,6 +91,8 @@ struct MountIsNotAStoreTests {
                 (["inspect", record], inMountDocument(record)),
                 (["inspect", "--heads", mountPoint + "/tags.json"], inMountDocument(mountPoint + "/tags.json")),
                 (["mount", mountPoint, folder + "/second"], atMountPoint),
+                (["demo", mountPoint + "/records/2024/01/demo"],
+                 "\(mountPoint)/records/2024/01/demo is in \(mountPoint), a minutafs mount of \(store); a store is written to a folder outside any minutafs mount"),
             ]
             for (arguments, message) in cases {
                 let result = try MinutafsBinary.run(arguments)
