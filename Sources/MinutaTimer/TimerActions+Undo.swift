@@ -72,7 +72,9 @@ extension TimerActions {
     /// Why a record or tag is left: what changed since the command (each field), and how to set it back by hand.
     static func changedSince(_ change: HistoryChange, movedTo current: TimerRecord? = nil) -> String {
         let what: String
-        if let now = change.now, let after = change.after {
+        if let now = change.now, let after = change.after, change.gainedConcurrentValues, now == after {
+            what = "given a concurrent value since that command (listed in MOUNT/.minutafs/conflicts)"
+        } else if let now = change.now, let after = change.after {
             what = "changed since that command (" + fieldsDiffering(now, after).joined(separator: ", ") + ")"
         } else if change.now != nil || current != nil {
             what = current.map { "moved to \($0.month.yearSlashMonth) since that command" } ?? "created again since that command"

@@ -41,6 +41,36 @@ struct CommandHistoryTests {
         }
     }
 
+    @Test("a value another device wrote concurrently with the command, merged since, makes the record changed since, whichever value shows")
+    func concurrentValueSince() throws {
+        // Which of two concurrent values shows depends on the two random actor ids: tried until the
+        // command's shows (the case that looks unchanged), at most 30 times (each half the time).
+        var sawCommandsValueShown = false
+        for attempt in 0..<30 where !sawCommandsValueShown {
+            try withTemporaryDirectory { folder in
+                let path = try StoreFixture.copyOfAppStore(into: folder)
+                let otherPath = try StoreFixture.copyOfAppStore(into: folder, name: "other")
+                let store = try Store(folder: FilePath(path), timeZone: .utc)
+                let other = try Store(folder: FilePath(otherPath), timeZone: .utc)
+                let file = try #require(try store.recordFiles(in: Self.march).first { RecordID($0.id) == RecordID(Self.record) })
+                let before = try store.headsText(of: Self.march)
+                _ = try store.writeRecordFile(try Self.settingComment("by the command", in: file.contents), named: file.name, in: Self.march)
+                let after = try store.headsText(of: Self.march)
+                // The other device's edit of the same field, made without seeing the command's, arrives as a conflict copy.
+                _ = try other.writeRecordFile(try Self.settingComment("by the tablet", in: file.contents), named: file.name, in: Self.march)
+                let copy = path + "/records/2024/03 (Tablet's conflicted copy 2024-03-31).automerge"
+                try FileManager.default.copyItem(atPath: otherPath + "/records/2024/03.automerge", toPath: copy)
+                guard case .merged? = try store.mergeConflictCopies().first?.outcome else { Issue.record("the copy was not merged"); return }
+
+                let changed = try #require(try store.changedObjects(of: Self.march, from: before, to: after).first { RecordID($0.id) == RecordID(Self.record) })
+                #expect(!changed.isUnchangedSince, "attempt \(attempt): \(String(describing: changed.now?["comment"]))")
+                #expect(changed.gainedConcurrentValues == (changed.now == changed.after))
+                sawCommandsValueShown = changed.now == changed.after
+            }
+        }
+        #expect(sawCommandsValueShown)
+    }
+
     /// The record's JSON with its comment set.
     static func settingComment(_ comment: String, in bytes: [UInt8]) throws -> [UInt8] {
         guard case .object(var members) = try JSONParser.parse(bytes) else { throw FixtureError("a record file that is not an object") }

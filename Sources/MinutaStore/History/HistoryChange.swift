@@ -18,6 +18,12 @@ public struct HistoryChange: Sendable, Equatable {
         self.now = now
     }
 
-    /// Whether nothing changed it since the later state.
-    public var isUnchangedSince: Bool { now == after }
+    /// Whether a field of it now holds a value another device wrote concurrently with the later state,
+    /// which it did not then: it shows as it did, but a change arrived since (`.minutafs/conflicts`
+    /// lists the other value).
+    public var gainedConcurrentValues = false
+
+    /// Whether nothing changed it since the later state: it shows the same, and no concurrent value
+    /// arrived for it.
+    public var isUnchangedSince: Bool { now == after && !gainedConcurrentValues }
 }

@@ -30,14 +30,30 @@ extension Store {
             }
         }
         let then = Self.objects(of: month, in: try state(before))
-        let later = Self.objects(of: month, in: try state(after))
+        let laterDocument = try state(after)
+        let later = Self.objects(of: month, in: laterDocument)
         let now = Self.objects(of: month, in: current)
         var ids = then.order
         for id in later.order where then.values[id] == nil { ids.append(id) }
         return ids.compactMap { id in
-            let change = HistoryChange(id: id, before: then.values[id], after: later.values[id], now: now.values[id])
-            return change.before == change.after ? nil : change
+            var change = HistoryChange(id: id, before: then.values[id], after: later.values[id], now: now.values[id])
+            guard change.before != change.after else { return nil }
+            // Shown the same, but another device's value for a field arrived since, concurrent with the
+            // command's and losing to it: setting the field back would overwrite that value too.
+            change.gainedConcurrentValues = change.now == change.after
+                && Self.concurrentValues(of: id, month: month, in: current) != Self.concurrentValues(of: id, month: month, in: laterDocument)
+            return change
         }
+    }
+
+    /// The `.minutafs/conflicts` lines of a record's (or tag's, for nil) fields with concurrent values.
+    private static func concurrentValues(of id: String, month: Month?, in document: Document) -> [String] {
+        if let month {
+            guard let object = RecordView.object(id, in: document) else { return [] }
+            return ConcurrentValueLines.lines(of: object, in: document, label: month.folderPath + "/" + id, dateKeys: ConcurrentValueLines.recordDateKeys)
+        }
+        guard let tag = TagView.tags(in: document).first(where: { $0.id == id }) else { return [] }
+        return ConcurrentValueLines.lines(of: tag.object, in: document, label: "tags.json " + id, dateKeys: ConcurrentValueLines.tagDateKeys)
     }
 
     /// The records (or tags, for nil) of a document as their files show them, by id, and the ids in order.

@@ -13,7 +13,8 @@ extension Minutafs {
                 and set back by a new change that every device gets (as `minutafs restore` does): a \
                 record it created is removed, a record it changed or removed gets its values back, a \
                 tag it created is removed. A record or tag that another device (or an edit) changed \
-                again since is left as it is, and named with what changed: set it back from \
+                again since, or gave a value concurrent with the command's that was merged since, is \
+                left as it is, and named with what changed: set it back from \
                 MOUNT/.minutafs/history with `minutafs restore` if that is wanted. Which documents the \
                 last command changed, and their heads before and after it, are kept on this machine \
                 only, in $XDG_STATE_HOME/minutafs/ (else ~/.local/state/minutafs/), never in the \
@@ -47,10 +48,13 @@ extension Minutafs {
                 let request = TimerRequest(action: .undo, now: TimerPlace.now(), documents: journal.documents)
                 let answer = try TimerPlace.perform(request, actions: actions)
                 UndoJournal.forget()
-                print("undid \(journal.command) in \(place):")
-                for line in answer.lines { print("  " + line) }
+                if !answer.lines.isEmpty {
+                    print("undid \(journal.command) in \(place):")
+                    for line in answer.lines { print("  " + line) }
+                }
                 if !answer.left.isEmpty {
-                    throw CommandFailure(path: place, cause: "not all of \(journal.command) was undone:\n  " + answer.left.joined(separator: "\n  "), separator: ": ")
+                    let part = answer.lines.isEmpty ? "nothing" : "not all"
+                    throw CommandFailure(path: place, cause: "\(part) of \(journal.command) was undone:\n  " + answer.left.joined(separator: "\n  "), separator: ": ")
                 }
             }
         }
