@@ -23,6 +23,10 @@ struct Minutafs: ParsableCommand {
     /// seconds, is read by `NowArguments` when it is in one of its plain forms: the parser would first
     /// build every option by reflection (see there). Everything else goes to the parser.
     static func main() {
+        if let invalid = ArgumentEncoding.firstInvalid() {
+            exit(withError: ValidationError(
+                "argument \(invalid.position) (\(invalid.shown)) is not valid UTF-8; minutafs takes its arguments, tags, comments and paths included, as UTF-8"))
+        }
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == Now.configuration.commandName, let now = NowArguments(arguments.dropFirst()) {
             do {
