@@ -152,11 +152,13 @@ public struct TimerActions: Sendable {
             .max { ($0.startTime ?? 0) < ($1.startTime ?? 0) }
     }
 
-    /// `HH:MM` (today) or `YYYY-MM-DD HH:MM` in the store's time zone.
+    /// `HH:MM` (today) or `YYYY-MM-DD HH:MM` in the store's time zone, `HH:MM +02:00` in the hour clocks repeat.
     public func local(_ milliseconds: Int64, today now: Int64? = nil) -> String {
         let zone = backend.timeZone
         let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: zone.offsetSeconds(atMilliseconds: milliseconds))
+        // In the hour clocks repeat when they go back, the offset says which of the two it is.
         let time = Self.pad(c.hour) + ":" + Self.pad(c.minute)
+            + (zone.isRepeatedLocalTime(atMilliseconds: milliseconds) ? " " + zone.offsetText(atMilliseconds: milliseconds) : "")
         if let now, HistoryInstant.dayName(ofMilliseconds: now, timeZone: zone) == HistoryInstant.dayName(ofMilliseconds: milliseconds, timeZone: zone) {
             return time
         }

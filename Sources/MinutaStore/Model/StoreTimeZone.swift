@@ -23,6 +23,28 @@ public struct StoreTimeZone: Sendable {
         zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
+    /// Whether the wall-clock time of an instant in this zone is also another instant's: it falls in
+    /// the hour clocks repeat when they go back (02:30 on 2025-10-26 in Europe/Berlin is 00:30 UTC and
+    /// 01:30 UTC). Such a time needs its UTC offset to say which it is.
+    public func isRepeatedLocalTime(atMilliseconds milliseconds: Int64) -> Bool {
+        let offset = offsetSeconds(atMilliseconds: milliseconds)
+        // A change of offset within a day either side is the only way the same wall time comes twice.
+        for probe in [milliseconds - 86_400_000, milliseconds + 86_400_000] {
+            let other = offsetSeconds(atMilliseconds: probe)
+            guard other != offset else { continue }
+            let twin = milliseconds + Int64(offset - other) * 1000
+            if twin != milliseconds, offsetSeconds(atMilliseconds: twin) == other { return true }
+        }
+        return false
+    }
+
+    /// `+02:00`: the UTC offset of an instant in this zone.
+    public func offsetText(atMilliseconds milliseconds: Int64) -> String {
+        let offset = offsetSeconds(atMilliseconds: milliseconds)
+        let minutes = abs(offset) / 60
+        return (offset < 0 ? "-" : "+") + ISO8601.pad(minutes / 60, 2) + ":" + ISO8601.pad(minutes % 60, 2)
+    }
+
     /// The month an instant falls in, in this zone.
     public func month(ofMilliseconds milliseconds: Int64) -> Month? {
         let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: offsetSeconds(atMilliseconds: milliseconds))

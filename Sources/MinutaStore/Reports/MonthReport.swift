@@ -82,10 +82,18 @@ public struct MonthReport: Sendable {
         return days
     }
 
-    /// `2024-01-15 09:30:00` in the store's time zone.
+    /// `2024-01-15 09:30:00` in the store's time zone; in the hour clocks repeat when they go back,
+    /// with its UTC offset, `2025-10-26 02:30:00 +02:00` (``offsetSuffix(_:)``), so the two 02:30s
+    /// differ and a row's end minus its start is its duration.
     func localTime(_ milliseconds: Int64) -> String {
         let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: timeZone.offsetSeconds(atMilliseconds: milliseconds))
         return "\(ISO8601.pad(c.year, 4))-\(ISO8601.pad(c.month, 2))-\(ISO8601.pad(c.day, 2)) \(ISO8601.pad(c.hour, 2)):\(ISO8601.pad(c.minute, 2)):\(ISO8601.pad(c.second, 2))"
+            + offsetSuffix(milliseconds)
+    }
+
+    /// ` +02:00` for a time in the hour clocks repeat (``StoreTimeZone/isRepeatedLocalTime(atMilliseconds:)``), else empty.
+    func offsetSuffix(_ milliseconds: Int64) -> String {
+        timeZone.isRepeatedLocalTime(atMilliseconds: milliseconds) ? " " + timeZone.offsetText(atMilliseconds: milliseconds) : ""
     }
 
     /// The name a row's tag column shows: its category's name (``names``), empty for none.

@@ -12,11 +12,11 @@ public enum ReportText {
         var records = TextTable(header: ["Date", "Start", "End", "Time", "Tag", "Comment"], rightAligned: [3])
         for (index, row) in report.rows.enumerated() {
             let date = row.record.start.map { String(report.localTime($0).prefix(10)) } ?? "-"
-            let start = row.record.start.map { String(report.localTime($0).dropFirst(11).prefix(5)) } ?? "-"
+            let start = row.record.start.map { String(report.localTime($0).dropFirst(11).prefix(5)) + report.offsetSuffix($0) } ?? "-"
             var end = row.isLongRunning ? "running (>1 day)" : "running"
             if let instant = row.record.end {
                 let text = report.localTime(instant)
-                end = text.prefix(10) == date ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(16))
+                end = (text.prefix(10) == date ? String(text.dropFirst(11).prefix(5)) : String(text.prefix(16))) + report.offsetSuffix(instant)
             }
             records.row([date, start, end, ReportDuration.hoursAndMinutes(minutes: figures.rowMinutes[index]),
                          shown(report.tagName(of: row), columns: tagColumns), shown(row.record.comment, columns: commentColumns)])
