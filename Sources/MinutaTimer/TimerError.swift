@@ -7,6 +7,8 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadableInstant(String)
     /// `--at` that names an instant after now (a timer cannot start or stop in the future).
     case instantInFuture(String)
+    /// A time outside the years 1 to 9999 in UTC, which is how the documents keep times.
+    case outsideStoredYears(String)
     /// `stop --at` before the timer's start.
     case stopBeforeStart(stop: String, start: String)
     /// `--tag` names no tag; `candidates` are the tags one could mean.
@@ -43,9 +45,11 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadableInstant(let text):
-            return "--at \(TerminalText.quoted(text)): not a time; give HH:MM (today), YYYY-MM-DDTHH:MM, an offset from now such as -15m or -1h30m, or now"
+            return "\(TerminalText.quoted(text)): not a time; give HH:MM (today), YYYY-MM-DDTHH:MM, an offset from now such as -15m or -1h30m, or now"
+        case .outsideStoredYears(let text):
+            return "\(TerminalText.quoted(text)): that is outside the years 1 to 9999 in UTC, the times a record can hold"
         case .instantInFuture(let text):
-            return "--at \(TerminalText.quoted(text)): that is in the future; give a time before now (a date such as 2024-11-24T09:30 for another day)"
+            return "\(TerminalText.quoted(text)): that is in the future; give a time before now (a date such as 2024-11-24T09:30 for another day)"
         case let .stopBeforeStart(stop, start):
             return "--at \(stop) is before the timer's start (\(start)); give a later time"
         case let .unknownTag(name, candidates):
@@ -75,9 +79,9 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .endNotAfterStart(start, end):
             return "the end (\(end)) is not after the start (\(start)); give START - END with END later"
         case let .skippedLocalTime(text, zone, before, after):
-            return "--at \(TerminalText.quoted(text)): that time does not exist in \(zone) (the clocks skip it); the nearest valid times are \(before) and \(after)"
+            return "\(TerminalText.quoted(text)): that time does not exist in \(zone) (the clocks skip it); the nearest valid times are \(before) and \(after)"
         case let .repeatedLocalTime(text, zone, first, second):
-            return "--at \(TerminalText.quoted(text)): that time happens twice in \(zone) (the clocks go back); give it with its offset: \(first) (the first) or \(second) (the second)"
+            return "\(TerminalText.quoted(text)): that time happens twice in \(zone) (the clocks go back); give it with its offset: \(first) (the first) or \(second) (the second)"
         }
     }
 }

@@ -8,7 +8,7 @@ import MinutaStore
 public enum TimerInstant {
     /// Milliseconds since the epoch `text` stands for at `now`.
     /// - Throws: ``TimerError/unreadableInstant(_:)`` for any other text, ``TimerError/instantInFuture(_:)``
-    ///   for an instant after `now`.
+    ///   for an instant after `now`, ``TimerError/outsideStoredYears(_:)`` for one before the year 1 in UTC.
     public static func milliseconds(of text: String, now: Int64, timeZone: StoreTimeZone) throws(TimerError) -> Int64 {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let instant: Int64
@@ -28,6 +28,7 @@ public enum TimerInstant {
             throw .unreadableInstant(text)
         }
         guard instant <= now else { throw .instantInFuture(text) }
+        guard ISO8601.validRange.contains(instant) else { throw .outsideStoredYears(text) }
         return instant
     }
 
@@ -50,6 +51,7 @@ public enum TimerInstant {
         }
         let instant = try LocalTime.instant(named: day + "T" + time, text: text, timeZone: timeZone)
         guard instant <= now else { throw .instantInFuture(text) }
+        guard ISO8601.validRange.contains(instant) else { throw .outsideStoredYears(text) }
         return instant
     }
 

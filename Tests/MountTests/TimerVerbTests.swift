@@ -273,6 +273,25 @@ import TestSupport
         }
     }
 
+    @Test("what track prints: the repeated hour with offsets, a duration rounded as reports round it, a time no record can hold refused by the text given")
+    func trackPrints() throws {
+        try withTemporaryDirectory { folder in
+            let store = try StoreFixture.copy(into: folder)
+            let repeated = try Self.minutafs(["track", "2026-10-25T02:30+02:00", "-", "2026-10-25T02:30+01:00", "--comment", "repeated", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(repeated.status == 0 && repeated.outputText.contains("from 2026-10-25 02:30 +02:00 to 02:30 +01:00 (1:00)"), "\(repeated.outputText)\(repeated.errorText)")
+            // 30 seconds: the timesheet rounds half up to 0:01, and so does what track says.
+            let short = try Self.minutafs(["track", "2026-05-04T09:00:00", "-", "2026-05-04T09:00:30", "--comment", "short", "--timezone", "UTC", store], state: folder)
+            #expect(short.status == 0 && short.outputText.contains("(0:01)"), "\(short.outputText)\(short.errorText)")
+            let before = try folderSnapshot(store)
+            let yearZero = try Self.minutafs(["track", "0001-01-01T00:10", "-", "0001-01-01T00:50", "--timezone", "Europe/Berlin", store], state: folder)
+            #expect(yearZero.status == 1 && yearZero.errorText.contains("\"0001-01-01T00:10\": that is outside the years 1 to 9999 in UTC")
+                    && !yearZero.errorText.contains("minutafs-start") && !yearZero.errorText.contains("--at"), "\(yearZero.errorText)")
+            let unreadable = try Self.minutafs(["track", "09:00", "-", "soon", "--timezone", "UTC", store], state: folder)
+            #expect(unreadable.status == 1 && unreadable.errorText.contains("\"soon\": not a time") && !unreadable.errorText.contains("--at"), "\(unreadable.errorText)")
+            #expect(try folderSnapshot(store) == before, "nothing written")
+        }
+    }
+
     @Test("through a mount, track, cancel, annotate and undo are each one action of the mount: two at once never both pass the checks")
     func oneActionEach() throws {
         try withTemporaryDirectory { folder in

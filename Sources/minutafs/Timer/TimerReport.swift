@@ -18,7 +18,7 @@ extension TimerPlace {
         return "stopped " + display.formatted("%t").trimmingCharacters(in: .newlines)
             + (timer.comment.map { ": " + TerminalText.escaped($0) } ?? "")
             + (showsTime ? " at " + actions.local(end, today: now) : "")
-            + " after " + TimerActions.elapsed(end - (timer.startTime ?? end))
+            + " after " + ReportDuration.hoursAndMinutes(end - (timer.startTime ?? end))  // rounded as reports round it
     }
 
     /// `started Work: comment at 09:30 in PLACE`.

@@ -68,7 +68,7 @@ extension Minutafs {
                 let tracked = try TimerPlace.perform(request, actions: actions)
                 print("tracked " + TerminalText.escaped(tracked.tagName ?? "(no tag)") + (comment.map { ": " + TerminalText.escaped($0) } ?? "")
                       + " from " + actions.local(start, today: now) + " to " + actions.local(end, today: start)
-                      + " (" + TimerActions.elapsed(end - start) + ") in " + place)
+                      + " (" + ReportDuration.hoursAndMinutes(end - start) + ") in " + place)  // rounded as reports round it
             }
         }
     }
