@@ -82,6 +82,10 @@ public struct RunningTimerIndex: Sendable, Equatable {
     /// Brings the index up to date with the store's files: a month whose files changed is read again
     /// with `runningTimers` (the names of its running timers' record files); `everyMonth` reads every
     /// month again (a check when unsure). Returns whether anything changed.
+    ///
+    /// A month that cannot be read now (a document a sync tool is still delivering, SPEC 5a) keeps what
+    /// the index last read of it, and is read again at the next refresh: the other months keep
+    /// working. A month it never read fails the refresh: nothing can be said of the timers there.
     @discardableResult
     public mutating func refresh(
         storePath: String, everyMonth: Bool = false, runningTimers: (Month) throws(TimerError) -> [String]
@@ -93,7 +97,12 @@ public struct RunningTimerIndex: Sendable, Equatable {
             if !everyMonth, let known = months[key], known.files == identities {
                 updated[key] = known
             } else {
-                updated[key] = MonthEntry(files: identities, running: try runningTimers(month).sorted())
+                do throws(TimerError) {
+                    updated[key] = MonthEntry(files: identities, running: try runningTimers(month).sorted())
+                } catch {
+                    guard let known = months[key] else { throw error }
+                    updated[key] = known
+                }
             }
         }
         let changed = updated != months

@@ -43,6 +43,38 @@ import TestSupport
         }
     }
 
+    @Test("a month that cannot be read now keeps what was last read of it and is read again next time; one never read fails the look")
+    func unreadableMonth() throws {
+        try withTemporaryDirectory { store in
+            for month in ["2024/03", "2024/11"] {
+                try Self.write("doc " + month, store + "/records/" + month.prefix(4) + "/" + month.suffix(2) + ".automerge")
+            }
+            var unreadable: Set<String> = []
+            var read: [String] = []
+            let look = { (month: Month) throws(TimerError) -> [String] in
+                read.append(month.yearSlashMonth)
+                if unreadable.contains(month.yearSlashMonth) { throw .storeFailed(file: month.documentPath, reason: "the file is empty") }
+                return month.yearSlashMonth == "2024/03" ? ["2024-03-04_080000.json"] : []
+            }
+            var index = RunningTimerIndex()
+            try index.refresh(storePath: store, runningTimers: look)
+            // March is being delivered again by a sync tool: what was read of it stays.
+            unreadable = ["2024/03"]
+            try Self.write("doc 2024/03, half", store + "/records/2024/03.automerge")
+            try index.refresh(storePath: store, runningTimers: look)
+            #expect(index.runningTimerFiles == [Month(year: 2024, month: 3)!: ["2024-03-04_080000.json"]])
+            // Read again at the next look, and taken once it reads.
+            read = []
+            unreadable = []
+            try index.refresh(storePath: store, runningTimers: look)
+            #expect(read == ["2024/03"])
+            // A month never read, unreadable: nothing can be said of it.
+            try Self.write("doc 2016/01", store + "/records/2016/01.automerge")
+            unreadable = ["2016/01"]
+            #expect(throws: TimerError.self) { try index.refresh(storePath: store, runningTimers: look) }
+        }
+    }
+
     @Test("saved and loaded, the index is the same; a damaged or missing file loads as an empty index")
     func saveAndLoad() throws {
         try withTemporaryDirectory { folder in
