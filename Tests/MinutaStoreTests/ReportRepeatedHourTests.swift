@@ -21,6 +21,10 @@ struct ReportRepeatedHourTests {
             #expect(!Self.berlin.isRepeatedLocalTime(atMilliseconds: try #require(ISO8601.milliseconds(from: other))), "\(other)")
         }
         #expect(!StoreTimeZone.utc.isRepeatedLocalTime(atMilliseconds: first))
+        // Times a document may hold but no date can show (a phone's absurd value): no wall time, no trap.
+        for extreme in [Int64.min, Int64.max, ISO8601.validRange.lowerBound - 1, ISO8601.validRange.upperBound + 1] {
+            #expect(!Self.berlin.isRepeatedLocalTime(atMilliseconds: extreme))
+        }
         let newYork = try #require(StoreTimeZone(identifier: "America/New_York"))
         #expect(newYork.isRepeatedLocalTime(atMilliseconds: try #require(ISO8601.milliseconds(from: "2025-11-02T01:30:00-04:00"))))
         #expect(newYork.offsetText(atMilliseconds: try #require(ISO8601.milliseconds(from: "2025-11-02T01:30:00-05:00"))) == "-05:00")

@@ -27,6 +27,9 @@ public struct StoreTimeZone: Sendable {
     /// the hour clocks repeat when they go back (02:30 on 2025-10-26 in Europe/Berlin is 00:30 UTC and
     /// 01:30 UTC). Such a time needs its UTC offset to say which it is.
     public func isRepeatedLocalTime(atMilliseconds milliseconds: Int64) -> Bool {
+        // Outside the years a date can be written in, no wall time is shown (and a day either side
+        // of an extreme instant is past `Int64`).
+        guard ISO8601.validRange.contains(milliseconds) else { return false }
         let offset = offsetSeconds(atMilliseconds: milliseconds)
         // A change of offset within a day either side is the only way the same wall time comes twice.
         for probe in [milliseconds - 86_400_000, milliseconds + 86_400_000] {
