@@ -100,6 +100,9 @@ struct ConflictMergeTests {
             #expect(FileManager.default.fileExists(atPath: copy))
             #expect(!FileManager.default.fileExists(atPath: a + "/.minutafs-quarantine"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: a + "/records/2024/03.automerge")) == primary)
+            // `check` names it as waiting for its bytes, not as one `merge` would take.
+            let problems = store.check()
+            #expect(problems.contains { $0.contains("03 (Bob's conflicted copy 2024-11-25).automerge") && $0.contains("waiting for its bytes") }, "\(problems)")
             // Once delivered, it is merged and removed as any copy is.
             try Data(contentsOf: URL(fileURLWithPath: a + "/records/2024/03.automerge")).write(to: URL(fileURLWithPath: copy))
             guard case .merged? = try store.mergeConflictCopies().first?.outcome else { Issue.record("not merged"); return }

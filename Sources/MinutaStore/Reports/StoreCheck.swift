@@ -30,7 +30,10 @@ struct StoreCheck {
         }
         do {
             for (copy, primary) in try ConflictCopyMerger(store: store).conflictCopies() {
-                problems.append("\(copy): conflict copy of \(primary) waiting to be merged (run `minutafs merge`)")
+                // An empty one is not merged yet by anything: it waits for its bytes.
+                let isEmpty = BackingFiles.status(store.replicas.absolute(copy))?.size == 0
+                problems.append("\(copy): conflict copy of \(primary) "
+                    + (isEmpty ? "waiting for its bytes: \(UnreadableReason.empty)" : "waiting to be merged (run `minutafs merge`)"))
             }
         } catch {
             problems.append(error.description)
