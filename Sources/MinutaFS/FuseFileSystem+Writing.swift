@@ -297,7 +297,6 @@ extension FuseFileSystem {
     /// `release`: saves what is unsaved, then forgets the handle. A refused save can only be logged: the
     /// program's `close` already returned (flush came first).
     func release(handle: UInt64) {
-        forgetNeverWritten(handle: handle)
         do throws(Errno) {
             try save(handle: handle, repeatsRefusal: false)
         } catch .fileTooLarge {
@@ -310,26 +309,6 @@ extension FuseFileSystem {
         }
         let closed = state.withLock { $0.handles.close(file: handle) }
         if let closed { scheduleSettling(ofInode: closed.inode) }
-    }
-
-    /// A file `handle` created that nothing was ever written to (`touch x.json`, `: > x.json`), released
-    /// by its only handle, has no bytes to give the tree, whose files are records, images and `tags.json`
-    /// (an empty one would be refused as bad input, though the program wrote nothing): it goes with its
-    /// handle, and the kernel forgets its name. The log says so.
-    private func forgetNeverWritten(handle: UInt64) {
-        let forgotten = state.withLock { state -> (path: String, parent: UInt64?)? in
-            guard let file = state.handles[file: handle], file.isUnsaved, file.awaitsFirstWrite,
-                  state.handles.handles(ofInode: file.inode) == [handle], let path = state.inodes.path(ofInode: file.inode) else { return nil }
-            state.handles[file: handle]?.isDirty = false
-            state.handles[file: handle]?.isUnsaved = false
-            state.inodes.detach(path)
-            return (path, state.inodes.inode(atPath: TreePath.parent(of: path)))
-        }
-        guard let forgotten else { return }
-        log("\(forgotten.path): created and closed with nothing written; nothing was saved and the name is gone")
-        if let parent = forgotten.parent {
-            invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: forgotten.path)), .inode(parent)])
-        }
     }
 
     /// Saves every handle with unsaved changes and carries out pending removals (when the mount ends);
