@@ -98,8 +98,10 @@ extension Minutafs {
                 failure = CommandFailure(path: path, cause: "sync: \(error)")
             }
             // What was delivered to a mount is waited for even after a failure: the peer waits for this
-            // process, and its next sync reads the document merged.
-            for line in access.finish() { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            // process, and its next sync reads the document merged. The conflict copies merged here are
+            // said on standard error, which the syncing side's terminal shows (ssh carries it back).
+            let merged = access.mergedBeforeSync.map { "\(store): " + $0 }
+            for line in merged + access.finish() { FileHandle.standardError.write(Data((line + "\n").utf8)) }
             if let failure { throw failure }
         }
 

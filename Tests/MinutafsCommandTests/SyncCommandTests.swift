@@ -203,8 +203,12 @@ struct SyncCommandTests {
             #expect(dry.status == 0 && FileManager.default.fileExists(atPath: copy), "a dry run merges nothing: \(dry.errorText)")
             let result = try Self.sync([a, b], state: state)
             try #require(result.status == 0, "\(result.errorText)")
-            if !onServingSide {
-                #expect(result.outputText.contains("before syncing, merged records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"), "\(result.outputText)")
+            // Said either way: the serving side says it on standard error, which the syncing side shows.
+            let merged = "before syncing, merged records/2026/04 (Phone's conflicted copy 2026-04-07).automerge"
+            if onServingSide {
+                #expect(result.errorText.contains("\(b): " + merged), "\(result.errorText)")
+            } else {
+                #expect(result.outputText.contains(merged), "\(result.outputText)")
             }
             #expect(!FileManager.default.fileExists(atPath: copy))
             #expect(try Self.heads(other + "/records/2026/04.automerge") == (try Self.heads(phone + "/records/2026/04.automerge")))
