@@ -64,7 +64,8 @@ public enum TimerError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noEarlierTimer(let place):
             return "no earlier timer in \(place) to continue; start one with minutafs start"
         case let .storeFailed(file, reason):
-            return "\(file): \(reason)"
+            // A store error names its file already.
+            return reason.hasPrefix(file + ": ") ? reason : "\(file): \(reason)"
         case let .archivedTag(name, id):
             return "the tag \(TerminalText.quoted(name)) (\(id)) is archived; give --archived to use it anyway, or another tag"
         case let .overlaps(interval, records):

@@ -21,6 +21,10 @@ struct ReportRepeatedHourTests {
             #expect(!Self.berlin.isRepeatedLocalTime(atMilliseconds: try #require(ISO8601.milliseconds(from: other))), "\(other)")
         }
         #expect(!StoreTimeZone.utc.isRepeatedLocalTime(atMilliseconds: first))
+        // Local mean time before standard time has seconds in its offset: they are written.
+        let losAngeles = try #require(StoreTimeZone(identifier: "America/Los_Angeles"))
+        #expect(losAngeles.offsetText(atMilliseconds: try #require(ISO8601.milliseconds(from: "1883-11-18T19:55:00Z"))) == "-07:52:58")
+        #expect(losAngeles.offsetText(atMilliseconds: try #require(ISO8601.milliseconds(from: "2025-07-01T12:00:00Z"))) == "-07:00")
         // Times a document may hold but no date can show (a phone's absurd value): no wall time, no trap.
         for extreme in [Int64.min, Int64.max, ISO8601.validRange.lowerBound - 1, ISO8601.validRange.upperBound + 1] {
             #expect(!Self.berlin.isRepeatedLocalTime(atMilliseconds: extreme))

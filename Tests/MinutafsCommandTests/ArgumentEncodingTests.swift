@@ -24,6 +24,11 @@ struct ArgumentEncodingTests {
                 #expect(result.errorText.contains("argument \(position) (\(shown)) is not valid UTF-8"), "\(script): \(result.errorText)")
             }
             #expect(try folderSnapshot(store) == before)
+            // The store named by MINUTAFS_STORE, the same way (Foundation would read another folder's name).
+            let fromEnvironment = try MinutafsBinary.run(
+                ["-c", #"MINUTAFS_STORE="$1$(printf '\377')" exec "$0" now"#, binary, store], executable: "/bin/sh")
+            #expect(fromEnvironment.status == 1 && fromEnvironment.errorText.contains("MINUTAFS_STORE: \(store)\\xff is not valid UTF-8"),
+                    "\(fromEnvironment.errorText)")
         }
     }
 }

@@ -41,11 +41,13 @@ public struct StoreTimeZone: Sendable {
         return false
     }
 
-    /// `+02:00`: the UTC offset of an instant in this zone.
+    /// `+02:00`: the UTC offset of an instant in this zone; with seconds when it has them (the local
+    /// mean times before standard time, `-07:52:58`).
     public func offsetText(atMilliseconds milliseconds: Int64) -> String {
         let offset = offsetSeconds(atMilliseconds: milliseconds)
-        let minutes = abs(offset) / 60
-        return (offset < 0 ? "-" : "+") + ISO8601.pad(minutes / 60, 2) + ":" + ISO8601.pad(minutes % 60, 2)
+        let magnitude = abs(offset)
+        return (offset < 0 ? "-" : "+") + ISO8601.pad(magnitude / 3600, 2) + ":" + ISO8601.pad(magnitude / 60 % 60, 2)
+            + (magnitude % 60 == 0 ? "" : ":" + ISO8601.pad(magnitude % 60, 2))
     }
 
     /// The month an instant falls in, in this zone.

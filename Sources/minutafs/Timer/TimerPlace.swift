@@ -26,8 +26,14 @@ enum TimerPlace {
     /// The path given, else the configured default.
     static func chosenPath(_ given: String?) throws(CommandFailure) -> String {
         if let given { return expanded(given) }
-        let environment = ProcessInfo.processInfo.environment
-        if let store = environment["MINUTAFS_STORE"], !store.isEmpty { return expanded(store) }
+        if let raw = getenv("MINUTAFS_STORE"), raw.pointee != 0 {
+            // Foundation would read bytes that are not UTF-8 as U+FFFD, which names another folder.
+            guard let store = String(validatingCString: raw) else {
+                let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
+                throw CommandFailure(path: "MINUTAFS_STORE", cause: "\(ArgumentEncoding.shown(bytes)) is not valid UTF-8; give the store's path in UTF-8", separator: ": ")
+            }
+            return expanded(store)
+        }
         let config = configFile()
         if let config, let store = try configuredStore(config) { return expanded(store) }
         throw CommandFailure(
