@@ -158,7 +158,7 @@ public struct TimerActions: Sendable {
         let c = ISO8601.components(milliseconds: milliseconds, offsetSeconds: zone.offsetSeconds(atMilliseconds: milliseconds))
         // In the hour clocks repeat when they go back, the offset says which of the two it is.
         let time = Self.pad(c.hour) + ":" + Self.pad(c.minute)
-            + (zone.isRepeatedLocalTime(atMilliseconds: milliseconds) ? " " + zone.offsetText(atMilliseconds: milliseconds) : "")
+            + zone.offsetSuffixWhenRepeated(atMilliseconds: milliseconds)
         if let now, HistoryInstant.dayName(ofMilliseconds: now, timeZone: zone) == HistoryInstant.dayName(ofMilliseconds: milliseconds, timeZone: zone) {
             return time
         }

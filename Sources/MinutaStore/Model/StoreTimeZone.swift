@@ -41,6 +41,12 @@ public struct StoreTimeZone: Sendable {
         return false
     }
 
+    /// ` +02:00` (with its space) for an instant in the hour clocks repeat, to follow its wall time;
+    /// empty for any other (``isRepeatedLocalTime(atMilliseconds:)``).
+    public func offsetSuffixWhenRepeated(atMilliseconds milliseconds: Int64) -> String {
+        isRepeatedLocalTime(atMilliseconds: milliseconds) ? " " + offsetText(atMilliseconds: milliseconds) : ""
+    }
+
     /// `+02:00`: the UTC offset of an instant in this zone; with seconds when it has them (the local
     /// mean times before standard time, `-07:52:58`).
     public func offsetText(atMilliseconds milliseconds: Int64) -> String {

@@ -91,9 +91,9 @@ public struct MonthReport: Sendable {
             + offsetSuffix(milliseconds)
     }
 
-    /// ` +02:00` for a time in the hour clocks repeat (``StoreTimeZone/isRepeatedLocalTime(atMilliseconds:)``), else empty.
+    /// ` +02:00` for a time in the hour clocks repeat, else empty (``StoreTimeZone/offsetSuffixWhenRepeated(atMilliseconds:)``).
     func offsetSuffix(_ milliseconds: Int64) -> String {
-        timeZone.isRepeatedLocalTime(atMilliseconds: milliseconds) ? " " + timeZone.offsetText(atMilliseconds: milliseconds) : ""
+        timeZone.offsetSuffixWhenRepeated(atMilliseconds: milliseconds)
     }
 
     /// The name a row's tag column shows: its category's name (``names``), empty for none.
