@@ -103,4 +103,22 @@ struct ReportMonthOfStartTests {
             #expect(try reports.months(inYear: "2024") == [Self.january])
         }
     }
+
+    @Test("a record whose start falls in no month of the store's zone counts in the month of the document that holds it")
+    func startInNoMonthOfTheZone() throws {
+        try withTemporaryDirectory { folder in
+            let path = folder + "/store"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            // Written in UTC on the last second of 9999; in Kiritimati (UTC+14) that is in the year 10000.
+            let december = try #require(Month(year: 9999, month: 12))
+            let json = #"{"startTime": "9999-12-31T23:59:00Z", "endTime": "9999-12-31T23:59:30Z", "comment": "last minute", "images": []}"#
+            _ = try Store(folder: FilePath(path), timeZone: .utc).writeRecordFile(Array(json.utf8), named: "new.json", in: december)
+            let kiritimati = try #require(StoreTimeZone(identifier: "Pacific/Kiritimati"))
+            let store = try Store(folder: FilePath(path), timeZone: kiritimati)
+            #expect(try store.recordFiles(in: december).count == 1, "the record is shown in its document's month")
+            let reports = StoreReports(store: store, clock: { 0 })
+            let rows = try PythonScript.csvRows(reports.contents(of: .timesheet(december))).dropFirst()
+            #expect(rows.count == 1 && rows.first?[6] == "last minute", "\(rows)")
+        }
+    }
 }

@@ -155,7 +155,9 @@ public final class StoreReports: Sendable {
     }
 
     /// The records that count in `month`, as the record files (`files`, by the month that holds them)
-    /// show them: those that start in it, and those of its own document without a usable start.
+    /// show them: those that start in it, and those of its own document without a usable start or whose
+    /// start falls in no month of the store's zone (before the year 1 or after 9999 there: another
+    /// device in another zone could write it), so no record shown is missing from every report.
     func reportRecords(in month: Month, files: [Month: [RecordFile]]) -> [ReportRecord] {
         var seen = Set<RecordID>()
         var records: [ReportRecord] = []
@@ -166,7 +168,7 @@ public final class StoreReports: Sendable {
                 // when their name says they may start in this one (the parsed start decides).
                 if holder != month && !file.name.hasPrefix(month.description + "-") { continue }
                 guard let json = try? JSONParser.parse(file.contents), let record = ReportRecord(json: json) else { continue }
-                let countsHere = record.start.map { store.timeZone.month(ofMilliseconds: $0) == month } ?? (holder == month)
+                let countsHere = record.start.flatMap(store.timeZone.month(ofMilliseconds:)).map { $0 == month } ?? (holder == month)
                 guard countsHere, seen.insert(RecordID(record.id)).inserted else { continue }
                 records.append(record)
             }
