@@ -10,11 +10,21 @@ enum ArgumentEncoding {
         let count = Int(CommandLine.argc)
         for position in 1..<max(count, 1) {
             guard let argument = CommandLine.unsafeArgv[position] else { continue }
-            if String(validatingCString: argument) != nil { continue }
-            let bytes = Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
-            return (position, shown(bytes))
+            if case .invalid(let shown) = decode(argument) { return (position, shown) }
         }
         return nil
+    }
+
+    /// A C string from the kernel (an argument, an environment variable) as text, or its bytes shown
+    /// with those that are not UTF-8 as `\xHH`.
+    enum Decoded {
+        case text(String)
+        case invalid(shown: String)
+    }
+
+    static func decode(_ raw: UnsafePointer<CChar>) -> Decoded {
+        if let text = String(validatingCString: raw) { return .text(text) }
+        return .invalid(shown: shown(Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }))
     }
 
     /// `bytes` with each byte that is not part of valid UTF-8 written as `\xHH`.

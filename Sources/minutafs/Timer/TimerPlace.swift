@@ -28,11 +28,11 @@ enum TimerPlace {
         if let given { return expanded(given) }
         if let raw = getenv("MINUTAFS_STORE"), raw.pointee != 0 {
             // Foundation would read bytes that are not UTF-8 as U+FFFD, which names another folder.
-            guard let store = String(validatingCString: raw) else {
-                let bytes = Array(UnsafeBufferPointer(start: raw, count: strlen(raw))).map { UInt8(bitPattern: $0) }
-                throw CommandFailure(path: "MINUTAFS_STORE", cause: "\(ArgumentEncoding.shown(bytes)) is not valid UTF-8; give the store's path in UTF-8", separator: ": ")
+            switch ArgumentEncoding.decode(raw) {
+            case .text(let store): return expanded(store)
+            case .invalid(let shown):
+                throw CommandFailure(path: "MINUTAFS_STORE", cause: "\(shown) is not valid UTF-8; give the store's path in UTF-8", separator: ": ")
             }
-            return expanded(store)
         }
         let config = configFile()
         if let config, let store = try configuredStore(config) { return expanded(store) }
