@@ -347,7 +347,7 @@ extension FuseFileSystem {
             try copyToScratch(source, as: destination, attributes: sourceAttributes)
             hideAfterBackup(source)
             if let parentInode = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: source)) }) {
-                invalidator.invalidateSoon([.entry(parent: parentInode, name: name)])
+                invalidator.invalidate([.entry(parent: parentInode, name: name)])
             }
         }
     }
@@ -381,7 +381,7 @@ extension FuseFileSystem {
         forgetRemoval(ofPath: destination)
         dropRemovals(supersededBy: contents, savedAt: destination)
         // The kernel holds the scratch file's size and pages for this inode; the tree's may differ.
-        if let inode { invalidator.invalidateNow(inode: inode) }
+        if let inode { invalidator.invalidate(inode: inode) }
     }
 
     /// Before a rename replaces the tree's file at `path`: the inode the kernel knows that file by keeps

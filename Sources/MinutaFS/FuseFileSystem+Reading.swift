@@ -165,7 +165,7 @@ extension FuseFileSystem {
         let began = ContinuousClock.now
         let opened = try openFile(inode: inode, flags: flags)
         if !opened.keepsCache && !opened.bypassesCache {
-            invalidator.invalidateNow(inode: inode)
+            invalidator.invalidate(inode: inode)
         }
         let path = state.withLock { $0.inodes.path(ofInode: inode) }
         let program = (flags.isWritable || (path.map(tree.savesDependOnReads(ofPath:)) ?? true)) ? whoOpens() : nil
@@ -305,7 +305,7 @@ extension FuseFileSystem {
         if attributes.isDirectory { throw .isDirectory }
         let contents = try fromTree { () throws(TreeError) in try tree.contents(ofPath: path) }
         if attributes.changesWithoutNotice {
-            invalidator.invalidateSoon([.inode(inode)])
+            invalidator.invalidate([.inode(inode)])
         }
         return contents.bytes(from: offset, length: length)
     }

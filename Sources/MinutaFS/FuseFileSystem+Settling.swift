@@ -123,7 +123,7 @@ extension FuseFileSystem {
         forgetSettlingFile(atPath: path)
         dropRemovals(supersededBy: contents, savedAt: path)
         if hadFailed { log("\(path): written to the folder after all") }
-        if !notices.isEmpty { invalidator.invalidateSoon(notices) }
+        if !notices.isEmpty { invalidator.invalidate(notices) }
     }
 
     /// The tree refused the content: the scratch file goes, and the folder's listing with it.
@@ -144,7 +144,7 @@ extension FuseFileSystem {
             return notices
         }
         forgetSettlingFile(atPath: path)
-        if !notices.isEmpty { invalidator.invalidateSoon(notices) }
+        if !notices.isEmpty { invalidator.invalidate(notices) }
     }
 
     /// The tree could not take the scratch file now: it stays in the mount with its bytes (and in the

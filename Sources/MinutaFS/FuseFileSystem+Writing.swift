@@ -159,7 +159,7 @@ extension FuseFileSystem {
             notices.append(.entry(parent: parent, name: TreePath.name(of: path)))
             notices.append(.inode(parent))  // the folder's listing the kernel may keep
         }
-        invalidator.invalidateSoon(notices)
+        invalidator.invalidate(notices)
     }
 
     /// `flush`, `fsync` and `release`: gives the tree the handle's bytes if they changed since the last save.
@@ -206,7 +206,7 @@ extension FuseFileSystem {
         let oversized = state.withLock { state in state.handles[file: handle].flatMap { $0.isOversized ? $0.inode : nil } }
         if let oversized {
             // The program's close or fsync learns that nothing was saved, and its next stat shows the tree's size.
-            invalidator.invalidateNow(inode: oversized)
+            invalidator.invalidate(inode: oversized)
             throw .fileTooLarge
         }
         let plan = state.withLock { state -> Plan in
@@ -255,10 +255,10 @@ extension FuseFileSystem {
                 state.forgetCachedContent(ofInode: inode)
                 state.attributesAnsweredFromUnsaved.remove(inode)  // the notice below drops them
             }
-            invalidator.invalidateNow(inode: inode)
+            invalidator.invalidate(inode: inode)
             if isUnsaved, let parent = state.withLock({ $0.inodes.inode(atPath: TreePath.parent(of: path)) }) {
                 // Gone from the folder: its name, and the folder's listing the kernel may keep.
-                invalidator.invalidateSoon([.entry(parent: parent, name: TreePath.name(of: path)), .inode(parent)])
+                invalidator.invalidate([.entry(parent: parent, name: TreePath.name(of: path)), .inode(parent)])
             }
             throw refusal
         }
@@ -287,7 +287,7 @@ extension FuseFileSystem {
         // attributes of its creation), or when another handle holds unsaved bytes of it. Bytes laid out
         // otherwise than written always send the notice, though the size the kernel asks for again is
         // already the tree's. Sparing it spares the GETATTR of the next `open`.
-        if !kernelIsCurrent { invalidator.invalidateNow(inode: inode) }
+        if !kernelIsCurrent { invalidator.invalidate(inode: inode) }
     }
 
     /// The largest file whose bytes a save compares with what the tree then shows (`saveNow`): records
@@ -413,6 +413,6 @@ extension FuseFileSystem {
         contents.resize(to: size)
         try fromTree { () throws(TreeError) in try tree.write(contents, toPath: path) }
         state.withLock { $0.forgetCachedContent(ofInode: inode) }
-        invalidator.invalidateNow(inode: inode)
+        invalidator.invalidate(inode: inode)
     }
 }

@@ -181,15 +181,9 @@ final class FuseFileSystem: Sendable {
             }
             return notices
         }
-        guard !notices.isEmpty else { return }
-        if change.keepsNames {
-            // Attributes only (no name, no folder's kept listing): a notice that takes no lock a request can
-            // hold, so it is sent here, before a save's answer, not handed to the notifier's thread.
-            var sent = Set<UInt64>()
-            for case .inode(let inode) in notices where sent.insert(inode).inserted { invalidator.invalidateNow(inode: inode) }
-        } else {
-            invalidator.invalidateSoon(notices)
-        }
+        // Sent before this returns: a save's answer waits for it, so the program's next `readdir` lists the
+        // names the save gave (`KernelCacheInvalidating`).
+        invalidator.invalidate(notices)
     }
 }
 

@@ -8,14 +8,19 @@ enum KernelCacheNotice: Hashable, Sendable {
 
 /// Where the file system sends its cache notices: the kernel session, or a recorder in tests.
 protocol KernelCacheInvalidating: Sendable {
-    /// Drops the kernel's cached attributes and contents of `inode` before returning.
+    /// Drops what the kernel cached of `notices` before returning.
     ///
-    /// Called from inside a request handler (flush, fsync, release, rename, setattr) so that the program's
-    /// next `stat` or `read` sees what the tree holds. Safe there: the kernel takes no inode or directory
-    /// lock for this notice.
-    func invalidateNow(inode: UInt64)
+    /// Called from inside request handlers (flush, fsync, release, rename, setattr, read) and from the
+    /// tree's own threads, so that a program's next `stat`, `open` or `readdir` after the answer sees what
+    /// the tree holds: a save that renamed a record is listed under its new name by the `ls` right after
+    /// the `close`. Safe there because every notice is of a kind the kernel sends without taking a lock
+    /// that a request can hold while it waits for its answer (see `KernelCacheNotifier`).
+    func invalidate(_ notices: [KernelCacheNotice])
+}
 
-    /// Sends the notices from another thread, soon: entry notices take directory locks, so they must
-    /// never be sent from inside a request handler.
-    func invalidateSoon(_ notices: [KernelCacheNotice])
+extension KernelCacheInvalidating {
+    /// Drops the kernel's cached attributes of `inode` (and its pages, at their next use) before returning.
+    func invalidate(inode: UInt64) {
+        invalidate([.inode(inode)])
+    }
 }

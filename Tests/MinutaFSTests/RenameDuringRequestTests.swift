@@ -11,8 +11,7 @@ import Testing
 @Suite("A file replaced by a rename while a request about it is answered")
 struct RenameDuringRequestTests {
     struct NoKernel: KernelCacheInvalidating {
-        func invalidateNow(inode: UInt64) {}
-        func invalidateSoon(_ notices: [KernelCacheNotice]) {}
+        func invalidate(_ notices: [KernelCacheNotice]) {}
     }
 
     /// What the rename said: "renamed", or its error.

@@ -9,15 +9,10 @@ import Testing
 /// record saved in place, which renames nothing, must drop attributes only.
 @Suite("Kernel notices for a change the tree reports")
 struct TreeChangeNoticeTests {
-    /// Keeps every notice instead of sending it, and the ones sent at once (`invalidateNow`) apart.
+    /// Keeps every notice instead of sending it.
     final class RecordingKernel: KernelCacheInvalidating {
         let notices = Mutex<[KernelCacheNotice]>([])
-        let sentAtOnce = Mutex<[UInt64]>([])
-        func invalidateNow(inode: UInt64) {
-            notices.withLock { $0.append(.inode(inode)) }
-            sentAtOnce.withLock { $0.append(inode) }
-        }
-        func invalidateSoon(_ notices: [KernelCacheNotice]) { self.notices.withLock { $0 += notices } }
+        func invalidate(_ notices: [KernelCacheNotice]) { self.notices.withLock { $0 += notices } }
     }
 
     /// A mount of the sample tree that has looked up the record (as the kernel does before it opens it),
@@ -36,7 +31,6 @@ struct TreeChangeNoticeTests {
         let (fileSystem, kernel, folder, record) = try Self.mountWithRecordLookedUp()
         fileSystem.treeDidChange(TreeChange(paths: [InMemoryTree.recordPath], keepsNames: true))
         #expect(kernel.notices.withLock { $0 } == [.inode(record)], "not the folder's: it was not named")
-        #expect(kernel.sentAtOnce.withLock { $0 } == [record], "attributes only: sent before the change returns")
         fileSystem.treeDidChange(TreeChange(paths: ["/records/2024/01"], keepsNames: true))
         let notices = kernel.notices.withLock { $0 }
         #expect(notices.contains(.inode(folder)))
@@ -48,7 +42,6 @@ struct TreeChangeNoticeTests {
     func mayRename() throws {
         let (fileSystem, kernel, folder, record) = try Self.mountWithRecordLookedUp()
         fileSystem.treeDidChange(TreeChange(paths: [InMemoryTree.recordPath]))
-        #expect(kernel.sentAtOnce.withLock { $0 }.isEmpty, "names go through the notifier's thread, never from the caller's")
         let notices = kernel.notices.withLock { $0 }
         #expect(notices.contains(.inode(record)))
         #expect(notices.contains(.entry(parent: folder, name: TreePath.name(of: InMemoryTree.recordPath))))

@@ -69,6 +69,35 @@ struct ListingCacheMountTests {
         }
     }
 
+    @Test("a record saved with a new start is listed under its new name by the ls right after the close, and no longer under the old")
+    func renamedBySaveListedAtOnce() throws {
+        try withTemporaryDirectory { folder in
+            let mounted = try MountedStore(in: folder)
+            let first = #"{"startTime": "2024-01-21T08:00:00Z", "endTime": "2024-01-21T10:00:00Z", "comment": "renamed by its saves"}"#
+            #expect(MountClient.write(Array(first.utf8), to: mounted.january + "/renamed.json").errno == 0)
+            var name = "2024-01-21_080000.json"
+            let saved = try Shell.run(#"cat "$f""#, environment: ["f": mounted.january + "/" + name])
+            try #require(saved.status == 0, "\(saved.output)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(saved.output.utf8)) as? [String: Any])
+            let id = try #require(object["id"] as? String)
+            // Each save gives the record a new start, so the store files it under a new name; the `ls`
+            // that follows the `close` at once must show that name and not the one it replaced (the kernel
+            // keeps the folder's listing, and the save's answer waits until it was told to drop it).
+            for minute in 1...30 {
+                let start = String(format: "2024-01-21T08:%02d:00Z", minute)
+                let next = String(format: "2024-01-21_08%02d00.json", minute)
+                let record = #"{"id": "\#(id)", "startTime": "\#(start)", "endTime": "2024-01-21T10:00:00Z", "comment": "renamed by its saves"}"#
+                let listed = try Shell.run(#"set -e; printf '%s\n' "$r" > "$m/$old"; ls -1 "$m""#,
+                                           environment: ["r": record, "m": mounted.january, "old": name])
+                #expect(listed.status == 0, "\(minute): \(listed.output)")
+                let names = Set(listed.output.split(separator: "\n").map(String.init))
+                #expect(names.contains(next) && !names.contains(name), "\(minute): \(name) -> \(next), listed \(names.sorted())")
+                name = next
+            }
+            #expect(mounted.unmount() == 0)
+        }
+    }
+
     @Test("a kept listing shows what the sync tool delivers: a conflict copy merged, a document replaced, by the next passes")
     func changesFromTheSyncTool() throws {
         try withTemporaryDirectory { folder in

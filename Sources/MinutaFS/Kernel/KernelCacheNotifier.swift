@@ -25,7 +25,7 @@ import Musl
 ///   Linux 6.16): an atomic increment, after which the kernel looks up again every name it cached
 ///   before, at its next use, in the program's own thread. A kernel without it is sent nothing for
 ///   names: it caches them for a second only (`KernelServer.entryTimeout`).
-/// - A file's attributes and pages (`KernelCacheNotice.inode` of a file, `invalidateNow`): dropping
+/// - A file's attributes and pages (`KernelCacheNotice.inode` of a file): dropping
 ///   pages locks each page, and a `read` in flight holds its pages locked until its answer. So only the
 ///   attributes are dropped (a spin lock); the pages go in the reader's own thread: the kernel drops
 ///   them when the attributes it asks for again show another size or time (`auto_inval_data`), and at
@@ -34,15 +34,14 @@ import Musl
 ///   the same batch, as every caller sends them): a listing's pages are locked only while the kernel
 ///   copies entries into them, never across a request, so they are dropped here.
 ///
-/// Notices are sent from a serial queue of their own and coalesced while it is busy; `invalidateNow`
-/// sends at once, from the handler, so the program's next `stat` after `close` already sees the tree's
-/// size.
+/// Notices are sent in the caller's thread, before `invalidate` returns, one batch at a time (a serial
+/// queue, which `close` also waits for): a save's `close` returns once the kernel dropped the name and
+/// the folder listing it changed, so the `ls` right after it lists the record under its new name and no
+/// longer the old one.
 final class KernelCacheNotifier: KernelCacheInvalidating {
     private struct State {
         var session: SessionPointer?
         var isOpen = true
-        var pending: [KernelCacheNotice] = []
-        var isDrainScheduled = false
         /// The kernel refused `FUSE_NOTIFY_INC_EPOCH` (older than 6.16): it is not tried again.
         var lacksEpochs = false
     }
@@ -55,36 +54,12 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
         state.withLock { $0.session = session }
     }
 
-    func invalidateNow(inode: UInt64) {
-        guard let session = state.withLock({ $0.isOpen ? $0.session : nil }) else { return }
-        // A negative offset: attributes only, no page lock (see the type's comment).
-        _ = fuse_lowlevel_notify_inval_inode(session.raw, inode, -1, 0)
-    }
-
-    func invalidateSoon(_ notices: [KernelCacheNotice]) {
-        let schedule = state.withLock { state -> Bool in
-            guard state.isOpen, state.session != nil else { return false }
-            state.pending += notices
-            defer { state.isDrainScheduled = true }
-            return !state.isDrainScheduled
-        }
-        if schedule {
-            queue.async { [self] in drain() }
-        }
-    }
-
-    private func drain() {
-        while true {
-            let batch = state.withLock { state -> (SessionPointer, [KernelCacheNotice], lacksEpochs: Bool)? in
-                guard state.isOpen, let session = state.session, !state.pending.isEmpty else {
-                    state.isDrainScheduled = false
-                    state.pending = []
-                    return nil
-                }
-                defer { state.pending = [] }
-                return (session, state.pending, state.lacksEpochs)
-            }
-            guard let (session, notices, lacksEpochs) = batch else { return }
+    func invalidate(_ notices: [KernelCacheNotice]) {
+        guard !notices.isEmpty else { return }
+        queue.sync {
+            guard let (session, lacksEpochs) = state.withLock({ state in
+                state.isOpen ? state.session.map { ($0, state.lacksEpochs) } : nil
+            }) else { return }
             send(Self.plan(notices, entriesByEpoch: !lacksEpochs), to: session)
         }
     }
@@ -151,13 +126,10 @@ final class KernelCacheNotifier: KernelCacheInvalidating {
         return written == header.count
     }
 
-    /// Stops sending: notices not yet sent are dropped, and this returns once none is being sent, so the
-    /// session can be destroyed.
+    /// Stops sending: later notices are dropped, and this returns once none is being sent, so the session
+    /// can be destroyed.
     func close() {
-        state.withLock { state in
-            state.isOpen = false
-            state.pending = []
-        }
+        state.withLock { $0.isOpen = false }
         queue.sync {}
     }
 }
