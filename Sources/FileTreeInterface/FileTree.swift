@@ -44,6 +44,13 @@ public protocol FileTree: AnyObject, Sendable {
     /// `fsync` returns 0: its rename is the save. The default is false.
     func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool
 
+    /// Whether a file created at `path` and closed with nothing written (`touch x`, `: > x`) is saved
+    /// empty. When it is not (a record, which needs its JSON), the mount keeps the file, empty and
+    /// unsaved, for ``MountOptions/emptyFileLifetime`` seconds after its close and then forgets it: the
+    /// kernel still holds the name, and the next `open` of it (`touch x.json; cmd > x.json`) must find
+    /// the file to write into. The default is true.
+    func savesEmptyFile(atPath path: String) -> Bool
+
     /// Work the mount did after it had told a program it succeeded (`what`: a removal after its grace
     /// period, a file written a while after its last close) failed with `error`; `outcome` says what the
     /// mount kept. The tree records it where users look (an errors file, status). The default does nothing.
@@ -152,6 +159,8 @@ extension FileTree {
     public func settles(fileNamed name: String, inDirectory path: String) -> Bool { false }
 
     public func settlesWhenSynced(_ contents: [UInt8], atPath path: String) -> Bool { false }
+
+    public func savesEmptyFile(atPath path: String) -> Bool { true }
 
     public func checkWritable(atPath path: String) throws(TreeError) {}
 

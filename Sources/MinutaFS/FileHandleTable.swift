@@ -40,6 +40,11 @@ struct OpenFile {
     var modificationTime: TreeTime
     /// The program that opened the handle, if the kernel named one: whose reads its saves carry.
     var opener: ProgramID?
+    /// Released by the kernel while `isUnsaved` and empty (`touch new.json`, `: > new.json`), for a name
+    /// the tree does not save empty (`FileTree.savesEmptyFile(atPath:)`): no program holds it, and it is
+    /// kept only so the file stays, empty, for the next `open` of the name the kernel still holds (which
+    /// takes it over) until it is forgotten (see `FuseFileSystem+EmptyFiles.swift`).
+    var isKeptAfterClose = false
 
     mutating func change(_ modify: (inout [UInt8]) -> Void, at time: TreeTime) {
         var bytes = contents ?? []
@@ -102,6 +107,25 @@ struct FileHandleTable {
     /// The handles open on `inode`.
     func handles(ofInode inode: UInt64) -> [UInt64] {
         files.compactMap { $0.value.inode == inode ? $0.key : nil }
+    }
+
+    /// Closes the handle kept after its close for the empty file `inode` (`OpenFile.isKeptAfterClose`), if
+    /// there is one; returns it.
+    @discardableResult
+    mutating func closeKept(ofInode inode: UInt64) -> OpenFile? {
+        guard let handle = files.first(where: { $0.value.inode == inode && $0.value.isKeptAfterClose })?.key else { return nil }
+        return files.removeValue(forKey: handle)
+    }
+
+    /// `inode` was saved to the tree through `handle`: it is the tree's file now. The other handles that
+    /// created it and wrote nothing (a `touch` still closing while a shell wrote the file) have nothing of
+    /// their own to save, and a kept empty file is forgotten.
+    mutating func fileWasSaved(inode: UInt64, through handle: UInt64) {
+        closeKept(ofInode: inode)
+        for (other, file) in files where other != handle && file.inode == inode && file.isUnsaved {
+            files[other]?.isUnsaved = false
+            if file.awaitsFirstWrite { files[other]?.isDirty = false }
+        }
     }
 
     private mutating func makeHandle() -> UInt64 {

@@ -58,7 +58,9 @@ extension FuseFileSystem {
             if let inode = state.inodes.inode(atPath: path),
                 state.handles.files.values.contains(where: { $0.inode == inode && $0.isUnsaved })
             {
-                // Created and never saved: it only existed in its handle, whose save now goes nowhere.
+                // Created and never saved: it only existed in its handle, whose save now goes nowhere (and a
+                // file kept empty after its close goes with it).
+                state.handles.closeKept(ofInode: inode)
                 state.inodes.detach(path)
                 return .unsaved
             }

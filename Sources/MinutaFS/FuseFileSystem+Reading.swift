@@ -209,6 +209,8 @@ extension FuseFileSystem {
                     file.change({ $0 = [] }, at: now)
                     file.awaitsFirstWrite = true
                 }
+                // A record created and closed empty a moment ago (`touch`): this handle is that file now.
+                _ = state.takeOverKeptEmptyFile(ofInode: inode, into: &file)
                 return .opened(state.openWithoutKeptPages(file, flags: flags, bypassesCache: true))
             }
             if !flags.isWritable, let attributes = state.inodes.treeAttributes(ofInode: inode), !attributes.isDirectory {

@@ -273,6 +273,7 @@ extension FuseFileSystem {
                 state.handles[file: handle]?.isDirty = false
             }
             state.handles[file: handle]?.isUnsaved = false
+            state.handles.fileWasSaved(inode: inode, through: handle)
             state.forgetCachedContent(ofInode: inode)
             let answeredFromUnsaved = state.attributesAnsweredFromUnsaved.remove(inode) != nil
             return shown == contents && !isUnsaved && !answeredFromUnsaved && state.handles.pendingFile(ofInode: inode) == nil
@@ -295,8 +296,11 @@ extension FuseFileSystem {
     static let comparedAfterSaveLimit = 256 << 10
 
     /// `release`: saves what is unsaved, then forgets the handle. A refused save can only be logged: the
-    /// program's `close` already returned (flush came first).
+    /// program's `close` already returned (flush came first). A file the handle created and left empty,
+    /// at a name the tree does not save empty, is kept for a while instead (`keepEmptyUnsavedFile`).
     func release(handle: UInt64) {
+        // A record created and closed empty (`touch new.json`): kept, unsaved, for the next open of its name.
+        if keepEmptyUnsavedFile(handle: handle) { return }
         do throws(Errno) {
             try save(handle: handle, repeatsRefusal: false)
         } catch .fileTooLarge {
@@ -384,9 +388,25 @@ extension FuseFileSystem {
     /// Truncation of a file of the tree: in the given handle, else in a writable handle open on it (its save
     /// will carry it), else at once with one `write`.
     private func truncate(inode: UInt64, path: String, handle: UInt64?, to size: Int, at now: TreeTime) throws(Errno) {
-        let target = state.withLock { state -> UInt64? in
-            if let handle, state.handles[file: handle]?.isWritable == true { return handle }
-            return state.handles.handles(ofInode: inode).first { state.handles[file: $0]?.isWritable == true }
+        let (target, isKeptEmpty) = state.withLock { state -> (UInt64?, Bool) in
+            if let handle, state.handles[file: handle]?.isWritable == true { return (handle, false) }
+            let handles = state.handles.handles(ofInode: inode)
+            let open = handles.first { state.handles[file: $0].map { $0.isWritable && !$0.isKeptAfterClose } == true }
+            return (open, handles.contains { state.handles[file: $0]?.isKeptAfterClose == true })
+        }
+        if target == nil && isKeptEmpty {
+            // A record created and closed empty (`touch x.json; truncate -s N x.json`): empty it stays;
+            // longer, those bytes are what the tree is asked to save (and refuses: they are no JSON).
+            guard size > 0 else { return }
+            try fromTree { () throws(TreeError) in try tree.write([UInt8](repeating: 0, count: size), toPath: path) }
+            state.withLock { $0.handles.fileWasSaved(inode: inode, through: 0) }
+            invalidator.invalidate(inode: inode)
+            return
+        }
+        if let target, size == 0, state.withLock({ $0.handles[file: target].map { $0.isUnsaved && $0.contents?.isEmpty == true } == true }) {
+            // Created and still empty (`touch x.json; truncate -s 0 x.json`): nothing changes, and nothing is
+            // to save.
+            return
         }
         if let target {
             // A truncation within the limit lets a handle refused as too large write again.

@@ -19,6 +19,8 @@ final class FuseFileSystem: Sendable {
     let removalDelay: Double
     /// How long a settling scratch file waits after its last close (see `FuseFileSystem+Settling.swift`).
     let settleDelay: Double
+    /// How long an empty file the tree does not save stays after its close (see `FuseFileSystem+EmptyFiles.swift`).
+    let emptyFileLifetime: Double
     /// Where work the mount deferred after answering 0 is kept until it is done (see
     /// `FuseFileSystem+Journal.swift`); nil keeps it in memory only (tests that mount in-process).
     let journal: DeferredWorkJournal?
@@ -61,6 +63,7 @@ final class FuseFileSystem: Sendable {
         isReadOnly: Bool,
         removalDelay: Double,
         settleDelay: Double = 3,
+        emptyFileLifetime: Double = 30,
         journal: DeferredWorkJournal? = nil,
         invalidator: any KernelCacheInvalidating,
         log: @escaping @Sendable (String) -> Void
@@ -69,6 +72,7 @@ final class FuseFileSystem: Sendable {
         self.isReadOnly = isReadOnly
         self.removalDelay = removalDelay
         self.settleDelay = settleDelay
+        self.emptyFileLifetime = emptyFileLifetime
         self.journal = journal
         self.invalidator = invalidator
         self.log = log

@@ -129,7 +129,7 @@ public final class FuseMount: Sendable {
         }
         let fileSystem = FuseFileSystem(
             tree: tree, isReadOnly: options.readOnly, removalDelay: options.removalDelay,
-            settleDelay: options.settleDelay, journal: journal, invalidator: notifier,
+            settleDelay: options.settleDelay, emptyFileLifetime: options.emptyFileLifetime, journal: journal, invalidator: notifier,
             log: Self.logToStandardError)
         // What an earlier mount acknowledged and did not write, before the kernel sees the tree.
         fileSystem.recoverJournal()

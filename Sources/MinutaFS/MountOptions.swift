@@ -28,6 +28,10 @@ public struct MountOptions: Sendable, Equatable {
     /// own, such as `x.json.new`) waits after its last close before it goes to the tree; renamed before
     /// then, it was a write-then-rename save and never reaches the tree under its own name.
     public var settleDelay: Double
+    /// Seconds a file the tree does not save empty (a record) stays in the mount, empty and unsaved, after
+    /// it was created and closed with nothing written (`touch new.json`), so that the next `open` of the
+    /// name finds it; then it is forgotten (see `FileTree.savesEmptyFile(atPath:)`).
+    public var emptyFileLifetime: Double
     /// Seconds an unmount by request (`unmount()`, a stop signal) keeps answering the kernel after the
     /// mount point is detached, so that a file still open on the mount is closed with an answer: see
     /// `FuseMount.run()`. Serving ends sooner when the last file is closed.
@@ -49,6 +53,7 @@ public struct MountOptions: Sendable, Equatable {
         workerThreads: Int = 4,
         removalDelay: Double = 2,
         settleDelay: Double = 3,
+        emptyFileLifetime: Double = 30,
         detachGrace: Double = 2,
         journalFolder: String? = nil
     ) {
@@ -62,6 +67,7 @@ public struct MountOptions: Sendable, Equatable {
         self.workerThreads = workerThreads
         self.removalDelay = removalDelay
         self.settleDelay = settleDelay
+        self.emptyFileLifetime = emptyFileLifetime
         self.detachGrace = detachGrace
         self.journalFolder = journalFolder
     }

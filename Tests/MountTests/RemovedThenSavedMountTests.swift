@@ -39,12 +39,17 @@ struct RemovedThenSavedMountTests {
     func touchedThenWritten() throws {
         try withTemporaryDirectory { folder in
             let mounted = try MountedStore(in: folder)
-            for index in 1...5 {
-                let record = #"{"startTime": "2024-01-20T09:0\#(index):00Z", "endTime": "2024-01-20T10:00:00Z", "comment": "touched \#(index)"}"#
-                let written = try Shell.run(#"set -e; touch "$m/later.json"; printf '%s\n' "$r" > "$m/later.json"; grep -l "$c" "$m"/*.json"#,
-                                            environment: ["m": mounted.january, "r": record, "c": "touched \(index)"])
+            // A new name each time: the touch makes a new file (a name written before finds its record).
+            for index in 1...20 {
+                let start = String(format: "2024-01-20T09:%02d:00Z", index)
+                let record = #"{"startTime": "\#(start)", "endTime": "2024-01-20T10:00:00Z", "comment": "touched \#(index)"}"#
+                let written = try Shell.run(#"set -e; touch "$m/$n"; printf '%s\n' "$r" > "$m/$n"; grep -l "$c" "$m"/*.json"#,
+                                            environment: ["m": mounted.january, "n": "later \(index).json", "r": record, "c": "touched \(index)"])
                 #expect(written.status == 0, "\(index): \(written.output)")
             }
+            // The touch itself was no refused save: an empty record file is kept, not given to the store.
+            let errors = try Shell.run(#"cat "$m/.minutafs/errors""#, environment: ["m": mounted.mountPoint])
+            #expect(errors.status == 0 && !errors.output.contains("later "), "\(errors.output)")
             #expect(mounted.unmount() == 0)
         }
     }

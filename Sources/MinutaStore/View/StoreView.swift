@@ -413,6 +413,15 @@ public final class StoreView: Sendable {
         !PassThroughFile.isRecordJSON(contents) && !PassThroughFile.isTagsJSON(contents)
     }
 
+    /// A record and `tags.json` are JSON: empty, they are no record and no tags, and a save of them would
+    /// be refused. Images and other files passed through are saved empty, as a disk would keep them.
+    public func savesEmptyFile(atPath path: String) -> Bool {
+        switch try? place(of: path) {
+        case .record?, .tags?: false
+        default: true
+        }
+    }
+
     /// Deferred work of the mount that failed goes to `.minutafs/errors`, the log and the status count.
     public func didFailDeferredWork(_ what: String, error: TreeError, outcome: String) {
         store.noteDeferredFailure(what, error: error.description, outcome: outcome)

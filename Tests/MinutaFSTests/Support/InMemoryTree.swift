@@ -236,6 +236,11 @@ final class InMemoryTree: FileTree {
         path.hasPrefix("/records/") && name.hasSuffix(".txt")
     }
 
+    /// Like the store: a JSON file (a record, `tags.json`) is not saved empty.
+    func savesEmptyFile(atPath path: String) -> Bool {
+        !path.hasSuffix(".json")
+    }
+
     /// The origins of the saves so far (see `write(_:toPath:origin:)`).
     var origins: [(path: String, origin: SaveOrigin)] {
         state.withLock { $0.origins }
