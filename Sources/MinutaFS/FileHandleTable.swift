@@ -109,6 +109,11 @@ struct FileHandleTable {
         files.compactMap { $0.value.inode == inode ? $0.key : nil }
     }
 
+    /// Whether a handle kept after its close holds the empty file `inode` (`OpenFile.isKeptAfterClose`).
+    func holdsKept(ofInode inode: UInt64) -> Bool {
+        files.values.contains { $0.inode == inode && $0.isKeptAfterClose }
+    }
+
     /// Closes the handle kept after its close for the empty file `inode` (`OpenFile.isKeptAfterClose`), if
     /// there is one; returns it.
     @discardableResult

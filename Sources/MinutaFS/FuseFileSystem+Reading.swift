@@ -95,8 +95,19 @@ extension FuseFileSystem {
     static let renameRetries = 8
 
     /// `forget`: the kernel dropped `count` references to `inode`.
+    ///
+    /// A file kept empty after its close (`touch new.json`, `FuseFileSystem+EmptyFiles.swift`) exists
+    /// only in the mount, by its inode: the kernel forgets that inode whenever a notice makes it look
+    /// names up again (another new record saved anywhere), and the file must not go with it. Its path
+    /// keeps the number, so the next lookup finds it.
     func forget(_ count: UInt64, ofInode inode: UInt64) {
-        state.withLock { $0.inodes.forget(count, ofInode: inode) }
+        state.withLock { state in
+            let path = state.inodes.path(ofInode: inode)
+            state.inodes.forget(count, ofInode: inode)
+            if let path, state.inodes.inode(atPath: path) == nil, state.handles.holdsKept(ofInode: inode) {
+                _ = state.inodes.inode(forPath: path)  // gives back the number it just remembered: `inode`
+            }
+        }
     }
 
     /// `getattr`.

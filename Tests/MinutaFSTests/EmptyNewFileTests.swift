@@ -62,6 +62,22 @@ struct EmptyNewFileTests {
         }
     }
 
+    @Test("a touched record stays when the kernel looks every name up again (another new record saved anywhere): then written, saved")
+    func touchedSurvivesNamesLookedUpAgain() throws {
+        try MountedTree.with { mounted in
+            let path = Self.folder + "/kept.json"
+            #expect(try mounted.run("touch", [mounted.path(path)]).status == 0)
+            // A change that may rename (as the store reports a new record, filed under a name of its own):
+            // the kernel drops every name it cached, forgets the touched file's inode, and looks it up again.
+            mounted.tree.changeUnderneath(file: Self.folder + "/elsewhere.json", to: Self.record(1))
+            #expect(try mounted.run("stat", ["-c", "%s", mounted.path(path)]).outputText == "0\n")
+            let script = "import sys\nwith open(sys.argv[1], 'r+') as f: f.write(sys.argv[2])"
+            let written = try mounted.run("python3", ["-c", script, mounted.path(path), Self.record(2)])
+            #expect(written.status == 0, "\(written)")
+            #expect(mounted.tree.text(at: path) == Self.record(2))
+        }
+    }
+
     @Test("rm of a touched record: gone at once, nothing given to the tree; the mount's end saves nothing either")
     func touchedThenRemoved() throws {
         try MountedTree.with { mounted in
@@ -115,6 +131,10 @@ struct EmptyNewFileTests {
         let (created, opened) = try fileSystem.create("new.json", inDirectory: folder, permissions: 0o644, flags: OpenFlags(isWritable: true))
         fileSystem.release(handle: opened.handle)
         #expect(try fileSystem.lookUp("new.json", inDirectory: folder).size == 0)
+        // The kernel forgets the inode (its names were dropped): the file is still there, by the same number.
+        fileSystem.forget(2, ofInode: created.inode)
+        #expect(try fileSystem.lookUp("new.json", inDirectory: folder).inode == created.inode)
+        fileSystem.forget(1, ofInode: created.inode)
         try expectEventually(within: 5) { !lines.withLock { $0 }.isEmpty }
         #expect(lines.withLock { $0 } == [
             "/records/2024/01/new.json: nothing was written to it since it was created; not saved (a record needs its JSON), and gone from the folder",
