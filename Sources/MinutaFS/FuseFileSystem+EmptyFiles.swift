@@ -63,6 +63,21 @@ extension FuseFileSystem {
 }
 
 extension FuseFileSystem.MountState {
+    /// The tree reported a change at `path`: a file of its own may now be there (a record filed under the
+    /// name, a delivery). A kept empty file there gives way to it, so the name shows the tree's file, not
+    /// an empty one (and nothing of the kept file was anyone's: it holds no byte). True when one did.
+    mutating func yieldKeptEmptyFile(atPath path: String) -> Bool {
+        guard let inode = inodes.inode(atPath: path) else { return false }
+        return handles.closeKept(ofInode: inode) != nil
+    }
+
+    /// Whether a file created and not saved yet (open, or kept empty after its close) lies within `directory`.
+    func hasUnsavedFiles(within directory: String) -> Bool {
+        handles.files.values.contains { file in
+            file.isUnsaved && inodes.path(ofInode: file.inode).map { TreePath.isWithin($0, directory: directory) } == true
+        }
+    }
+
     /// An `open` of `inode` while it is a kept empty file: the kept handle goes, and the new one is the
     /// unsaved file (its release keeps it again if it wrote nothing). False when `inode` is no kept file.
     mutating func takeOverKeptEmptyFile(ofInode inode: UInt64, into file: inout OpenFile) -> Bool {

@@ -243,7 +243,8 @@ extension FuseFileSystem {
     func removeDirectory(_ name: String, inDirectory parent: UInt64) throws(Errno) {
         if isReadOnly { throw .readOnlyFileSystem }
         let path = try path(of: name, inDirectory: parent)
-        if state.withLock({ $0.scratch.hasFiles(within: path) }) { throw .directoryNotEmpty }
+        // Files only the mount holds: scratch files, and files created and not saved yet (or kept empty).
+        if state.withLock({ $0.scratch.hasFiles(within: path) || $0.hasUnsavedFiles(within: path) }) { throw .directoryNotEmpty }
         // `rm -r` unlinked the files a moment ago: they must be gone from the tree before the folder.
         completePendingRemovals { TreePath.isWithin($0, directory: path) }
         try fromTree { () throws(TreeError) in try tree.removeDirectory(atPath: path) }
@@ -335,7 +336,13 @@ extension FuseFileSystem {
             do throws(TreeError) {
                 try tree.renameFile(from: source, to: destination)
             } catch .notFound where hasUnsavedFile(atPath: source) {
-                // Created and never saved: its handle saves it under the new name.
+                // Created and never saved: its handle saves it under the new name. Not onto a file that is
+                // there: a file of the tree is a record, which a file not saved (a `touch`ed one, empty)
+                // must not hide, and renames onto a record are refused, as between records.
+                if destinationAttributes != nil {
+                    releaseRetainedVersion(ofInode: replaced, atPath: destination)
+                    throw .notPermitted
+                }
             } catch {
                 releaseRetainedVersion(ofInode: replaced, atPath: destination)
                 throw error.code

@@ -167,11 +167,13 @@ final class FuseFileSystem: Sendable {
     /// record. A change that keeps every name (a record's contents saved in place) drops the attributes of
     /// the paths it names only, not their folders' (which it names when their times changed).
     func treeDidChange(_ change: TreeChange) {
-        let notices: [KernelCacheNotice] = state.withLock { state in
+        let (notices, yielded) = state.withLock { state -> ([KernelCacheNotice], [String]) in
             // A reported directory stands for its files too (their names, times, contents).
             state.inodes.forgetTreeAttributes()
             var notices: [KernelCacheNotice] = []
+            var yielded: [String] = []
             for path in change.paths {
+                if state.yieldKeptEmptyFile(atPath: path) { yielded.append(path) }
                 if let inode = state.inodes.inode(atPath: path) {
                     state.forgetCachedContent(ofInode: inode)
                     notices.append(.inode(inode))
@@ -183,7 +185,10 @@ final class FuseFileSystem: Sendable {
                     notices.append(.inode(parent))
                 }
             }
-            return notices
+            return (notices, yielded)
+        }
+        for path in yielded {
+            log("\(path): the empty file created there gave way to the file the folder now has under that name")
         }
         // Sent before this returns: a save's answer waits for it, so the program's next `readdir` lists the
         // names the save gave (`KernelCacheInvalidating`).

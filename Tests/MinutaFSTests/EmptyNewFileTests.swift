@@ -78,6 +78,52 @@ struct EmptyNewFileTests {
         }
     }
 
+    @Test("mv of a touched record onto a record is refused (EPERM), as between records: the record stays shown, whole")
+    func touchedMovedOntoRecord() throws {
+        try MountedTree.with { mounted in
+            let touched = mounted.path(Self.folder + "/touched.json")
+            #expect(try mounted.run("touch", [touched]).status == 0)
+            let moved = try mounted.run("mv", [touched, mounted.path(InMemoryTree.recordPath)])
+            #expect(moved.status != 0)
+            #expect(moved.errorText.contains("Operation not permitted"), "\(moved)")
+            #expect(try mounted.run("cat", [mounted.path(InMemoryTree.recordPath)]).outputText == InMemoryTree.record)
+            #expect(try mounted.run("stat", ["-c", "%s", touched]).outputText == "0\n", "the touched file stays where it was")
+            // To a free name it moves, and is saved there once written.
+            let free = mounted.path(Self.folder + "/free.json")
+            #expect(try mounted.run("mv", [touched, free]).status == 0)
+            #expect(try mounted.run("sh", ["-c", #"printf '%s' "$2" > "$1""#, "sh", free, Self.record(3)]).status == 0)
+            #expect(mounted.tree.text(at: Self.folder + "/free.json") == Self.record(3))
+            #expect(mounted.tree.text(at: InMemoryTree.recordPath) == InMemoryTree.record)
+        }
+    }
+
+    @Test("a file the folder gets under a touched name (a record filed there, a delivery) shows at once, not the empty file")
+    func touchedGivesWayToTreeFile() throws {
+        try MountedTree.with { mounted in
+            let path = Self.folder + "/2024-01-21_080000.json"
+            #expect(try mounted.run("touch", [mounted.path(path)]).status == 0)
+            #expect(try mounted.run("stat", ["-c", "%s", mounted.path(path)]).outputText == "0\n")
+            mounted.tree.changeUnderneath(file: path, to: Self.record(4))
+            #expect(try mounted.run("cat", [mounted.path(path)]).outputText == Self.record(4))
+            let listed = try mounted.run("ls", [mounted.path(Self.folder)]).outputText
+            #expect(listed.components(separatedBy: "\n").filter { $0 == "2024-01-21_080000.json" }.count == 1, "\(listed)")
+        }
+    }
+
+    @Test("rmdir of a folder holding a touched record fails with ENOTEMPTY, and the file stays")
+    func folderWithTouchedFileNotRemoved() throws {
+        try MountedTree.with { mounted in
+            let folder = mounted.path("/records/2025/02")
+            #expect(try mounted.run("mkdir", ["-p", folder]).status == 0)
+            #expect(try mounted.run("touch", [folder + "/t.json"]).status == 0)
+            let removed = try mounted.run("rmdir", [folder])
+            #expect(removed.status != 0)
+            #expect(removed.errorText.contains("not empty"), "\(removed)")
+            #expect(try mounted.run("ls", [folder]).outputText == "t.json\n")
+            #expect(!mounted.tree.calls.contains(.removeDirectory("/records/2025/02")), "\(mounted.tree.calls)")
+        }
+    }
+
     @Test("rm of a touched record: gone at once, nothing given to the tree; the mount's end saves nothing either")
     func touchedThenRemoved() throws {
         try MountedTree.with { mounted in
