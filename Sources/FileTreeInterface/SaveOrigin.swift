@@ -13,10 +13,15 @@ public struct SaveOrigin: Sendable, Equatable {
     /// The file of the tree the saving program read last, whatever its path (the source of a `cp`
     /// within the mount); nil when it read none.
     public var lastRead: TreeRead?
+    /// The saving program created the file at this path through the mount (it was not there) and this is
+    /// its first save. If the tree shows a file there by now, another writer put it there meanwhile (a
+    /// record filed under that name): this save is not an edit of it.
+    public var createsFile: Bool
 
-    public init(readOfPath: ContinuousClock.Instant?, lastRead: TreeRead?) {
+    public init(readOfPath: ContinuousClock.Instant?, lastRead: TreeRead?, createsFile: Bool = false) {
         self.readOfPath = readOfPath
         self.lastRead = lastRead
+        self.createsFile = createsFile
     }
 
     /// A save whose program's reads the mount does not know (`truncate` by path, a file settling).

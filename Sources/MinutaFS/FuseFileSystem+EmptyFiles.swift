@@ -16,12 +16,24 @@ import FileTreeInterface
 /// Nothing is lost: the file holds no byte. Nothing of it is journaled, so it does not outlive the mount.
 extension FuseFileSystem {
     /// `release` of a handle that created a file and holds it empty, at a name the tree does not save
-    /// empty: kept instead of saved (which the tree would refuse). True when it was kept.
+    /// empty: kept instead of saved (which the tree would refuse), or closed unsaved when the tree has a
+    /// file under that name by now. True when it was either, and there is nothing left to save.
     func keepEmptyUnsavedFile(handle: UInt64) -> Bool {
         guard let path = state.withLock({ state -> String? in
             guard let file = state.handles[file: handle], Self.isEmptyUnsaved(file) else { return nil }
             return state.inodes.path(ofInode: file.inode)
         }), !tree.savesEmptyFile(atPath: path) else { return false }
+        if (try? tree.attributes(ofPath: path)) != nil {
+            // The tree got a file under this name while it was open (a record filed there by its start, a
+            // delivery): that file shows, and this empty one, never saved, goes without a save.
+            let dropped = state.withLock { state -> UInt64? in
+                guard let file = state.handles[file: handle], Self.isEmptyUnsaved(file) else { return nil }
+                state.handles.close(file: handle)
+                return file.inode
+            }
+            if let dropped { invalidator.invalidate(inode: dropped) }
+            return dropped != nil
+        }
         let kept = state.withLock { state -> Bool in
             guard let file = state.handles[file: handle], Self.isEmptyUnsaved(file),
                   let now = state.inodes.path(ofInode: file.inode), ExactPath(now) == ExactPath(path) else { return false }

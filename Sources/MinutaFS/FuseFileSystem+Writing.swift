@@ -227,8 +227,11 @@ extension FuseFileSystem {
                 return .nothing
             }
             let savers = [program, file.opener].compactMap { $0 }
+            var origin = state.reads.origin(ofSaveTo: path, byAnyOf: savers)
+            // Created here, and not over a file unlinked a moment ago (whose save is an update of it).
+            origin.createsFile = file.isUnsaved && !state.replacedRemovals.contains(ExactPath(path))
             return .write(path: path, contents: contents, inode: file.inode, changeCount: file.changeCount, isUnsaved: file.isUnsaved,
-                          origin: state.reads.origin(ofSaveTo: path, byAnyOf: savers), savers: savers)
+                          origin: origin, savers: savers)
         }
         if case .refused(let refusal) = plan { throw refusal }
         guard case .write(let path, let contents, let inode, let changeCount, let isUnsaved, let origin, let savers) = plan else { return }

@@ -3,6 +3,7 @@ import Foundation
 import SystemPackage
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import MinutaFS
 
@@ -107,6 +108,25 @@ struct EmptyNewFileTests {
             #expect(try mounted.run("cat", [mounted.path(path)]).outputText == Self.record(4))
             let listed = try mounted.run("ls", [mounted.path(Self.folder)]).outputText
             #expect(listed.components(separatedBy: "\n").filter { $0 == "2024-01-21_080000.json" }.count == 1, "\(listed)")
+        }
+    }
+
+    @Test("a name created and closed empty after the folder got a file under it meanwhile: the file shows, not an empty one")
+    func closedEmptyAfterTreeFileArrived() throws {
+        try MountedTree.with { mounted in
+            let path = Self.folder + "/2024-01-22_080000.json"
+            let script = """
+                import os, sys
+                descriptor = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                sys.stdout.write("created\\n"); sys.stdout.flush()
+                sys.stdin.readline()
+                os.close(descriptor)
+                """
+            let creator = try PausedProgram("/usr/bin/python3", ["-c", script, mounted.path(path)])
+            #expect(creator.line() == "created")
+            mounted.tree.changeUnderneath(file: path, to: Self.record(5))
+            #expect(try creator.resume().status == 0)
+            #expect(try mounted.run("cat", [mounted.path(path)]).outputText == Self.record(5))
         }
     }
 

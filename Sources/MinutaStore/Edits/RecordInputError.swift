@@ -12,6 +12,9 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidImageName(String)
     case invalidID(String)
     case idOfAnotherRecord(String)
+    /// A file created new, without an id, under a name that another record was filed under while it
+    /// was written (by its start, or by a sync tool): saving it would have changed that record.
+    case nameTakenWhileCreated
     case duplicateID(String)
     /// The file is larger than the store takes for it (`limit` bytes); nothing of it was kept.
     case tooLarge(limit: Int)
@@ -37,6 +40,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidID(let id): "\"id\": \(Self.quoted(id)) is not a UUID"
         case .idOfAnotherRecord(let id): "\"id\": \(id) belongs to another record; a file's id cannot be changed"
         case .duplicateID(let id): "\"id\": \(id) appears twice"
+        case .nameTakenWhileCreated: "this file was created new, and while it was written another record was filed under its name; saving it there would have changed that record (kept in .minutafs/rejected/). To add it as a record of its own, write it under another name"
         case .tagsUnderOtherName(let name): "this is tags.json's JSON under \(Self.quoted(name)); it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over tags.json"
         case .recordUnderOtherName(let name): "this is a record's JSON under \(Self.quoted(name)), which is not a record file name; it was not copied to the synced folder (kept in .minutafs/rejected/). To save an edit, rename it over the record's file; to add a record, name it *.json"
         case .recordInSubfolder(let path): "this is a record's JSON in a folder inside the month folder (\(Self.quoted(path))), where record files are not; it was not copied to the synced folder (kept in .minutafs/rejected/). To add or save a record, write it directly in a month folder, records/YYYY/MM/NAME.json"
@@ -57,7 +61,7 @@ public enum RecordInputError: Error, Sendable, Equatable, CustomStringConvertibl
     var field: String? {
         switch self {
         case .wrongType(let field, _), .invalidDate(let field), .integerOutOfRange(let field, _): field
-        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .recordInSubfolder, .tagsUnderOtherName: nil
+        case .missingField, .syntax, .notAnObject, .tooLarge, .recordUnderOtherName, .recordInSubfolder, .tagsUnderOtherName, .nameTakenWhileCreated: nil
         case .endBeforeStart: RecordField.endTime.key
         case .invalidImageName: RecordField.images.key
         case .invalidID, .idOfAnotherRecord, .duplicateID: "id"

@@ -28,12 +28,15 @@ extension Store {
     /// `.minutafs/conflicts` (SPEC 5b, `Edits/SupersededValues.swift`). The decisions are `RecordSaver`'s
     /// (`Writing/RecordSaver.swift`).
     /// - Throws: ``StoreError/rejected(file:line:column:reason:)`` for bad input, with nothing changed.
-    public func writeRecordFile(_ bytes: [UInt8], named name: String, in month: Month, reading: WriterRead = .unknown) throws(StoreError) -> WriteOutcome {
+    public func writeRecordFile(
+        _ bytes: [UInt8], named name: String, in month: Month, reading: WriterRead = .unknown, createsFile: Bool = false
+    ) throws(StoreError) -> WriteOutcome {
         let displayPath = month.folderPath + "/" + name
         return try events.noting(refusalsOf: bytes, to: displayPath, limit: Self.maximumJSONFileSize, at: now()) { () throws(StoreError) -> WriteOutcome in
             // The month's lane first; a record held by another month, or moved to one, asks for that lane too.
             try withDocumentWrites(growing: .month(month)) { (held: WriteClaim) throws(StoreError) -> LaneOutcome<WriteOutcome> in
-                let outcome = try records.writeRecord(bytes, named: name, in: month, displayPath: displayPath, reading: reading, held: held)
+                let outcome = try records.writeRecord(
+                    bytes, named: name, in: month, displayPath: displayPath, reading: reading, createsFile: createsFile, held: held)
                 if case .done(let done) = outcome { deletedMonths.noteWrittenBack(done.touchedMonths, by: displayPath, folder: path) }
                 return outcome
             }

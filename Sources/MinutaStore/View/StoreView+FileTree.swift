@@ -28,7 +28,9 @@ extension StoreView: FileTree {
     /// A save by a program whose reads the mount knows: judged by what it read (SPEC 5b, ``WriterRead``).
     public func write(_ contents: [UInt8], toPath path: String, origin: SaveOrigin) throws(TreeError) {
         let reading = Self.writerRead(origin)
-        let change = try answering(writing: true) { () throws(StoreError) in try storeWrite(contents, toPath: path, reading: reading) }
+        let change = try answering(writing: true) { () throws(StoreError) in
+            try storeWrite(contents, toPath: path, reading: reading, createsFile: origin.createsFile)
+        }
         report(change.paths.filter { $0 != path }, keepsNames: change.keepsNames)
     }
 

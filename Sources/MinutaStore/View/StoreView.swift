@@ -454,7 +454,7 @@ public final class StoreView: Sendable {
     /// Applies new contents to a path. Returns the paths whose listing or contents changed (for
     /// the mount's caches), the written path included, and whether every name was kept
     /// (``TreeChange/keepsNames``: a record saved in place, `Store.WriteOutcome.keepsNames`).
-    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown) throws(StoreError) -> TreeChange {
+    func storeWrite(_ contents: [UInt8], toPath path: String, reading: WriterRead = .unknown, createsFile: Bool = false) throws(StoreError) -> TreeChange {
         let place = try place(of: path)
         if place.isReadOnlyView { throw Self.readOnly(path, "write") }
         switch place {
@@ -462,7 +462,7 @@ public final class StoreView: Sendable {
             _ = try store.writeTagsFile(contents, reading: reading)
             return TreeChange(paths: ["/tags.json"] + reportPaths(showing: (try? store.months()) ?? []))
         case .record(let month, let name):
-            let outcome = try store.writeRecordFile(contents, named: name, in: month, reading: reading)
+            let outcome = try store.writeRecordFile(contents, named: name, in: month, reading: reading, createsFile: createsFile)
             var changed = [path, "/" + outcome.month.folderPath + "/" + outcome.fileName]
             for touched in outcome.touchedMonths { changed.append("/" + touched.folderPath) }
             changed += reportPaths(showing: [month, outcome.month] + outcome.touchedMonths)

@@ -69,7 +69,7 @@ struct RecordSaver: Sendable {
     /// month), or nil for a new one; with the month whose document holds it, and whether `month` lists
     /// it under `name` (`isListedUnderName`: not a name it had moments ago, not found by its id).
     private func recordWritten(
-        _ written: WrittenRecord, named name: String, in month: Month, displayPath: String
+        _ written: WrittenRecord, named name: String, in month: Month, displayPath: String, createsFile: Bool
     ) throws(StoreError) -> (id: String, month: Month, isListedUnderName: Bool)? {
         let shown = try replicas.withPrepared(month) { (state: inout MonthReplicas.State) throws(StoreError) -> (id: String, month: Month, isListedUnderName: Bool)? in
             var shown = try replicas.recordFileLocked(named: name, in: month, state: &state)
@@ -82,6 +82,11 @@ struct RecordSaver: Sendable {
             if let file = shown {
                 if let writtenID = written.id, RecordID(writtenID) != RecordID(file.record.id) {
                     throw Self.reject(.idOfAnotherRecord(writtenID), displayPath, written.locations)
+                }
+                if createsFile && written.id == nil {
+                    // The writer created this file, new, and a record was filed under its name meanwhile
+                    // (another save's start, a delivery): saving into it would overwrite a record it never saw.
+                    throw Self.reject(.nameTakenWhileCreated, displayPath, written.locations)
                 }
                 let listed = file.month == month ? try replicas.monthView(month, in: &state)?.indexByName[name] : nil
                 let isListed = listed != nil
@@ -109,10 +114,11 @@ struct RecordSaver: Sendable {
     /// Saves a written record holding the lanes `held`: `.needs` (nothing written) when the record is
     /// held by, or moves to, a month whose lane it does not hold.
     func writeRecord(
-        _ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead, held: WriteClaim
+        _ bytes: [UInt8], named name: String, in month: Month, displayPath: String, reading: WriterRead, createsFile: Bool = false,
+        held: WriteClaim
     ) throws(StoreError) -> LaneOutcome<Store.WriteOutcome> {
         let written = try Self.parse(bytes, displayPath: displayPath)
-        let target = try recordWritten(written, named: name, in: month, displayPath: displayPath)
+        let target = try recordWritten(written, named: name, in: month, displayPath: displayPath, createsFile: createsFile)
         let id = target?.id ?? (written.id.map { RecordID($0) } ?? RecordID.random()).text
         let sourceMonth = target?.month ?? month
         guard held.covers(.month(sourceMonth)) else { return .needs(.month(sourceMonth)) }
