@@ -10,7 +10,7 @@ import TestSupport
 /// A record file created and closed with nothing written (`touch new.json`, `: > new.json`): the tree
 /// does not save it empty, yet the file stays for a while, so the name the kernel still holds opens for
 /// the command that writes it next (`touch x.json; jq … > x.json`). The kernel sends `RELEASE` after
-/// `close` returned; a file dropped there made that next open fail with `ENOENT` about one time in six.
+/// `close` returned; a file dropped there would make that next open fail with `ENOENT`.
 @Suite("A record created and closed empty")
 struct EmptyNewFileTests {
     static let folder = "/records/2024/01"
