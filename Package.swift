@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["AutomergeKit"], path: "Tests/TestSupport"),
         .testTarget(name: "AutomergeKitTests", dependencies: ["AutomergeKit", "TestSupport"]),
         .testTarget(name: "MinutafsCommandTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "FileTreeInterface", "TestSupport"]),
+        .testTarget(name: "MinutaFSTests", dependencies: ["MinutaFS", "FileTreeInterface", "MinutaTimer", "TestSupport"]),
         // End-to-end: the built binary mounts real stores and real programs use them.
         .testTarget(
             name: "MountTests",

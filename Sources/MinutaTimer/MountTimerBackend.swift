@@ -1,5 +1,6 @@
 import Foundation
 import MinutaStore
+import SystemPackage
 
 /// Records read and written as files of a minutafs mount: the mount stays the one writer of its store,
 /// and every change shows there at once.
@@ -75,11 +76,14 @@ public struct MountTimerBackend: TimerBackend {
         }
     }
 
+    /// The whole file, read to its end whatever size `stat` gave when it was opened: a file the mount
+    /// saves meanwhile (another command's new tag in `tags.json`) is read as one version, whole, never
+    /// cut at its size before (which left `tags.json` unparsable and every tag unknown).
     static func read(_ path: String) throws(TimerError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .storeFailed(file: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        do { return try DocumentFileAccess.read(FilePath(path)) } catch {
+            if case .system(_, _, let code) = error { throw .storeFailed(file: path, reason: "cannot be read (\(code))") }
+            throw .storeFailed(file: path, reason: "cannot be read (\(error))")
         }
-        return [UInt8](data)
     }
 
     /// Opens, writes, fsyncs and closes, each checked: the mount's answer to the save is the close's.

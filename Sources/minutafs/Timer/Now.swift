@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import MinutaStore
 import MinutaTimer
+import SystemPackage
 
 extension Minutafs {
     /// `minutafs now`: the running timer, for a prompt or a status bar.
@@ -63,11 +64,14 @@ extension Minutafs {
         /// Prints `now.json` or `now.txt` of the mount; whether no timer runs.
         static func printMounted(_ mountPoint: String, json: Bool) throws(CommandFailure) -> Bool {
             let place = "the mount at " + mountPoint
+            // To the end, whatever size `stat` gave: the mount renders them again as timers change.
             func read(_ name: String) throws(CommandFailure) -> [UInt8] {
-                guard let data = FileManager.default.contents(atPath: mountPoint + "/.minutafs/" + name) else {
-                    throw CommandFailure(path: mountPoint + "/.minutafs/" + name, cause: "cannot be read (\(String(cString: strerror(errno)))); is the mount of an older minutafs? Unmount it and mount it again")
+                let path = mountPoint + "/.minutafs/" + name
+                do { return try DocumentFileAccess.read(FilePath(path)) } catch {
+                    var reason = "\(error)"
+                    if case .system(_, _, let code) = error { reason = "\(code)" }
+                    throw CommandFailure(path: path, cause: "cannot be read (\(reason)); is the mount of an older minutafs? Unmount it and mount it again")
                 }
-                return [UInt8](data)
             }
             let text = try read(TimerControl.nowText)
             if text.starts(with: Array("error: ".utf8)) { throw CommandFailure(path: place, cause: String(decoding: text.dropFirst(7), as: UTF8.self)) }
