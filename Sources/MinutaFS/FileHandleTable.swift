@@ -122,10 +122,11 @@ struct FileHandleTable {
         return files.removeValue(forKey: handle)
     }
 
-    /// `inode` was saved to the tree through `handle`: it is the tree's file now. The other handles that
+    /// `inode` was saved to the tree through `handle` (nil: by the mount itself, through none): it is the
+    /// tree's file now. The other handles that
     /// created it and wrote nothing (a `touch` still closing while a shell wrote the file) have nothing of
     /// their own to save, and a kept empty file is forgotten.
-    mutating func fileWasSaved(inode: UInt64, through handle: UInt64) {
+    mutating func fileWasSaved(inode: UInt64, through handle: UInt64?) {
         closeKept(ofInode: inode)
         for (other, file) in files where other != handle && file.inode == inode && file.isUnsaved {
             files[other]?.isUnsaved = false

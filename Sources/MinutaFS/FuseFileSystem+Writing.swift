@@ -402,7 +402,7 @@ extension FuseFileSystem {
             // longer, those bytes are what the tree is asked to save (and refuses: they are no JSON).
             guard size > 0 else { return }
             try fromTree { () throws(TreeError) in try tree.write([UInt8](repeating: 0, count: size), toPath: path) }
-            state.withLock { $0.handles.fileWasSaved(inode: inode, through: 0) }
+            state.withLock { $0.handles.fileWasSaved(inode: inode, through: nil) }
             invalidator.invalidate(inode: inode)
             return
         }

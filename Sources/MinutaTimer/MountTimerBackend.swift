@@ -78,7 +78,7 @@ public struct MountTimerBackend: TimerBackend {
 
     /// The whole file, read to its end whatever size `stat` gave when it was opened: a file the mount
     /// saves meanwhile (another command's new tag in `tags.json`) is read as one version, whole, never
-    /// cut at its size before (which left `tags.json` unparsable and every tag unknown).
+    /// cut at its size before (a `tags.json` cut short does not parse, and every tag would be unknown).
     static func read(_ path: String) throws(TimerError) -> [UInt8] {
         do { return try DocumentFileAccess.read(FilePath(path)) } catch {
             if case .system(_, _, let code) = error { throw .storeFailed(file: path, reason: "cannot be read (\(code))") }

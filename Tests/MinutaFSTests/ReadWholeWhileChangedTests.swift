@@ -5,8 +5,8 @@ import Testing
 
 /// The timer commands read the mount's files (`tags.json`, records, `.minutafs/timer`'s answers) while
 /// other commands change them. A reader that trusts the size `stat` gave when it opened a file reads a
-/// newer version cut at the older length: `tags.json` then does not parse, and `start` named the timer
-/// it stopped "(unknown tag)" for 1 to 3 of 48 starts run 6 at a time.
+/// newer version cut at the older length: `tags.json` then does not parse, and `start` would name the
+/// timer it stopped "(unknown tag)" while other starts add tags.
 @Suite("Files read whole while they change")
 struct ReadWholeWhileChangedTests {
     @Test("a file grown since the kernel cached its size is read to its end, not cut at that size")
